@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_COMMANDS_H
+#define KB_COMMANDS_H
+
+/* Each subcommand: argv[0] is the subcommand name; returns an exit code. */
+int kb_cmd_run(int argc, char **argv);
+int kb_cmd_build(int argc, char **argv);
+int kb_cmd_size(int argc, char **argv);
+int kb_cmd_probe(int argc, char **argv);
+int kb_cmd_report(int argc, char **argv);
+
+#endif

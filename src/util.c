@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void vreport(const char *prefix, const char *fmt, va_list ap, int err)
+{
+	fprintf(stderr, "kbench: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+int kb_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+int kb_error_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, err);
+	va_end(ap);
+	return -err;
+}
+
+void kb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap, 0);
+	va_end(ap);
+}
+
+void kb_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, 0);
+	va_end(ap);
+}
+
+static void *oom(void)
+{
+	fputs("kbench: out of memory\n", stderr);
+	abort();
+}
+
+void *kb_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom();
+}
+
+void *kb_xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	return p ? p : oom();
+}
+
+void *kb_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	return p ? p : oom();
+}
+
+char *kb_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	return p ? p : oom();
+}
+
+char *kb_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	return n < 0 ? oom() : p;
+}
+
+int kb_mkdir_p(const char *path, int mode)
+{
+	char *p = kb_xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			ret = kb_error_errno(errno, "cannot create directory '%s'", p);
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+int kb_read_file(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0;
+	char *b;
+
+	if (!f)
+		return -errno;
+	b = kb_xmalloc(cap + 1);
+	for (;;) {
+		size_t r = fread(b + n, 1, cap - n, f);
+
+		n += r;
+		if (n < cap)
+			break;
+		cap *= 2;
+		b = kb_xrealloc(b, cap + 1);
+	}
+	if (ferror(f)) {
+		int err = errno ? errno : EIO;
+
+		fclose(f);
+		free(b);
+		return -err;
+	}
+	fclose(f);
+	b[n] = '\0';
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int kb_write_file_atomic(const char *path, const void *buf, size_t len)
+{
+	char *tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	const char *p = buf;
+	int fd, ret = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = kb_error_errno(errno, "cannot create '%s'", tmp);
+		goto out;
+	}
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = kb_error_errno(errno, "cannot write '%s'", tmp);
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		ret = kb_error_errno(errno, "cannot write '%s'", tmp);
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path) < 0) {
+		ret = kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, path);
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return ret;
+}
+
+int kb_copy_file(const char *src, const char *dst)
+{
+	char *buf;
+	size_t len;
+	int ret = kb_read_file(src, &buf, &len);
+
+	if (ret < 0)
+		return kb_error_errno(-ret, "cannot read '%s'", src);
+	ret = kb_write_file_atomic(dst, buf, len);
+	free(buf);
+	return ret;
+}
+
+void kb_print_tail(FILE *f, const char *path, int n, const char *prefix)
+{
+	char *buf, *p;
+	size_t len;
+	int lines = 0;
+
+	if (kb_read_file(path, &buf, &len) < 0)
+		return;
+	p = buf + len;
+	if (p > buf && p[-1] == '\n')
+		p--;
+	while (p > buf) {
+		if (p[-1] == '\n' && ++lines == n)
+			break;
+		p--;
+	}
+	while (*p) {
+		char *nl = strchr(p, '\n');
+		int l = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(f, "%s%.*s\n", prefix, l, p);
+		p += l + (nl != NULL);
+	}
+	free(buf);
+}
+
+int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
+{
+	int status, fd = -1;
+	pid_t pid;
+
+	if (log_path) {
+		fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return kb_error_errno(errno, "cannot open log '%s'", log_path);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return kb_error_errno(err, "cannot fork");
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, 0);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (dir && chdir(dir) < 0) {
+			fprintf(stderr, "kbench: cannot enter '%s': %s\n", dir, strerror(errno));
+			_exit(127);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "kbench: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (fd >= 0)
+		close(fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return kb_error_errno(errno, "waitpid");
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+char *kb_capture_line(char *const argv[], int any_status)
+{
+	int pfd[2], status;
+	char buf[512];
+	ssize_t n = 0, r;
+	pid_t pid;
+
+	if (pipe(pfd) < 0)
+		return NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		dup2(nul, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (n < (ssize_t)sizeof(buf) - 1 &&
+	       (r = read(pfd[0], buf + n, sizeof(buf) - 1 - (size_t)n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n += r;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && !any_status) || !buf[0])
+		return NULL;
+	return kb_xstrdup(buf);
+}
+
+double kb_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+char *kb_xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	return p ? p : oom();
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_UTIL_H
+#define KB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit codes of the kbench command. */
+enum {
+	KB_EXIT_OK = 0,
+	KB_EXIT_FAILED = 1,		/* some variants or boots failed */
+	KB_EXIT_USAGE = 2,		/* usage or configuration error */
+	KB_EXIT_NOT_SUPPORTED = 3,	/* cannot be measured on this host */
+};
+
+#define KB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Print "kbench: <message>" on stderr; return -1 (git's error()). */
+int kb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, with ": strerror(errno)" appended; returns -errno. */
+int kb_error_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void kb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocate or die: out of memory is not a condition kbench recovers from. */
+void *kb_xmalloc(size_t n);
+void *kb_xcalloc(size_t n, size_t m);
+void *kb_xrealloc(void *p, size_t n);
+char *kb_xstrdup(const char *s);
+char *kb_xstrndup(const char *s, size_t n);
+char *kb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* mkdir -p; 0 or -errno with a message */
+int kb_mkdir_p(const char *path, int mode);
+/* Read a whole file; caller frees *buf.  0 or -errno (no message). */
+int kb_read_file(const char *path, char **buf, size_t *len);
+/* Write a whole file atomically (temporary file, fsync, rename). */
+int kb_write_file_atomic(const char *path, const void *buf, size_t len);
+/* Copy a file (atomically at the destination). */
+int kb_copy_file(const char *src, const char *dst);
+/* Last n lines of a file on stream f, each prefixed with prefix. */
+void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
+/* Run argv (no shell), stdout+stderr to log_path (appended) or inherited if
+ * NULL, in directory dir if not NULL.  Returns exit status, or -errno. */
+int kb_run_argv(char *const argv[], const char *dir, const char *log_path);
+/* First line of what argv prints on stdout and stderr (e.g. "gcc
+ * --version"); malloc'd, or NULL if it printed nothing or, unless
+ * any_status, exited non-zero. */
+char *kb_capture_line(char *const argv[], int any_status);
+/* Monotonic time in seconds. */
+double kb_now(void);
+
+#endif
