@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * variants.conf: one table of options (fio's parse.c style).  Each entry names
+ * its section, type and target field by offset; defaults go through the same
+ * parser as the file, so help text, defaults and validation cannot drift.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "util.h"
+
+enum opt_section { SEC_KERNEL, SEC_RUN, SEC_VARIANT };
+enum opt_type {
+	OPT_STR,	/* char *, owned, freed in release */
+	OPT_PATH,	/* char *, made absolute against the file's directory */
+	OPT_LONG,	/* long within [min, max] */
+	OPT_U64,	/* unsigned long long */
+	OPT_DOUBLE,	/* double within (0, max] */
+	OPT_ENUM,	/* long: index into allowed[] */
+	OPT_CHOICE,	/* char *: one of allowed[] */
+	OPT_WORKLOADS,	/* char *: comma-separated workload names */
+	OPT_KOPTS,	/* Kconfig assignments, appended (variant only) */
+};
+
+struct opt {
+	const char *name;
+	enum opt_section section;
+	enum opt_type type;
+	size_t off;
+	const char *def;
+	const char *help;
+	const char *allowed[4];
+	long min, max;
+};
+
+#define KOFF(f) offsetof(struct kb_conf, f)
+#define VOFF(f) offsetof(struct kb_variant, f)
+
+static const struct opt options[] = {
+	{ .name = "source", .section = SEC_KERNEL, .type = OPT_PATH, .off = KOFF(source),
+	  .def = "/usr/src/linux-source-6.1.tar.xz",
+	  .help = "kernel source: a tarball (.tar.xz, .tar.gz, ...) or a source tree" },
+	{ .name = "arch", .section = SEC_KERNEL, .type = OPT_CHOICE, .off = KOFF(arch),
+	  .def = "i386", .allowed = { "i386" },
+	  .help = "guest architecture (ARCH= for the kernel build)" },
+	{ .name = "base", .section = SEC_KERNEL, .type = OPT_CHOICE, .off = KOFF(base),
+	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" },
+	  .help = "base configuration target, before kbench's guest fragment and the variant's options" },
+	{ .name = "fragment", .section = SEC_KERNEL, .type = OPT_PATH, .off = KOFF(fragment),
+	  .help = "extra Kconfig fragment applied to every variant after the guest fragment" },
+	{ .name = "cache", .section = SEC_KERNEL, .type = OPT_PATH, .off = KOFF(cache),
+	  .help = "build cache (default $KBENCH_CACHE, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench)" },
+	{ .name = "jobs", .section = SEC_KERNEL, .type = OPT_LONG, .off = KOFF(jobs),
+	  .def = "0", .min = 0, .max = 1024,
+	  .help = "make -j for kernel builds (0: number of online CPUs)" },
+
+	{ .name = "accel", .section = SEC_RUN, .type = OPT_ENUM, .off = KOFF(accel),
+	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
+	  .help = "QEMU accelerator; auto uses KVM only if a guest really makes progress under it" },
+	{ .name = "boots", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boots),
+	  .def = "3", .min = 1, .max = 10000,
+	  .help = "boots per variant: the unit of replication" },
+	{ .name = "workloads", .section = SEC_RUN, .type = OPT_WORKLOADS, .off = KOFF(workloads),
+	  .def = "all", .help = "comma-separated workloads to run in each boot, or 'all'" },
+	{ .name = "samples", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(samples),
+	  .def = "5", .min = 1, .max = 100000,
+	  .help = "measured regions per workload per boot" },
+	{ .name = "scale", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(scale),
+	  .def = "1.0", .max = 1000,
+	  .help = "multiplier of each workload's default iteration count" },
+	{ .name = "timeout", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(timeout),
+	  .def = "300", .min = 1, .max = 86400,
+	  .help = "seconds one boot may take before QEMU is killed" },
+	{ .name = "memory", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(memory),
+	  .def = "128", .min = 32, .max = 3072, .help = "guest memory in MiB" },
+	{ .name = "output", .section = SEC_RUN, .type = OPT_PATH, .off = KOFF(output),
+	  .def = "results", .help = "directory that receives one run directory per run" },
+	{ .name = "seed", .section = SEC_RUN, .type = OPT_U64, .off = KOFF(seed),
+	  .def = "0", .help = "random seed for the boot order (0: chosen from the clock and recorded)" },
+	{ .name = "baseline", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(baseline),
+	  .help = "variant the others are compared with (default: the first)" },
+
+	{ .name = "description", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(description),
+	  .help = "one line shown in the report" },
+	{ .name = "config", .section = SEC_VARIANT, .type = OPT_KOPTS, .off = VOFF(kopts),
+	  .help = "Kconfig options, e.g. CC_OPTIMIZE_FOR_SIZE=y; several per line or several lines" },
+	{ .name = "kcflags", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(kcflags),
+	  .help = "extra compiler flags, passed to make as KCFLAGS" },
+	{ .name = "cc", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(cc),
+	  .help = "compiler, passed to make as CC" },
+	{ .name = "bzimage", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(bzimage),
+	  .help = "prebuilt kernel image (with vmlinux): no build" },
+	{ .name = "vmlinux", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(vmlinux),
+	  .help = "the vmlinux that goes with bzimage" },
+};
+
+static const char *const section_names[] = { "kernel", "run", "variant NAME" };
+
+static const char *const workload_names[] = {
+#define KB_WORKLOAD(name, kind, iters, help) #name,
+#include "../workloads/workloads.def"
+#undef KB_WORKLOAD
+};
+
+/* Parser state: inih gives no line numbers, so the reader counts them and
+ * tracks section headers itself (it also sees sections with no keys). */
+struct parse {
+	struct kb_conf *conf;
+	FILE *f;
+	int line;
+	int errors;
+	int sec_kind;			/* enum opt_section, or -1 */
+	struct kb_variant *variant;	/* current [variant NAME] */
+	char seen[2];			/* [kernel], [run] seen */
+	unsigned char set[KB_ARRAY_SIZE(options)]; /* per section: key given */
+};
+
+static int perr(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(struct parse *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", p->conf->path, p->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	p->errors++;
+	return 1;	/* keep inih going: report every problem */
+}
+
+size_t kb_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = kb_xcalloc(lb + 1, sizeof(*row));
+	size_t d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (tolower((unsigned char)a[i - 1]) !=
+					      tolower((unsigned char)b[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+static const char *closest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = kb_edit_distance(word, cands[i]);
+
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+		}
+	}
+	return bestd <= 2 + strlen(word) / 4 ? best : NULL;
+}
+
+static int valid_variant_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 64 || s[0] == '.' || s[0] == '-')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return 0;
+	return 1;
+}
+
+static char *absolute(const struct kb_conf *conf, const char *path)
+{
+	if (path[0] == '/')
+		return kb_xstrdup(path);
+	if (path[0] == '~' && path[1] == '/' && getenv("HOME"))
+		return kb_xasprintf("%s%s", getenv("HOME"), path + 1);
+	return kb_xasprintf("%s/%s", conf->dir, path);
+}
+
+static int valid_kopt_value(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!strcmp(v, "y") || !strcmp(v, "n") || !strcmp(v, "m"))
+		return 1;
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+		return 1;
+	if (!strncmp(v, "0x", 2) && n > 2)
+		return strspn(v + 2, "0123456789abcdefABCDEF") == n - 2;
+	if (v[0] == '-')
+		v++, n--;
+	return n > 0 && strspn(v, "0123456789") == n;
+}
+
+static int parse_kopts(struct parse *p, struct kb_variant *v, const char *value)
+{
+	char *copy = kb_xstrdup(value), *save = NULL;
+
+	for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		char *eq = strchr(tok, '='), *name = tok;
+
+		if (!eq || eq == tok || !eq[1]) {
+			perr(p, "variant '%s': config entry '%s' is not NAME=VALUE", v->name, tok);
+			continue;
+		}
+		*eq = '\0';
+		if (!strncmp(name, "CONFIG_", 7))
+			name += 7;
+		if (!*name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name)) {
+			perr(p, "variant '%s': '%s' is not a Kconfig symbol name", v->name, tok);
+			continue;
+		}
+		if (!valid_kopt_value(eq + 1)) {
+			perr(p, "variant '%s': CONFIG_%s: bad value '%s' (y, n, m, a number or a quoted string)",
+			     v->name, name, eq + 1);
+			continue;
+		}
+		for (size_t i = 0; i < v->n_kopts; i++)
+			if (!strcmp(v->kopts[i].name, name)) {
+				perr(p, "variant '%s': CONFIG_%s given twice", v->name, name);
+				goto next;
+			}
+		v->kopts = kb_xrealloc(v->kopts, (v->n_kopts + 1) * sizeof(*v->kopts));
+		v->kopts[v->n_kopts].name = kb_xstrdup(name);
+		v->kopts[v->n_kopts].value = kb_xstrdup(eq + 1);
+		v->n_kopts++;
+next:
+		;
+	}
+	free(copy);
+	return 0;
+}
+
+static int parse_workloads(struct parse *p, char **dst, const char *value)
+{
+	char *copy = kb_xstrdup(value), *save = NULL;
+	unsigned char chosen[KB_ARRAY_SIZE(workload_names)] = { 0 };
+	size_t cap = 1, len = 0;
+	char *out;
+	int bad = 0, any = 0;
+
+	for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		size_t i;
+
+		any = 1;
+		if (!strcmp(tok, "all")) {
+			for (i = 0; i < KB_ARRAY_SIZE(workload_names); i++)
+				chosen[i]++;
+			continue;
+		}
+		for (i = 0; i < KB_ARRAY_SIZE(workload_names); i++)
+			if (!strcmp(tok, workload_names[i]))
+				break;
+		if (i < KB_ARRAY_SIZE(workload_names)) {
+			chosen[i]++;
+			continue;
+		}
+		const char *s = closest(tok, workload_names, KB_ARRAY_SIZE(workload_names));
+
+		if (s)
+			perr(p, "unknown workload '%s' (did you mean '%s'?)", tok, s);
+		else
+			perr(p, "unknown workload '%s'", tok);
+		bad = 1;
+	}
+	free(copy);
+	for (size_t i = 0; i < KB_ARRAY_SIZE(workload_names); i++) {
+		if (chosen[i] > 1) {
+			perr(p, "workload '%s' listed twice", workload_names[i]);
+			bad = 1;
+		}
+		cap += strlen(workload_names[i]) + 1;
+	}
+	if (!any)
+		bad = perr(p, "empty workload list");
+	if (bad)
+		return -1;
+	out = kb_xcalloc(1, cap);
+	for (size_t i = 0; i < KB_ARRAY_SIZE(workload_names); i++)
+		if (chosen[i])
+			len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? "," : "",
+						workload_names[i]);
+	free(*dst);
+	*dst = out;
+	return 0;
+}
+
+static int set_option(struct parse *p, const struct opt *o, void *base, const char *value)
+{
+	void *field = (char *)base + o->off;
+	char *end;
+
+	switch (o->type) {
+	case OPT_STR:
+	case OPT_PATH:
+		if (!*value)
+			return perr(p, "'%s': missing value", o->name);
+		free(*(char **)field);
+		*(char **)field = o->type == OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
+		return 0;
+	case OPT_LONG: {
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (!*value || *end || errno)
+			return perr(p, "'%s': '%s' is not an integer", o->name, value);
+		if (v < o->min || v > o->max)
+			return perr(p, "'%s': %ld is out of range [%ld, %ld]", o->name, v, o->min, o->max);
+		*(long *)field = v;
+		return 0;
+	}
+	case OPT_U64: {
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(value, &end, 0);
+		if (!*value || *end || errno || value[0] == '-')
+			return perr(p, "'%s': '%s' is not an unsigned integer", o->name, value);
+		*(unsigned long long *)field = v;
+		return 0;
+	}
+	case OPT_DOUBLE: {
+		double v;
+
+		errno = 0;
+		v = strtod(value, &end);
+		if (!*value || *end || errno)
+			return perr(p, "'%s': '%s' is not a number", o->name, value);
+		if (!(v > 0) || v > (double)o->max)
+			return perr(p, "'%s': %g is out of range (0, %ld]", o->name, v, o->max);
+		*(double *)field = v;
+		return 0;
+	}
+	case OPT_ENUM:
+	case OPT_CHOICE: {
+		char list[128] = "";
+
+		for (long i = 0; i < (long)KB_ARRAY_SIZE(o->allowed) && o->allowed[i]; i++) {
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", o->allowed[i]);
+			if (strcmp(value, o->allowed[i]))
+				continue;
+			if (o->type == OPT_ENUM) {
+				*(long *)field = i;
+			} else {
+				free(*(char **)field);
+				*(char **)field = kb_xstrdup(value);
+			}
+			return 0;
+		}
+		return perr(p, "'%s': '%s' is not one of: %s", o->name, value, list);
+	}
+	case OPT_WORKLOADS:
+		parse_workloads(p, (char **)field, value);
+		return 0;
+	case OPT_KOPTS:
+		return parse_kopts(p, base, value);
+	}
+	return 0;
+}
+
+static char *reader(char *buf, int size, void *stream)
+{
+	struct parse *p = stream;
+	char *line = fgets(buf, size, p->f);
+	char *s, *close;
+
+	if (!line)
+		return NULL;
+	p->line++;
+	if (!strchr(line, '\n') && !feof(p->f)) {
+		int c;
+
+		perr(p, "line longer than %d bytes", size - 2);
+		while ((c = fgetc(p->f)) != EOF && c != '\n')
+			;
+		line[0] = '\0';
+		return line;
+	}
+	s = line + strspn(line, " \t");
+	if (*s != '[')
+		return line;
+	close = strchr(s, ']');
+	if (!close) {
+		perr(p, "section header without ']'");
+		p->sec_kind = -1;
+		return line;
+	}
+	*close = '\0';
+	s++;
+	p->variant = NULL;
+	memset(p->set, 0, sizeof(p->set));
+	if (!strcmp(s, "kernel") || !strcmp(s, "run")) {
+		int k = s[0] == 'k' ? SEC_KERNEL : SEC_RUN;
+
+		if (p->seen[k])
+			perr(p, "section [%s] given twice", s);
+		p->seen[k] = 1;
+		p->sec_kind = k;
+	} else if (!strncmp(s, "variant", 7) && (s[7] == ' ' || s[7] == '\t' || !s[7])) {
+		char *name = s + 7;
+		struct kb_conf *c = p->conf;
+
+		name += strspn(name, " \t");
+		name[strcspn(name, " \t")] = '\0';
+		p->sec_kind = SEC_VARIANT;
+		if (!*name) {
+			perr(p, "[variant] needs a name: [variant NAME]");
+			p->sec_kind = -1;
+		} else if (!valid_variant_name(name)) {
+			perr(p, "variant name '%s' cannot be a directory name (letters, digits, '.', '_', '-'; not starting with '.' or '-'; at most 64)", name);
+			p->sec_kind = -1;
+		} else if (kb_conf_variant(c, name)) {
+			perr(p, "variant '%s' defined twice (first at line %d)", name,
+			     kb_conf_variant(c, name)->line);
+			p->sec_kind = -1;
+		} else {
+			c->variants = kb_xrealloc(c->variants, (c->n_variants + 1) * sizeof(*c->variants));
+			p->variant = &c->variants[c->n_variants++];
+			memset(p->variant, 0, sizeof(*p->variant));
+			p->variant->name = kb_xstrdup(name);
+			p->variant->line = p->line;
+		}
+	} else {
+		const char *cands[] = { "kernel", "run", "variant" };
+		const char *d = closest(s, cands, 3);
+
+		if (d)
+			perr(p, "unknown section [%s] (did you mean [%s%s]?)", s, d,
+			     !strcmp(d, "variant") ? " NAME" : "");
+		else
+			perr(p, "unknown section [%s] (sections: [kernel], [run], [variant NAME])", s);
+		p->sec_kind = -1;
+	}
+	*close = ']';
+	return line;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse *p = user;
+	const char *cands[KB_ARRAY_SIZE(options)];
+	size_t nc = 0;
+	void *base;
+
+	(void)section;
+	if (p->sec_kind < 0)
+		return 1;	/* the header's error was reported already */
+	base = p->sec_kind == SEC_VARIANT ? (void *)p->variant : (void *)p->conf;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
+		const struct opt *o = &options[i];
+
+		if ((int)o->section != p->sec_kind)
+			continue;
+		cands[nc++] = o->name;
+		if (strcmp(o->name, name))
+			continue;
+		if (p->set[i] && o->type != OPT_KOPTS)
+			return perr(p, "'%s' given twice in this section", name);
+		p->set[i] = 1;
+		if (!*value && o->type != OPT_KOPTS)
+			return perr(p, "'%s': missing value", name);
+		set_option(p, o, base, value);
+		return 1;
+	}
+	{
+		const char *d = closest(name, cands, nc);
+		const char *where = p->sec_kind == SEC_VARIANT ? p->variant->name : NULL;
+
+		if (where && d)
+			return perr(p, "variant '%s': unknown key '%s' (did you mean '%s'?)", where, name, d);
+		if (where)
+			return perr(p, "variant '%s': unknown key '%s'", where, name);
+		if (d)
+			return perr(p, "[%s]: unknown key '%s' (did you mean '%s'?)",
+				     section_names[p->sec_kind], name, d);
+		return perr(p, "[%s]: unknown key '%s'", section_names[p->sec_kind], name);
+	}
+}
+
+static void set_defaults(struct parse *p)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
+		const struct opt *o = &options[i];
+
+		if (o->section != SEC_VARIANT && o->def && set_option(p, o, p->conf, o->def))
+			abort();	/* a bad default is a bug in this table */
+	}
+}
+
+static void check_table(void)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
+		for (size_t j = i + 1; j < KB_ARRAY_SIZE(options); j++)
+			if (options[i].section == options[j].section &&
+			    !strcmp(options[i].name, options[j].name)) {
+				fprintf(stderr, "kbench: option '%s' defined twice\n", options[i].name);
+				abort();
+			}
+}
+
+static void finish(struct parse *p)
+{
+	struct kb_conf *c = p->conf;
+
+	p->line = 0;
+	if (c->n_variants == 0) {
+		fprintf(stderr, "%s: no [variant NAME] section: nothing to build\n", c->path);
+		p->errors++;
+	}
+	for (size_t i = 0; i < c->n_variants; i++) {
+		struct kb_variant *v = &c->variants[i];
+
+		p->line = v->line;
+		if (!!v->bzimage != !!v->vmlinux)
+			perr(p, "variant '%s': bzimage and vmlinux go together", v->name);
+		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc))
+			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
+	}
+	if (c->baseline && !kb_conf_variant(c, c->baseline)) {
+		fprintf(stderr, "%s: baseline '%s' is not a variant\n", c->path, c->baseline);
+		p->errors++;
+	}
+	if (!c->baseline && c->n_variants)
+		c->baseline = kb_xstrdup(c->variants[0].name);
+	if (!c->cache) {
+		const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
+
+		if (e && *e)
+			c->cache = kb_xstrdup(e);
+		else if (x && *x)
+			c->cache = kb_xasprintf("%s/kbench", x);
+		else
+			c->cache = kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
+	}
+	if (c->jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		c->jobs = n > 0 ? n : 1;
+	}
+}
+
+int kb_conf_load(struct kb_conf *conf, const char *path)
+{
+	struct parse p = { .conf = conf, .sec_kind = -1 };
+	char *slash;
+	int ret;
+
+	check_table();
+	memset(conf, 0, sizeof(*conf));
+	conf->path = kb_xstrdup(path);
+	slash = strrchr(conf->path, '/');
+	if (slash) {
+		char *d = kb_xstrndup(conf->path, (size_t)(slash - conf->path));
+
+		conf->dir = realpath(*d ? d : "/", NULL);
+		free(d);
+	} else {
+		conf->dir = realpath(".", NULL);
+	}
+	if (!conf->dir)
+		conf->dir = kb_xstrdup(".");
+	set_defaults(&p);
+	p.f = fopen(path, "r");
+	if (!p.f)
+		return kb_error_errno(errno, "cannot open '%s'", path);
+	ret = ini_parse_stream(reader, &p, handler, &p);
+	fclose(p.f);
+	if (ret > 0 && p.errors == 0) {
+		p.line = ret;
+		perr(&p, "syntax error (expected 'key = value' or '[section]')");
+	} else if (ret < 0) {
+		fprintf(stderr, "%s: cannot parse (error %d)\n", path, ret);
+		p.errors++;
+	}
+	finish(&p);
+	return p.errors ? -1 : 0;
+}
+
+const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char *name)
+{
+	for (size_t i = 0; i < conf->n_variants; i++)
+		if (!strcmp(conf->variants[i].name, name))
+			return &conf->variants[i];
+	return NULL;
+}
+
+const char *kb_accel_name(long accel)
+{
+	static const char *const names[] = { "auto", "kvm", "tcg" };
+
+	return accel >= 0 && accel < 3 ? names[accel] : "?";
+}
+
+static void free_fields(void *base, enum opt_section sec)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
+		const struct opt *o = &options[i];
+
+		if (o->section != sec)
+			continue;
+		if (o->type == OPT_STR || o->type == OPT_PATH || o->type == OPT_WORKLOADS ||
+		    o->type == OPT_CHOICE) {
+			char **s = (char **)((char *)base + o->off);
+
+			free(*s);
+			*s = NULL;
+		}
+	}
+}
+
+void kb_conf_release(struct kb_conf *conf)
+{
+	free_fields(conf, SEC_KERNEL);
+	free_fields(conf, SEC_RUN);
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		struct kb_variant *v = &conf->variants[i];
+
+		free_fields(v, SEC_VARIANT);
+		for (size_t k = 0; k < v->n_kopts; k++) {
+			free(v->kopts[k].name);
+			free(v->kopts[k].value);
+		}
+		free(v->kopts);
+		free(v->name);
+	}
+	free(conf->variants);
+	free(conf->path);
+	free(conf->dir);
+	memset(conf, 0, sizeof(*conf));
+}
+
+void kb_conf_help(FILE *f)
+{
+	for (int s = SEC_KERNEL; s <= SEC_VARIANT; s++) {
+		fprintf(f, "[%s]\n", section_names[s]);
+		for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
+			const struct opt *o = &options[i];
+
+			if ((int)o->section != s)
+				continue;
+			fprintf(f, "  %-12s %s", o->name, o->help);
+			if (o->def)
+				fprintf(f, " (default: %s)", o->def);
+			fputc('\n', f);
+		}
+	}
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_CONF_H
+#define KB_CONF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum kb_accel { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG };
+
+/* One Kconfig assignment a variant asks for, e.g. CC_OPTIMIZE_FOR_SIZE=y. */
+struct kb_kopt {
+	char *name;	/* without the CONFIG_ prefix */
+	char *value;	/* y, n, m, a number or a quoted string */
+};
+
+struct kb_variant {
+	char *name;
+	int line;		/* line of its [variant NAME] header */
+	char *description;
+	struct kb_kopt *kopts;
+	size_t n_kopts;
+	char *kcflags;		/* passed to make as KCFLAGS=..., one argv entry */
+	char *cc;		/* passed as CC=... */
+	char *bzimage;		/* prebuilt pair instead of a build */
+	char *vmlinux;
+};
+
+struct kb_conf {
+	char *path;		/* the file it came from */
+	char *dir;		/* its directory: relative paths resolve here */
+
+	/* [kernel] */
+	char *source;		/* tarball or tree */
+	char *arch;
+	char *base;		/* base config target, e.g. tinyconfig */
+	char *fragment;		/* extra Kconfig fragment file, or NULL */
+	char *cache;		/* build cache directory */
+	long jobs;
+
+	/* [run] */
+	long accel;		/* enum kb_accel */
+	long boots;
+	char *workloads;	/* comma-separated, validated */
+	long samples;
+	double scale;
+	long timeout;		/* seconds per boot */
+	long memory;		/* MiB */
+	char *output;
+	unsigned long long seed;
+	char *baseline;
+
+	struct kb_variant *variants;
+	size_t n_variants;
+};
+
+/* Parse path into conf.  0 on success; -1 after printing every problem found
+ * as "file:line: message".  Relative paths in the file are made absolute. */
+int kb_conf_load(struct kb_conf *conf, const char *path);
+void kb_conf_release(struct kb_conf *conf);
+const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char *name);
+const char *kb_accel_name(long accel);
+/* Print every key with its default and help (kbench run --help-config). */
+void kb_conf_help(FILE *f);
+/* Levenshtein distance, for "did you mean". */
+size_t kb_edit_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# TAP helpers for kbench's shell tests: call kbench the way a user does.
+# Each test sources this file, calls plan N, then ok/not_ok/skip per check.
+set -u
+: "${KBENCH:?KBENCH must name the kbench binary (run through make check)}"
+: "${TEST_SRCDIR:=$(cd "$(dirname "$0")" && pwd)}"
+: "${TEST_BUILDDIR:=$PWD/tests}"
+kb_test_n=0
+kb_test_failed=0
+
+plan() { echo "1..$1"; }
+ok() { kb_test_n=$((kb_test_n + 1)); echo "ok $kb_test_n - $*"; }
+not_ok() { kb_test_n=$((kb_test_n + 1)); kb_test_failed=1; echo "not ok $kb_test_n - $*"; }
+# skip REASON NAME: a skip is counted and says why (# SKIP needs:kvm)
+skip() { kb_test_n=$((kb_test_n + 1)); echo "ok $kb_test_n - $2 # SKIP $1"; }
+# check NAME COMMAND...: ok when COMMAND succeeds
+check() {
+	local name=$1; shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+diag() { printf '# %s\n' "$@"; }
+# A fresh scratch directory for this test under the build tree.
+scratch() {
+	local d="$TEST_BUILDDIR/out/$(basename "$0" .sh)"
+	rm -rf "$d" && mkdir -p "$d" && echo "$d"
+}

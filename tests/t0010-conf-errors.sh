@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bad variants.conf files: exit status 2 and a message naming file:line,
+# before anything is built.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 10
+d=$(scratch)
+
+# expect_error NAME LINE PATTERN CONTENT: kbench run refuses with file:line
+expect_error() {
+	printf '%b' "$4" > "$d/$1.conf"
+	"$KBENCH" run "$d/$1.conf" > "$d/$1.out" 2> "$d/$1.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "^$d/$1.conf:$2: .*$3" "$d/$1.err"; then
+		ok "$1: exit 2, $1.conf:$2 names the problem"
+	else
+		not_ok "$1: exit 2, $1.conf:$2 names the problem (rc=$rc)"
+		sed 's/^/# /' "$d/$1.err"
+	fi
+}
+
+expect_error typo 5 "unknown key 'kcflag' (did you mean 'kcflags'?)" \
+	'[run]\naccel = tcg\n\n[variant Os]\nkcflag = -Os\n'
+expect_error dup 3 "variant 'a' defined twice (first at line 1)" \
+	'[variant a]\n\n[variant a]\n'
+expect_error badname 2 "variant name '../x' cannot be a directory name" \
+	'# a comment\n[variant ../x]\n'
+expect_error missing 2 "'boots': missing value" '[run]\nboots =\n[variant a]\n'
+expect_error range 2 "'boots': 0 is out of range" '[run]\nboots = 0\n[variant a]\n'
+expect_error workload 2 "unknown workload 'getpid' (did you mean 'getppid'?)" \
+	'[run]\nworkloads = getpid\n[variant a]\n'
+expect_error kopt 2 "'foo' is not a Kconfig symbol name" '[variant a]\nconfig = foo=y\n'
+
+"$KBENCH" run "$d/nonexistent.conf" > /dev/null 2> "$d/nofile.err"
+rc=$?
+check "missing file: exit 2 and the path named" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'nonexistent.conf' '$d/nofile.err'"
+
+"$KBENCH" run --help-config > "$d/help" 2>&1
+check "--help-config documents every section" \
+	sh -c "grep -q '^\[kernel\]' '$d/help' && grep -q '^\[run\]' '$d/help' && grep -q '^  kcflags' '$d/help'"
+
+"$KBENCH" frobnicate > /dev/null 2>&1
+check "unknown command: exit 2" test $? -eq 2

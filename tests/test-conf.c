@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* variants.conf: good files load as written, bad ones are refused. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "conf.h"
+
+static char dir[] = "/tmp/kbench-test-conf.XXXXXX";
+
+static const char *write_conf(const char *name, const char *text)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Load text; return kb_conf_load's result and keep conf for inspection. */
+static int load(struct kb_conf *c, const char *text)
+{
+	return kb_conf_load(c, write_conf("v.conf", text));
+}
+
+static void defaults_and_values(void **state)
+{
+	struct kb_conf c;
+
+	(void)state;
+	setenv("KBENCH_CACHE", "/tmp/kbench-test-cache", 1);
+	assert_int_equal(load(&c,
+		"# comment\n"
+		"[run]\naccel = tcg\nboots = 4\nworkloads = pipe\nscale = 0.25\n"
+		"[variant O2]\nconfig = CC_OPTIMIZE_FOR_PERFORMANCE=y\n"
+		"[variant Os]\ndescription = for size\n"
+		"config = CONFIG_CC_OPTIMIZE_FOR_SIZE=y\nconfig = LOG_BUF_SHIFT=14 DEFAULT_HOSTNAME=\"kb\"\n"
+		"kcflags = -fno-inline-functions-called-once -falign-functions=1\n"), 0);
+	assert_string_equal(c.source, "/usr/src/linux-source-6.1.tar.xz");
+	assert_string_equal(c.arch, "i386");
+	assert_string_equal(c.base, "tinyconfig");
+	assert_int_equal(c.accel, KB_ACCEL_TCG);
+	assert_int_equal(c.boots, 4);
+	assert_int_equal(c.samples, 5);
+	assert_string_equal(c.workloads, "pipe");
+	assert_true(c.scale == 0.25);
+	assert_string_equal(c.cache, "/tmp/kbench-test-cache");
+	assert_true(c.jobs >= 1);
+	assert_int_equal(c.n_variants, 2);
+	assert_string_equal(c.baseline, "O2");	/* the first variant */
+	assert_string_equal(c.variants[0].name, "O2");
+	assert_int_equal(c.variants[0].n_kopts, 1);
+	assert_string_equal(c.variants[0].kopts[0].name, "CC_OPTIMIZE_FOR_PERFORMANCE");
+	assert_int_equal(c.variants[1].n_kopts, 3);
+	assert_string_equal(c.variants[1].kopts[0].name, "CC_OPTIMIZE_FOR_SIZE");
+	assert_string_equal(c.variants[1].kopts[2].value, "\"kb\"");
+	assert_string_equal(c.variants[1].kcflags,
+			    "-fno-inline-functions-called-once -falign-functions=1");
+	assert_string_equal(c.variants[1].description, "for size");
+	/* relative output resolves against the file's directory */
+	char *want = realpath(dir, NULL);
+	char expect[600];
+
+	snprintf(expect, sizeof(expect), "%s/results", want);
+	assert_string_equal(c.output, expect);
+	free(want);
+	kb_conf_release(&c);
+}
+
+static void workloads_all_and_order(void **state)
+{
+	struct kb_conf c;
+
+	(void)state;
+	assert_int_equal(load(&c, "[run]\nworkloads = pipe, getppid\n[variant a]\n"), 0);
+	assert_string_equal(c.workloads, "getppid,pipe");	/* table order */
+	kb_conf_release(&c);
+	assert_int_equal(load(&c, "[variant a]\n"), 0);
+	assert_string_equal(c.workloads, "getppid,pipe");
+	assert_int_equal(c.n_variants, 1);
+	assert_int_equal(c.variants[0].n_kopts, 0);
+	kb_conf_release(&c);
+}
+
+static void prebuilt_pair(void **state)
+{
+	struct kb_conf c;
+
+	(void)state;
+	assert_int_equal(load(&c, "[variant pre]\nbzimage = k/bzImage\nvmlinux = /abs/vmlinux\n"), 0);
+	assert_non_null(strstr(c.variants[0].bzimage, "/k/bzImage"));
+	assert_true(c.variants[0].bzimage[0] == '/');
+	assert_string_equal(c.variants[0].vmlinux, "/abs/vmlinux");
+	kb_conf_release(&c);
+}
+
+static void bad_files_refused(void **state)
+{
+	static const char *const bad[] = {
+		"[variant a]\nkcflag = -Os\n",			/* unknown key */
+		"[run]\nboots = 0\n[variant a]\n",		/* out of range */
+		"[run]\nboots = many\n[variant a]\n",		/* not a number */
+		"[run]\naccel = xen\n[variant a]\n",		/* not allowed */
+		"[run]\nscale = -1\n[variant a]\n",
+		"[run]\nworkloads = getpid\n[variant a]\n",	/* unknown workload */
+		"[run]\nworkloads = pipe,pipe\n[variant a]\n",	/* twice */
+		"[variant a]\n[variant a]\n",			/* duplicate variant */
+		"[variant ../etc]\n",				/* not a directory name */
+		"[variant .hidden]\n",
+		"[variant]\n",					/* no name */
+		"[variants a]\n",				/* unknown section */
+		"[run]\n[run]\n[variant a]\n",			/* section twice */
+		"[run]\nboots = 2\nboots = 3\n[variant a]\n",	/* key twice */
+		"[variant a]\nconfig = FOO\n",			/* not NAME=VALUE */
+		"[variant a]\nconfig = foo-bar=y\n",		/* not a symbol */
+		"[variant a]\nconfig = FOO=maybe\n",		/* bad value */
+		"[variant a]\nconfig = FOO=y FOO=n\n",		/* twice */
+		"[variant a]\nbzimage = /x\n",			/* without vmlinux */
+		"[variant a]\nbzimage = /x\nvmlinux = /y\nkcflags = -Os\n",
+		"[run]\nbaseline = b\n[variant a]\n",		/* not a variant */
+		"[run]\nboots = 2\n",				/* no variants */
+		"[kernel]\nsource =\n[variant a]\n",		/* missing value */
+		"this is not ini\n[variant a]\n",		/* syntax */
+		"[run\n[variant a]\n",
+	};
+	struct kb_conf c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = load(&c, bad[i]);
+
+		if (r != -1)
+			fail_msg("accepted bad config #%zu: %s", i, bad[i]);
+		kb_conf_release(&c);
+	}
+}
+
+static void missing_file(void **state)
+{
+	struct kb_conf c;
+
+	(void)state;
+	assert_true(kb_conf_load(&c, "/nonexistent/variants.conf") < 0);
+	kb_conf_release(&c);
+}
+
+static void edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(kb_edit_distance("kcflag", "kcflags"), 1);
+	assert_int_equal(kb_edit_distance("kitten", "sitting"), 3);
+	assert_int_equal(kb_edit_distance("", "abc"), 3);
+	assert_int_equal(kb_edit_distance("same", "same"), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults_and_values),
+		cmocka_unit_test(workloads_all_and_order),
+		cmocka_unit_test(prebuilt_pair),
+		cmocka_unit_test(bad_files_refused),
+		cmocka_unit_test(missing_file),
+		cmocka_unit_test(edit_distance),
+	};
+
+	/* error messages go to stderr; keep the TAP stream clean */
+	return cmocka_run_group_tests_name("conf", tests, setup, teardown);
+}
