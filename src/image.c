@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The guest image: an uncompressed cpio newc initramfs with the runner as /init. */
+#include "config.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "image.h"
+#include "util.h"
+
+static const struct image_entry {
+	const char *name;
+	mode_t type;		/* AE_IF* */
+	mode_t perm;
+	unsigned dev_major, dev_minor;
+	bool is_init;		/* contents: the runner */
+} image_entries[] = {
+	{ .name = "dev",	 .type = AE_IFDIR, .perm = 0755 },
+	{ .name = "dev/console", .type = AE_IFCHR, .perm = 0600, .dev_major = 5, .dev_minor = 1 },
+	{ .name = "init",	 .type = AE_IFREG, .perm = 0755, .is_init = true },
+	{ .name = "proc",	 .type = AE_IFDIR, .perm = 0755 },
+	{ .name = "sys",	 .type = AE_IFDIR, .perm = 0755 },
+	{ .name = "tmp",	 .type = AE_IFDIR, .perm = 01777 },
+};
+
+/* A dynamic or 64-bit /init would only show as a kernel panic in the guest;
+ * say what is wrong here instead. */
+static int check_runner(const char *path, const unsigned char *buf, size_t len)
+{
+	Elf32_Ehdr eh;
+
+	if (len < sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG))
+		return kb_error("guest runner '%s': not an ELF file", path);
+	memcpy(&eh, buf, sizeof(eh));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != EM_386 || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+		return kb_error("guest runner '%s': not an i386 executable (build it with -m32 -static)",
+				path);
+	if (eh.e_phentsize != sizeof(Elf32_Phdr) || eh.e_phoff > len ||
+	    eh.e_phnum > (len - eh.e_phoff) / sizeof(Elf32_Phdr))
+		return kb_error("guest runner '%s': truncated program headers", path);
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf32_Phdr ph;
+
+		memcpy(&ph, buf + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_INTERP)
+			return kb_error("guest runner '%s': dynamically linked (build it with -static)",
+					path);
+	}
+	return 0;
+}
+
+static int add_entry(struct archive *a, struct archive_entry *ae, const struct image_entry *ie,
+		     unsigned ino, const char *data, size_t len, const char *path)
+{
+	archive_entry_clear(ae);
+	archive_entry_set_pathname(ae, ie->name);
+	archive_entry_set_filetype(ae, ie->type);
+	archive_entry_set_perm(ae, ie->perm);
+	archive_entry_set_uid(ae, 0);
+	archive_entry_set_gid(ae, 0);
+	/* fixed times and inode numbers: the image depends on its inputs only */
+	archive_entry_set_mtime(ae, 0, 0);
+	archive_entry_set_ino(ae, ino);
+	archive_entry_set_nlink(ae, ie->type == AE_IFDIR ? 2 : 1);
+	if (ie->type == AE_IFCHR) {
+		archive_entry_set_rdevmajor(ae, ie->dev_major);
+		archive_entry_set_rdevminor(ae, ie->dev_minor);
+	}
+	archive_entry_set_size(ae, ie->is_init ? (la_int64_t)len : 0);
+	if (archive_write_header(a, ae) != ARCHIVE_OK)
+		return kb_error("'%s': cannot add '%s': %s", path, ie->name, archive_error_string(a));
+	if (ie->is_init && archive_write_data(a, data, len) != (la_ssize_t)len)
+		return kb_error("'%s': cannot write '%s': %s", path, ie->name, archive_error_string(a));
+	return 0;
+}
+
+int kb_image_write(const char *path, const char *runner_path)
+{
+	struct archive_entry *ae = NULL;
+	struct archive *a = NULL;
+	char *runner = NULL, *tmp;
+	size_t runner_len = 0;
+	int fd = -1, ret;
+
+	tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	ret = kb_read_file(runner_path, &runner, &runner_len);
+	if (ret < 0) {
+		ret = kb_error_errno(-ret, "cannot read guest runner '%s'", runner_path);
+		goto out;
+	}
+	ret = check_runner(runner_path, (const unsigned char *)runner, runner_len);
+	if (ret < 0) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = kb_error_errno(errno, "cannot create '%s'", path);
+		goto out;
+	}
+	a = archive_write_new();
+	ae = archive_entry_new();
+	if (!a || !ae) {
+		ret = kb_error_errno(ENOMEM, "'%s'", path);
+		goto out_unlink;
+	}
+	if (archive_write_set_format_cpio_newc(a) != ARCHIVE_OK ||
+	    archive_write_add_filter_none(a) != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
+		kb_error("'%s': %s", path, archive_error_string(a));
+		ret = -EIO;
+		goto out_unlink;
+	}
+	for (size_t i = 0; i < KB_ARRAY_SIZE(image_entries); i++) {
+		if (add_entry(a, ae, &image_entries[i], (unsigned)i + 1, runner, runner_len,
+			      path) < 0) {
+			ret = -EIO;
+			goto out_unlink;
+		}
+	}
+	if (archive_write_close(a) != ARCHIVE_OK) {
+		kb_error("'%s': %s", path, archive_error_string(a));
+		ret = -EIO;
+		goto out_unlink;
+	}
+	if (fsync(fd) < 0) {
+		ret = kb_error_errno(errno, "cannot write '%s'", path);
+		goto out_unlink;
+	}
+	ret = close(fd);
+	fd = -1;
+	if (ret < 0) {
+		ret = kb_error_errno(errno, "cannot write '%s'", path);
+		goto out_unlink;
+	}
+	if (rename(tmp, path) < 0) {
+		ret = kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, path);
+		goto out_unlink;
+	}
+	ret = 0;
+	goto out;
+
+out_unlink:
+	unlink(tmp);
+out:
+	if (a)
+		archive_write_free(a);
+	if (ae)
+		archive_entry_free(ae);
+	if (fd >= 0)
+		close(fd);
+	free(runner);
+	free(tmp);
+	return ret;
+}
