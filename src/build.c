@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel builds: unpack the source once, configure each variant (base config,
+ * guest fragment, the variant's options), check that Kconfig kept every
+ * option asked for, and build out of tree into a cache keyed by content.
+ */
+#include "config.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sha2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "util.h"
+
+/* Bump when the way kernels are configured or built changes: old cache
+ * entries then no longer match. */
+#define KB_BUILD_RECIPE "kbench-build-1"
+
+const char *const kb_guest_options[] = {
+	"PRINTK=y",			/* console messages, panics */
+	"TTY=y",
+	"SERIAL_8250=y",		/* ttyS0: the record channel */
+	"SERIAL_8250_CONSOLE=y",
+	"BLK_DEV_INITRD=y",		/* the runner arrives as an initramfs */
+	"BINFMT_ELF=y",
+	"PROC_FS=y",
+	"SYSFS=y",
+	"DEVTMPFS=y",
+	"PERF_EVENTS=y",		/* guest counters where a vPMU exists */
+	"FUTEX=y",
+	"SHMEM=y",
+	"TMPFS=y",
+	NULL,
+};
+
+static void hex(const unsigned char *d, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+int kb_sha256_file(const char *path, char out[65])
+{
+	unsigned char buf[1 << 16], d[SHA256_DIGEST_LENGTH];
+	SHA2_CTX ctx;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	SHA256Init(&ctx);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			close(fd);
+			return -err;
+		}
+		SHA256Update(&ctx, buf, (size_t)n);
+	}
+	close(fd);
+	SHA256Final(d, &ctx);
+	hex(d, sizeof(d), out);
+	return 0;
+}
+
+/* Hash of a list of labelled strings; labels and lengths keep fields apart. */
+static void sha256_fields(char out[65], const char *const *kv, size_t n)
+{
+	unsigned char d[SHA256_DIGEST_LENGTH];
+	SHA2_CTX ctx;
+
+	SHA256Init(&ctx);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = kv[i] ? kv[i] : "(null)";
+		char len[32];
+
+		snprintf(len, sizeof(len), "%zu:", strlen(s));
+		SHA256Update(&ctx, (const unsigned char *)len, strlen(len));
+		SHA256Update(&ctx, (const unsigned char *)s, strlen(s));
+	}
+	SHA256Final(d, &ctx);
+	hex(d, sizeof(d), out);
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Unpack a tarball into dir with libarchive, refusing paths that escape it. */
+static int unpack(const char *tarball, const char *dir)
+{
+	struct archive *a = archive_read_new(), *w = archive_write_disk_new();
+	struct archive_entry *e;
+	int ret = 0, r;
+
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM |
+				       ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+				       ARCHIVE_EXTRACT_SECURE_SYMLINKS);
+	if (archive_read_open_filename(a, tarball, 1 << 16) != ARCHIVE_OK) {
+		ret = kb_error("'%s': %s", tarball, archive_error_string(a));
+		goto out;
+	}
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e), *hl = archive_entry_hardlink(e);
+		char *p;
+
+		/* Entries are placed under dir: none may be absolute or climb out. */
+		if (!name || name[0] == '/' || (hl && hl[0] == '/')) {
+			ret = kb_error("'%s': absolute path '%s' in archive", tarball, name ? name : "");
+			goto out;
+		}
+		p = kb_xasprintf("%s/%s", dir, name);
+
+		archive_entry_set_pathname(e, p);
+		free(p);
+		if (hl) {
+			p = kb_xasprintf("%s/%s", dir, hl);
+			archive_entry_set_hardlink(e, p);
+			free(p);
+		}
+		if (archive_write_header(w, e) != ARCHIVE_OK) {
+			ret = kb_error("'%s': %s", tarball, archive_error_string(w));
+			goto out;
+		}
+		if (archive_entry_size(e) > 0) {
+			const void *buf;
+			size_t len;
+			la_int64_t off;
+
+			while ((r = archive_read_data_block(a, &buf, &len, &off)) == ARCHIVE_OK)
+				if (archive_write_data_block(w, buf, len, off) != ARCHIVE_OK) {
+					ret = kb_error("'%s': %s", tarball, archive_error_string(w));
+					goto out;
+				}
+			if (r != ARCHIVE_EOF) {
+				ret = kb_error("'%s': %s", tarball, archive_error_string(a));
+				goto out;
+			}
+		}
+		if (archive_write_finish_entry(w) != ARCHIVE_OK) {
+			ret = kb_error("'%s': %s", tarball, archive_error_string(w));
+			goto out;
+		}
+	}
+	if (r != ARCHIVE_EOF)
+		ret = kb_error("'%s': %s", tarball, archive_error_string(a));
+out:
+	archive_read_free(a);
+	archive_write_free(w);
+	return ret;
+}
+
+static int is_tree(const char *dir)
+{
+	char *mk = kb_xasprintf("%s/Makefile", dir), *kc = kb_xasprintf("%s/Kconfig", dir);
+	int ok = is_file(mk) && is_file(kc);
+
+	free(mk);
+	free(kc);
+	return ok;
+}
+
+/* dir itself, or the one directory under it, holding the kernel's Makefile. */
+static char *find_tree(const char *dir)
+{
+	char *found = NULL;
+	struct dirent *de;
+	DIR *d;
+
+	if (is_tree(dir))
+		return kb_xstrdup(dir);
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	while (!found && (de = readdir(d))) {
+		char *sub;
+
+		if (de->d_name[0] == '.')
+			continue;
+		sub = kb_xasprintf("%s/%s", dir, de->d_name);
+		if (is_tree(sub))
+			found = sub;
+		else
+			free(sub);
+	}
+	closedir(d);
+	return found;
+}
+
+/* VERSION.PATCHLEVEL.SUBLEVEL from the top-level Makefile. */
+static char *tree_version(const char *tree)
+{
+	char *mk = kb_xasprintf("%s/Makefile", tree), *buf, *line, *save = NULL;
+	long v[3] = { -1, -1, -1 };
+	static const char *const keys[] = { "VERSION", "PATCHLEVEL", "SUBLEVEL" };
+	int r = kb_read_file(mk, &buf, NULL);
+
+	free(mk);
+	if (r < 0)
+		return NULL;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		for (int i = 0; i < 3; i++) {
+			size_t n = strlen(keys[i]);
+
+			if (!strncmp(line, keys[i], n) && strchr(" =", line[n]) && v[i] < 0)
+				v[i] = strtol(strchr(line, '=') + 1, NULL, 10);
+		}
+	free(buf);
+	if (v[0] < 0 || v[1] < 0)
+		return NULL;
+	return kb_xasprintf("%ld.%ld.%ld", v[0], v[1], v[2] < 0 ? 0 : v[2]);
+}
+
+int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
+{
+	char hash[65], *dir = NULL, *tmp = NULL;
+	int ret = -1, r;
+
+	memset(src, 0, sizeof(*src));
+	if (is_dir(conf->source)) {
+		struct stat st;
+		char *mk = kb_xasprintf("%s/Makefile", conf->source);
+
+		src->tree = find_tree(conf->source);
+		if (!src->tree || stat(mk, &st) < 0) {
+			free(mk);
+			return kb_error("'%s': not a kernel source tree (no Makefile and Kconfig)",
+					conf->source);
+		}
+		free(mk);
+		/* A tree that changes in place is identified by path and Makefile time. */
+		src->id = kb_xasprintf("tree:%s:%lld", src->tree, (long long)st.st_mtime);
+		goto version;
+	}
+	r = kb_sha256_file(conf->source, hash);
+	if (r < 0) {
+		if (r == -ENOENT && !strcmp(conf->source, "/usr/src/linux-source-6.1.tar.xz"))
+			return kb_error("kernel source '%s' not found: apt-get install linux-source-6.1",
+					conf->source);
+		return kb_error_errno(-r, "kernel source '%s'", conf->source);
+	}
+	src->id = kb_xasprintf("sha256:%s", hash);
+	dir = kb_xasprintf("%s/src/%.16s", conf->cache, hash);
+	if (!is_dir(dir)) {
+		char *parent = kb_xasprintf("%s/src", conf->cache);
+
+		r = kb_mkdir_p(parent, 0755);
+		free(parent);
+		if (r < 0)
+			goto out;
+		tmp = kb_xasprintf("%s.tmp.%ld", dir, (long)getpid());
+		kb_info("unpacking '%s' into %s", conf->source, dir);
+		if (kb_mkdir_p(tmp, 0755) < 0)
+			goto out;
+		if (unpack(conf->source, tmp) < 0) {
+			char *argv[] = { "rm", "-rf", tmp, NULL };
+
+			kb_run_argv(argv, NULL, "/dev/null");
+			goto out;
+		}
+		if (rename(tmp, dir) < 0 && !is_dir(dir)) {
+			kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
+			goto out;
+		}
+	}
+	src->tree = find_tree(dir);
+	if (!src->tree) {
+		kb_error("'%s' holds no kernel source tree", conf->source);
+		goto out;
+	}
+version:
+	src->version = tree_version(src->tree);
+	if (!src->version) {
+		kb_error("'%s/Makefile': no kernel VERSION/PATCHLEVEL", src->tree);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(dir);
+	free(tmp);
+	if (ret < 0)
+		kb_source_release(src);
+	return ret;
+}
+
+void kb_source_release(struct kb_source *src)
+{
+	free(src->tree);
+	free(src->id);
+	free(src->version);
+	memset(src, 0, sizeof(*src));
+}
+
+void kb_kernel_release(struct kb_kernel *k)
+{
+	free(k->dir);
+	free(k->bzimage);
+	free(k->vmlinux);
+	free(k->system_map);
+	free(k->dotconfig);
+	free(k->compiler);
+	memset(k, 0, sizeof(*k));
+}
+
+/* argv for make: no shell, each flag one entry. */
+struct argv {
+	char *v[16];
+	int n;
+};
+
+static void make_argv(struct argv *a, const struct kb_conf *conf, const struct kb_source *src,
+		      const struct kb_variant *v, const char *objdir, const char *target, int jobs)
+{
+	a->n = 0;
+	a->v[a->n++] = kb_xstrdup(MAKE_PROG);
+	a->v[a->n++] = kb_xasprintf("-C%s", src->tree);
+	a->v[a->n++] = kb_xasprintf("O=%s", objdir);
+	a->v[a->n++] = kb_xasprintf("ARCH=%s", conf->arch);
+	if (v->cc)
+		a->v[a->n++] = kb_xasprintf("CC=%s", v->cc);
+	if (v->kcflags)
+		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
+	if (jobs > 0)
+		a->v[a->n++] = kb_xasprintf("-j%d", jobs);
+	a->v[a->n++] = kb_xstrdup(target);
+	a->v[a->n] = NULL;
+}
+
+static void argv_free(struct argv *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	a->n = 0;
+}
+
+static int run_make(const struct kb_conf *conf, const struct kb_source *src,
+		    const struct kb_variant *v, const char *objdir, const char *target,
+		    int jobs, const char *log)
+{
+	struct argv a;
+	FILE *f = fopen(log, "a");
+	int r;
+
+	make_argv(&a, conf, src, v, objdir, target, jobs);
+	if (f) {
+		fputs("$", f);
+		for (int i = 0; i < a.n; i++)
+			fprintf(f, " %s", a.v[i]);
+		fputc('\n', f);
+		fclose(f);
+	}
+	r = kb_run_argv(a.v, NULL, log);
+	argv_free(&a);
+	return r;
+}
+
+/* Value of CONFIG_name in a .config text, copied into buf: "y", "m", a
+ * number or string, "n" when "is not set"; NULL when absent. */
+static const char *config_value(const char *text, const char *name, char *buf, size_t size)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; *l; ) {
+		size_t len = strcspn(l, "\n");
+
+		if (!strncmp(l, "CONFIG_", 7) && !strncmp(l + 7, name, n) && l[7 + n] == '=') {
+			snprintf(buf, size, "%.*s", (int)(len - 8 - n), l + 8 + n);
+			return buf;
+		}
+		if (!strncmp(l, "# CONFIG_", 9) && !strncmp(l + 9, name, n) &&
+		    !strncmp(l + 9 + n, " is not set", 11))
+			return "n";
+		l += len + (l[len] == '\n');
+	}
+	return NULL;
+}
+
+/* Kconfig drops what it cannot satisfy without a word: every option asked
+ * for must be in the final .config as asked. */
+static int check_options(const char *dotconfig, const char *variant, const char *what,
+			 const char *const *names, const char *const *values, size_t n)
+{
+	char *text, buf[256];
+	int bad = 0;
+
+	if (kb_read_file(dotconfig, &text, NULL) < 0)
+		return kb_error("cannot read '%s'", dotconfig);
+	for (size_t i = 0; i < n; i++) {
+		const char *got = config_value(text, names[i], buf, sizeof(buf));
+
+		if (got ? !strcmp(got, values[i]) : !strcmp(values[i], "n"))
+			continue;
+		kb_error("variant '%s': %s CONFIG_%s=%s, but the final .config has %s%s%s%s "
+			 "(Kconfig dropped it: unmet dependency or choice?)",
+			 variant, what, names[i], values[i], got ? "CONFIG_" : "no CONFIG_",
+			 names[i], got ? "=" : "", got ? got : "");
+		bad = 1;
+	}
+	free(text);
+	return bad ? -1 : 0;
+}
+
+static int append_config(const char *dotconfig, const struct kb_conf *conf,
+			 const struct kb_variant *v)
+{
+	char *frag = NULL;
+	FILE *f = fopen(dotconfig, "a");
+
+	if (!f)
+		return kb_error_errno(errno, "cannot append to '%s'", dotconfig);
+	fputs("\n# kbench guest fragment\n", f);
+	for (const char *const *o = kb_guest_options; *o; o++)
+		fprintf(f, "CONFIG_%s\n", *o);
+	if (conf->fragment) {
+		if (kb_read_file(conf->fragment, &frag, NULL) < 0) {
+			fclose(f);
+			return kb_error_errno(errno, "cannot read fragment '%s'", conf->fragment);
+		}
+		fprintf(f, "# %s\n%s\n", conf->fragment, frag);
+		free(frag);
+	}
+	fprintf(f, "# variant %s\n", v->name);
+	for (size_t i = 0; i < v->n_kopts; i++) {
+		if (!strcmp(v->kopts[i].value, "n"))
+			fprintf(f, "# CONFIG_%s is not set\n", v->kopts[i].name);
+		else
+			fprintf(f, "CONFIG_%s=%s\n", v->kopts[i].name, v->kopts[i].value);
+	}
+	return fclose(f) ? kb_error_errno(errno, "cannot write '%s'", dotconfig) : 0;
+}
+
+static int check_all(const char *dotconfig, const struct kb_variant *v)
+{
+	const char *gn[32], *gv[32];
+	char split[32][64];
+	size_t n = 0;
+	const char **vn = kb_xcalloc(v->n_kopts, sizeof(*vn));
+	const char **vv = kb_xcalloc(v->n_kopts, sizeof(*vv));
+	int r;
+
+	for (const char *const *o = kb_guest_options; *o && n < 32; o++, n++) {
+		snprintf(split[n], sizeof(split[n]), "%s", *o);
+		*strchr(split[n], '=') = '\0';
+		gn[n] = split[n];
+		gv[n] = strchr(*o, '=') + 1;
+	}
+	for (size_t i = 0; i < v->n_kopts; i++) {
+		vn[i] = v->kopts[i].name;
+		vv[i] = v->kopts[i].value;
+	}
+	r = check_options(dotconfig, v->name, "the guest fragment needs", gn, gv, n);
+	if (check_options(dotconfig, v->name, "asked for", vn, vv, v->n_kopts) < 0)
+		r = -1;
+	free(vn);
+	free(vv);
+	return r;
+}
+
+static char *compiler_version(const struct kb_variant *v)
+{
+	char *cc = kb_xstrdup(v->cc ? v->cc : "gcc"), *argv[8], *save = NULL, *line;
+	int n = 0;
+
+	/* CC may carry flags ("ccache gcc", "gcc -m32"): split on blanks. */
+	for (char *t = strtok_r(cc, " \t", &save); t && n < 6; t = strtok_r(NULL, " \t", &save))
+		argv[n++] = t;
+	argv[n++] = "--version";
+	argv[n] = NULL;
+	line = kb_capture_line(argv, 0);
+	free(cc);
+	return line;
+}
+
+static int lock_dir(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return kb_error_errno(errno, "cannot open lock '%s'", path);
+	if (flock(fd, LOCK_EX) < 0) {
+		int err = errno;
+
+		close(fd);
+		return kb_error_errno(err, "cannot lock '%s'", path);
+	}
+	return fd;
+}
+
+static int fill_outputs(struct kb_kernel *k)
+{
+	k->bzimage = kb_xasprintf("%s/bzImage", k->dir);
+	k->vmlinux = kb_xasprintf("%s/vmlinux", k->dir);
+	k->system_map = kb_xasprintf("%s/System.map", k->dir);
+	k->dotconfig = kb_xasprintf("%s/config", k->dir);
+	return is_file(k->bzimage) && is_file(k->vmlinux) && is_file(k->system_map) &&
+	       is_file(k->dotconfig);
+}
+
+int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
+		     const struct kb_variant *v, const char *log_path, struct kb_kernel *out)
+{
+	char inkey[65], *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
+	char *cfgtext = NULL, *frag = NULL, *guest = NULL, *kopts = NULL, *tmp = NULL;
+	double t0 = kb_now();
+	int ret = -1, lockfd = -1, r;
+
+	memset(out, 0, sizeof(*out));
+	if (v->bzimage) {
+		out->bzimage = kb_xstrdup(v->bzimage);
+		out->vmlinux = kb_xstrdup(v->vmlinux);
+		if (!is_file(out->bzimage) || !is_file(out->vmlinux)) {
+			kb_error("variant '%s': prebuilt '%s' or '%s' not found", v->name,
+				 v->bzimage, v->vmlinux);
+			goto out;
+		}
+		if (kb_sha256_file(out->bzimage, out->key) < 0) {
+			kb_error("variant '%s': cannot read '%s'", v->name, v->bzimage);
+			goto out;
+		}
+		out->cached = 1;
+		ret = 0;
+		goto out;
+	}
+	out->compiler = compiler_version(v);
+	if (!out->compiler) {
+		kb_error("variant '%s': cannot run compiler '%s'", v->name, v->cc ? v->cc : "gcc");
+		goto out;
+	}
+	/* Everything that decides the .config, to find its object directory. */
+	{
+		size_t len = 0, cap = 64;
+
+		guest = kb_xcalloc(1, 1024);
+		for (const char *const *o = kb_guest_options; *o; o++)
+			len += (size_t)snprintf(guest + len, 1024 - len, "%s\n", *o);
+		kopts = kb_xcalloc(1, cap);
+		len = 0;
+		for (size_t i = 0; i < v->n_kopts; i++) {
+			char *l = kb_xasprintf("%s=%s\n", v->kopts[i].name, v->kopts[i].value);
+
+			cap += strlen(l);
+			kopts = kb_xrealloc(kopts, cap);
+			len += (size_t)sprintf(kopts + len, "%s", l);
+			free(l);
+		}
+		if (conf->fragment && kb_read_file(conf->fragment, &frag, NULL) < 0) {
+			kb_error_errno(errno, "cannot read fragment '%s'", conf->fragment);
+			goto out;
+		}
+		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, conf->base, guest,
+					 frag ? frag : "", kopts, v->cc, v->kcflags, out->compiler };
+		sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields));
+	}
+	objdir = kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
+	if (kb_mkdir_p(objdir, 0755) < 0)
+		goto out;
+	lock = kb_xasprintf("%s.lock", objdir);
+	lockfd = lock_dir(lock);
+	if (lockfd < 0)
+		goto out;
+	dotconfig = kb_xasprintf("%s/.config", objdir);
+	stamp = kb_xasprintf("%s/.kbench-config", objdir);
+	if (!is_file(stamp) || !is_file(dotconfig)) {
+		unlink(stamp);
+		if (run_make(conf, src, v, objdir, conf->base, 0, log_path) != 0) {
+			kb_error("variant '%s': 'make %s' failed; log: %s", v->name, conf->base, log_path);
+			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+			goto out;
+		}
+		if (append_config(dotconfig, conf, v) < 0)
+			goto out;
+		if (run_make(conf, src, v, objdir, "olddefconfig", 0, log_path) != 0) {
+			kb_error("variant '%s': 'make olddefconfig' failed; log: %s", v->name, log_path);
+			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+			goto out;
+		}
+	}
+	if (check_all(dotconfig, v) < 0) {
+		unlink(stamp);	/* configure again next time, the options may change */
+		goto out;
+	}
+	if (kb_write_file_atomic(stamp, "ok\n", 3) < 0)
+		goto out;
+	if (kb_read_file(dotconfig, &cfgtext, NULL) < 0) {
+		kb_error("cannot read '%s'", dotconfig);
+		goto out;
+	}
+	{
+		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
+					 v->cc, v->kcflags, out->compiler };
+		sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields));
+	}
+	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
+	if (fill_outputs(out)) {
+		out->cached = 1;
+		FILE *f = fopen(log_path, "a");
+
+		if (f) {
+			fprintf(f, "kbench: cached build %s\n", out->dir);
+			fclose(f);
+		}
+		ret = 0;
+		goto out;
+	}
+	kb_info("building variant '%s' (%s, -j%ld); log: %s", v->name, src->version,
+		conf->jobs, log_path);
+	r = run_make(conf, src, v, objdir, "bzImage", (int)conf->jobs, log_path);
+	if (r != 0) {
+		kb_error("variant '%s': kernel build failed (make exit %d); last lines of %s:",
+			 v->name, r, log_path);
+		kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+		goto out;
+	}
+	/* Copy the outputs into the content-keyed directory, then rename it in
+	 * place: a cache entry is complete or absent. */
+	tmp = kb_xasprintf("%s.tmp.%ld", out->dir, (long)getpid());
+	if (kb_mkdir_p(tmp, 0755) < 0)
+		goto out;
+	{
+		static const char *const files[][2] = {
+			{ "arch/x86/boot/bzImage", "bzImage" }, { "vmlinux", "vmlinux" },
+			{ "System.map", "System.map" }, { ".config", "config" },
+		};
+		for (size_t i = 0; i < KB_ARRAY_SIZE(files); i++) {
+			char *s = kb_xasprintf("%s/%s", objdir, files[i][0]);
+			char *d = kb_xasprintf("%s/%s", tmp, files[i][1]);
+
+			r = kb_copy_file(s, d);
+			free(s);
+			free(d);
+			if (r < 0)
+				goto out;
+		}
+		char *d = kb_xasprintf("%s/build.log", tmp);
+
+		kb_copy_file(log_path, d);
+		free(d);
+	}
+	if (rename(tmp, out->dir) < 0 && !is_dir(out->dir)) {
+		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, out->dir);
+		goto out;
+	}
+	free(out->bzimage);
+	free(out->vmlinux);
+	free(out->system_map);
+	free(out->dotconfig);
+	if (!fill_outputs(out)) {
+		kb_error("variant '%s': cache entry '%s' is incomplete", v->name, out->dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	out->seconds = kb_now() - t0;
+	if (lockfd >= 0)
+		close(lockfd);
+	if (tmp && is_dir(tmp)) {
+		char *argv[] = { "rm", "-rf", tmp, NULL };
+
+		kb_run_argv(argv, NULL, "/dev/null");
+	}
+	free(tmp);
+	free(objdir);
+	free(dotconfig);
+	free(stamp);
+	free(lock);
+	free(cfgtext);
+	free(frag);
+	free(guest);
+	free(kopts);
+	if (ret < 0) {
+		char key[65];
+
+		memcpy(key, out->key, sizeof(key));
+		kb_kernel_release(out);
+		memcpy(out->key, key, sizeof(key));
+	}
+	return ret;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_BUILD_H
+#define KB_BUILD_H
+
+#include "conf.h"
+
+/* The kernel source, located or unpacked once into the cache. */
+struct kb_source {
+	char *tree;	/* directory holding the top-level Makefile */
+	char *id;	/* identity: sha256 of a tarball, or path+version of a tree */
+	char *version;	/* make kernelversion, e.g. 6.1.158 */
+};
+
+/* A built (or prebuilt) kernel. */
+struct kb_kernel {
+	char *dir;		/* cache directory of this build */
+	char *bzimage;
+	char *vmlinux;
+	char *system_map;	/* NULL for a prebuilt pair */
+	char *dotconfig;	/* final .config; NULL for a prebuilt pair */
+	char key[65];		/* content hash: source, final .config, flags, compiler */
+	char *compiler;		/* first line of $CC --version */
+	int cached;		/* found in the cache, not built now */
+	double seconds;		/* wall time of this step */
+};
+
+int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);
+void kb_source_release(struct kb_source *src);
+
+/* Configure, check and build one variant (or take it from the cache).  The
+ * build log goes to log_path.  0, or -1 after a message; a failed build
+ * prints the tail of its log. */
+int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
+		     const struct kb_variant *v, const char *log_path,
+		     struct kb_kernel *out);
+void kb_kernel_release(struct kb_kernel *k);
+
+/* The Kconfig fragment every guest kernel needs, one "NAME=VALUE" per entry. */
+extern const char *const kb_guest_options[];
+
+/* hex sha256 of a file; 0 or -errno */
+int kb_sha256_file(const char *path, char hex[65]);
+
+#endif
