@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What this host can measure, found out by trying rather than assuming. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libcpuid/libcpuid.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "probe.h"
+#include "util.h"
+#include "vm.h"
+
+#define PROBE_EXIT_VALUE 0x2a	/* the BIOS writes this; QEMU exits (v << 1) | 1 */
+
+/* Real-mode code at the reset vector F000:FFF0: mov al, 0x2a; out 0xf4, al;
+ * then halt forever. */
+static const unsigned char reset_code[] = { 0xb0, PROBE_EXIT_VALUE, 0xe6, 0xf4, 0xfa, 0xf4, 0xeb, 0xfd };
+
+static char *write_bios(void)
+{
+	char tmpl[] = "/tmp/kbench-probe-bios.XXXXXX";
+	static unsigned char img[65536];
+	int fd = mkstemp(tmpl);
+
+	if (fd < 0)
+		return NULL;
+	memset(img, 0xf4, sizeof(img));	/* hlt everywhere else */
+	memcpy(img + 0xfff0, reset_code, sizeof(reset_code));
+	if (write(fd, img, sizeof(img)) != (ssize_t)sizeof(img)) {
+		close(fd);
+		unlink(tmpl);
+		return NULL;
+	}
+	close(fd);
+	return kb_xstrdup(tmpl);
+}
+
+int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **why)
+{
+	char *bios, logpath[] = "/tmp/kbench-probe-log.XXXXXX";
+	struct kb_vm_result res;
+	int fd, ok = 0;
+
+	if (!strcmp(accel, "kvm")) {
+		fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			*why = kb_xasprintf("cannot open /dev/kvm: %s", strerror(errno));
+			return 0;
+		}
+		close(fd);
+	}
+	bios = write_bios();
+	fd = mkstemp(logpath);
+	if (!bios || fd < 0) {
+		*why = kb_xstrdup("cannot write probe files in /tmp");
+		free(bios);
+		return 0;
+	}
+	close(fd);
+	struct kb_vm_opts o = {
+		.qemu = qemu, .accel = accel, .bios = bios, .memory_mb = 32,
+		.timeout = timeout, .qemu_log = logpath, .max_bytes = 1 << 16,
+	};
+	if (kb_vm_boot(&o, &res) < 0) {
+		*why = kb_xasprintf("cannot run '%s'", qemu);
+	} else if (res.exited && res.status == ((PROBE_EXIT_VALUE << 1) | 1)) {
+		ok = 1;
+		*why = kb_xasprintf("a guest ran to completion under %s in %.2f s", accel, res.seconds);
+	} else if (res.timed_out) {
+		*why = kb_xasprintf("a guest made no progress under %s within %.0f s "
+				    "(nested virtualization without hardware support?)", accel, timeout);
+	} else {
+		char *msg = NULL;
+		size_t len;
+
+		if (kb_read_file(logpath, &msg, &len) == 0 && len) {
+			msg[strcspn(msg, "\n")] = '\0';
+		} else {
+			free(msg);
+			msg = NULL;
+		}
+		*why = kb_xasprintf("QEMU -accel %s failed (exit %d%s%s)", accel, res.status,
+				    msg ? ": " : "", msg ? msg : "");
+		free(msg);
+	}
+	unlink(bios);
+	unlink(logpath);
+	free(bios);
+	return ok;
+}
+
+/* Can this process count hardware cycles?  NULL if yes, else the reason. */
+static char *host_pmu(void)
+{
+	struct perf_event_attr attr;
+	uint64_t count = 0;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == EOPNOTSUPP)
+			return kb_xasprintf("no hardware PMU (perf_event_open: %s)", strerror(errno));
+		return kb_xasprintf("perf_event_open: %s", strerror(errno));
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (volatile int i = 0; i < 100000; i++)
+		;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count) || count == 0) {
+		close(fd);
+		return kb_xstrdup("hardware counter opens but counts nothing");
+	}
+	close(fd);
+	return NULL;
+}
+
+/* Ask QEMU to load a plugin that does not exist: a QEMU built with plugin
+ * support says it could not load it; one without rejects the option. */
+static int qemu_has_plugins(const char *qemu)
+{
+	char *argv[] = { (char *)qemu, "-plugin", "/nonexistent/kbench-probe.so", "-display",
+			 "none", "-nodefaults", NULL };
+	char *line = kb_capture_line(argv, 1);
+	int yes = line && strstr(line, "Could not load plugin");
+
+	free(line);
+	return yes;
+}
+
+static json_t *cpu_json(void)
+{
+	struct cpu_raw_data_t raw;
+	struct cpu_id_t id;
+	json_t *j = json_object();
+
+	if (!cpuid_present() || cpuid_get_raw_data(&raw) < 0 || cpu_identify(&raw, &id) < 0) {
+		json_object_set_new(j, "error", json_string(cpuid_error()));
+		return j;
+	}
+	json_object_set_new(j, "vendor", json_string(id.vendor_str));
+	for (size_t n = strlen(id.brand_str); n && id.brand_str[n - 1] == ' '; n--)
+		id.brand_str[n - 1] = '\0';
+	json_object_set_new(j, "brand", json_string(id.brand_str));
+	json_object_set_new(j, "family", json_integer(id.family));
+	json_object_set_new(j, "model", json_integer(id.model));
+	json_object_set_new(j, "stepping", json_integer(id.stepping));
+	json_object_set_new(j, "cores", json_integer(id.num_cores));
+	json_object_set_new(j, "logical_cpus", json_integer(id.num_logical_cpus));
+	json_object_set_new(j, "hypervisor", json_boolean(id.flags[CPU_FEATURE_HYPERVISOR]));
+	json_t *c = json_object();
+	struct { const char *name; int kib, ways, line; } caches[] = {
+		{ "l1i", id.l1_instruction_cache, id.l1_instruction_assoc, id.l1_instruction_cacheline },
+		{ "l1d", id.l1_data_cache, id.l1_data_assoc, id.l1_data_cacheline },
+		{ "l2", id.l2_cache, id.l2_assoc, id.l2_cacheline },
+		{ "l3", id.l3_cache, id.l3_assoc, id.l3_cacheline },
+	};
+	for (size_t i = 0; i < KB_ARRAY_SIZE(caches); i++) {
+		if (caches[i].kib <= 0)
+			continue;
+		json_object_set_new(c, caches[i].name,
+				    json_pack("{s:i,s:i,s:i}", "size_kib", caches[i].kib,
+					      "ways", caches[i].ways, "line", caches[i].line));
+	}
+	json_object_set_new(j, "caches", c);
+	return j;
+}
+
+static json_t *str_or_null(char *s)
+{
+	json_t *j = s ? json_string(s) : json_null();
+
+	free(s);
+	return j;
+}
+
+json_t *kb_probe_host(int check_kvm)
+{
+	json_t *j = json_object(), *kvm = json_object(), *q = json_object();
+	char *why = NULL, *pmu, *ver;
+	char *qv[] = { QEMU_SYSTEM_I386, "--version", NULL };
+	char *cv[] = { "gcc", "--version", NULL };
+	char *par = NULL;
+
+	json_object_set_new(j, "cpu", cpu_json());
+	if (check_kvm) {
+		int ok = kb_probe_accel(QEMU_SYSTEM_I386, "kvm", 5, &why);
+
+		json_object_set_new(kvm, "usable", json_boolean(ok));
+		json_object_set_new(kvm, "why", str_or_null(why));
+	} else {
+		json_object_set_new(kvm, "usable", json_null());
+		json_object_set_new(kvm, "why", json_string("not probed"));
+	}
+	json_object_set_new(j, "kvm", kvm);
+	{
+		/* The same probe under TCG shows that the probe itself works. */
+		int ok = kb_probe_accel(QEMU_SYSTEM_I386, "tcg", 10, &why);
+
+		json_object_set_new(j, "tcg", json_pack("{s:b,s:o}", "usable", ok, "why",
+							str_or_null(why)));
+	}
+	pmu = host_pmu();
+	json_object_set_new(j, "host_pmu", json_pack("{s:b,s:o}", "usable", pmu == NULL,
+						     "why", pmu ? json_string(pmu) : json_null()));
+	free(pmu);
+	if (kb_read_file("/proc/sys/kernel/perf_event_paranoid", &par, NULL) == 0) {
+		json_object_set_new(j, "perf_event_paranoid", json_integer(strtol(par, NULL, 10)));
+		free(par);
+	} else {
+		json_object_set_new(j, "perf_event_paranoid", json_null());
+	}
+	json_object_set_new(q, "path", json_string(QEMU_SYSTEM_I386));
+	ver = kb_capture_line(qv, 0);
+	json_object_set_new(q, "version", str_or_null(ver));
+	json_object_set_new(q, "plugins", json_boolean(qemu_has_plugins(QEMU_SYSTEM_I386)));
+	json_object_set_new(j, "qemu", q);
+	json_object_set_new(j, "compiler", str_or_null(kb_capture_line(cv, 0)));
+	return j;
+}
+
+static const char *yes_no(json_t *b)
+{
+	return json_is_null(b) ? "not probed" : json_is_true(b) ? "yes" : "no";
+}
+
+int kb_cmd_probe(int argc, char **argv)
+{
+	int as_json = 0, check_kvm = 1;
+	json_t *j, *cpu, *caches;
+	const char *k;
+	json_t *v;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			as_json = 1;
+		} else if (!strcmp(argv[i], "--no-kvm")) {
+			check_kvm = 0;
+		} else {
+			fprintf(stderr, "usage: kbench probe [--json] [--no-kvm]\n");
+			return strcmp(argv[i], "--help") ? KB_EXIT_USAGE : KB_EXIT_OK;
+		}
+	}
+	j = kb_probe_host(check_kvm);
+	if (as_json) {
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(j);
+		return KB_EXIT_OK;
+	}
+	cpu = json_object_get(j, "cpu");
+	printf("cpu:                 %s\n", json_string_value(json_object_get(cpu, "brand")) ?:
+	       json_string_value(json_object_get(cpu, "error")) ?: "?");
+	caches = json_object_get(cpu, "caches");
+	json_object_foreach(caches, k, v)
+		printf("  %-4s               %lld KiB, %lld-way, %lld-byte lines\n", k,
+		       json_integer_value(json_object_get(v, "size_kib")),
+		       json_integer_value(json_object_get(v, "ways")),
+		       json_integer_value(json_object_get(v, "line")));
+	printf("hypervisor:          %s\n", yes_no(json_object_get(cpu, "hypervisor")));
+	printf("tcg usable:          %s (%s)\n", yes_no(json_object_get(json_object_get(j, "tcg"), "usable")),
+	       json_string_value(json_object_get(json_object_get(j, "tcg"), "why")));
+	printf("kvm usable:          %s (%s)\n", yes_no(json_object_get(json_object_get(j, "kvm"), "usable")),
+	       json_string_value(json_object_get(json_object_get(j, "kvm"), "why")));
+	v = json_object_get(j, "host_pmu");
+	printf("host pmu:            %s%s%s%s\n", yes_no(json_object_get(v, "usable")),
+	       json_is_string(json_object_get(v, "why")) ? " (" : "",
+	       json_string_value(json_object_get(v, "why")) ?: "",
+	       json_is_string(json_object_get(v, "why")) ? ")" : "");
+	printf("perf_event_paranoid: %lld\n",
+	       json_integer_value(json_object_get(j, "perf_event_paranoid")));
+	v = json_object_get(j, "qemu");
+	printf("qemu:                %s\n", json_string_value(json_object_get(v, "version")) ?: "not found");
+	printf("qemu plugins:        %s\n", yes_no(json_object_get(v, "plugins")));
+	printf("compiler:            %s\n", json_string_value(json_object_get(j, "compiler")) ?: "not found");
+	printf("backends:            clock%s\n",
+	       json_is_true(json_object_get(json_object_get(j, "host_pmu"), "usable")) &&
+	       json_is_true(json_object_get(json_object_get(j, "kvm"), "usable")) ? ", pmu-host" : "");
+	json_decref(j);
+	return KB_EXIT_OK;
+}

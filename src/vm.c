@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* QEMU as a child: argv only, its own process group, a deadline, the serial
+ * port captured and split into lines. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "vm.h"
+
+#define LINE_MAX_BYTES 4096
+
+static volatile sig_atomic_t running_pgid;
+
+static void on_signal(int sig)
+{
+	pid_t pg = running_pgid;
+
+	if (pg > 0)
+		kill(-pg, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void kb_vm_install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)
+{
+	int n = 0;
+
+	argv[n++] = (char *)o->qemu;
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-no-user-config";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n++] = "-serial";
+	argv[n++] = "stdio";
+	argv[n++] = "-accel";
+	argv[n++] = (char *)o->accel;
+	argv[n++] = "-m";
+	argv[n++] = mem;
+	if (o->bios) {
+		argv[n++] = "-bios";
+		argv[n++] = (char *)o->bios;
+		argv[n++] = "-device";
+		argv[n++] = "isa-debug-exit,iobase=0xf4,iosize=0x01";
+	}
+	if (o->kernel) {
+		argv[n++] = "-kernel";
+		argv[n++] = (char *)o->kernel;
+	}
+	if (o->initrd) {
+		argv[n++] = "-initrd";
+		argv[n++] = (char *)o->initrd;
+	}
+	if (o->append) {
+		argv[n++] = "-append";
+		argv[n++] = (char *)o->append;
+	}
+	argv[n] = NULL;
+}
+
+struct lines {
+	char buf[LINE_MAX_BYTES];
+	size_t len;
+	const struct kb_vm_opts *o;
+};
+
+static void feed(struct lines *l, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n' || l->len == sizeof(l->buf)) {
+			if (l->o->on_line)
+				l->o->on_line(l->o->ctx, l->buf, l->len);
+			l->len = 0;
+			if (p[i] == '\n')
+				continue;
+		}
+		l->buf[l->len++] = p[i];
+	}
+}
+
+int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
+{
+	char *argv[32], mem[32];
+	struct lines lines = { .o = o };
+	int pfd[2], logfd = -1, serfd = -1, status = 0, ret = 0;
+	double t0 = kb_now(), deadline = t0 + o->timeout;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(mem, sizeof(mem), "%ld", o->memory_mb);
+	build_argv(o, argv, mem);
+	if (o->serial_log) {
+		serfd = open(o->serial_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (serfd < 0)
+			return kb_error_errno(errno, "cannot create '%s'", o->serial_log);
+	}
+	if (o->qemu_log) {
+		logfd = open(o->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (logfd < 0) {
+			ret = kb_error_errno(errno, "cannot create '%s'", o->qemu_log);
+			goto out_ser;
+		}
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		ret = kb_error_errno(errno, "pipe");
+		goto out_log;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = kb_error_errno(errno, "cannot fork");
+		close(pfd[0]);
+		close(pfd[1]);
+		goto out_log;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		dup2(nul, 0);
+		dup2(pfd[1], 1);
+		dup2(logfd >= 0 ? logfd : nul, 2);
+		execv(argv[0], argv);
+		fprintf(stderr, "kbench: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	running_pgid = pid;
+	close(pfd[1]);
+
+	for (;;) {
+		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
+		double left = deadline - kb_now();
+		char buf[8192];
+		ssize_t n;
+		int r;
+
+		if (left <= 0) {
+			res->timed_out = 1;
+			break;
+		}
+		r = poll(&pf, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		n = read(pfd[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;	/* QEMU closed the serial port: it is exiting */
+		if (res->bytes + (size_t)n > o->max_bytes && o->max_bytes) {
+			n = (ssize_t)(o->max_bytes - res->bytes);
+			res->flooded = 1;
+		}
+		res->bytes += (size_t)n;
+		if (serfd >= 0 && write(serfd, buf, (size_t)n) != n) {
+			kb_warn("cannot write '%s': %s", o->serial_log, strerror(errno));
+			close(serfd);
+			serfd = -1;
+		}
+		feed(&lines, buf, (size_t)n);
+		if (res->flooded)
+			break;
+	}
+	if (lines.len && o->on_line)
+		o->on_line(o->ctx, lines.buf, lines.len);
+	close(pfd[0]);
+	if (res->timed_out || res->flooded) {
+		kill(-pid, SIGKILL);
+	} else {
+		/* Serial closed; QEMU should be gone within moments. */
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			if (kb_now() > deadline) {
+				res->timed_out = 1;
+				kill(-pid, SIGKILL);
+				break;
+			}
+			usleep(10000);
+		}
+		if (!res->timed_out)
+			goto reaped;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+reaped:
+	kill(-pid, SIGKILL);	/* anything QEMU left in its group */
+	running_pgid = 0;
+	res->seconds = kb_now() - t0;
+	if (WIFEXITED(status)) {
+		res->exited = !res->timed_out && !res->flooded;
+		res->status = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+	}
+	if (res->exited && res->status == 127 && res->bytes == 0) {
+		ret = kb_error("cannot run '%s'", o->qemu);
+		if (o->qemu_log)
+			kb_print_tail(stderr, o->qemu_log, 5, "kbench:   | ");
+	}
+out_log:
+	if (logfd >= 0)
+		close(logfd);
+out_ser:
+	if (serfd >= 0) {
+		fsync(serfd);	/* the serial log is evidence: keep it */
+		close(serfd);
+	}
+	return ret;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_VM_H
+#define KB_VM_H
+
+#include <stddef.h>
+
+/* Called for every complete serial line (and for each cut piece of an
+ * overlong one); the line has no newline and may hold any byte. */
+typedef void (*kb_vm_line_fn)(void *ctx, const char *line, size_t len);
+
+struct kb_vm_opts {
+	const char *qemu;		/* qemu-system-i386 */
+	const char *accel;		/* "kvm" or "tcg" */
+	const char *kernel;		/* -kernel, or NULL with bios */
+	const char *initrd;
+	const char *append;
+	const char *bios;		/* -bios, for the KVM progress probe */
+	long memory_mb;
+	double timeout;			/* seconds, wall clock */
+	const char *serial_log;		/* raw serial bytes, or NULL */
+	const char *qemu_log;		/* QEMU's own stderr, or NULL */
+	size_t max_bytes;		/* serial bytes before the guest is cut off */
+	kb_vm_line_fn on_line;
+	void *ctx;
+};
+
+struct kb_vm_result {
+	int exited;		/* QEMU exited by itself */
+	int status;		/* its exit status when exited */
+	int signal;		/* or the signal that ended it */
+	int timed_out;		/* killed at the deadline */
+	int flooded;		/* killed for printing more than max_bytes */
+	size_t bytes;		/* serial bytes received */
+	double seconds;
+};
+
+/* Boot QEMU (argv only, its own process group), stream the serial port to
+ * on_line and serial_log, and end it at the deadline.  0, or -errno when
+ * QEMU could not be started at all (message printed). */
+int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res);
+
+/* SIGINT/SIGTERM: kill the running QEMU's process group, then die of the
+ * signal as usual. */
+void kb_vm_install_signal_handlers(void);
+
+#endif

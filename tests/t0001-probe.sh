@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# kbench probe: what it says about this host must agree with the host's own
+# sources (sysfs, procfs, QEMU itself).
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 9
+d=$(scratch)
+
+"$KBENCH" probe --json > "$d/probe.json" 2> "$d/err"
+check "probe --json exits 0" test $? -eq 0
+check "probe output is JSON" jq -e 'type == "object"' "$d/probe.json" >/dev/null
+
+# The probe boots a 64 KiB BIOS under TCG; that must work everywhere.
+check "a guest makes progress under TCG" \
+	jq -e '.tcg.usable == true' "$d/probe.json" >/dev/null
+
+# KVM: if /dev/kvm cannot be opened the probe must say so; either way it
+# must give a reason.
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	check "kvm verdict with a reason" \
+		jq -e '(.kvm.usable | type == "boolean") and (.kvm.why | length > 0)' "$d/probe.json" >/dev/null
+	diag "kvm: $(jq -r '.kvm.why' "$d/probe.json")"
+else
+	check "no /dev/kvm: not usable, and why" \
+		jq -e '.kvm.usable == false and (.kvm.why | test("/dev/kvm"))' "$d/probe.json" >/dev/null
+fi
+
+# libcpuid's L1i size must match the kernel's view in sysfs.
+l1i=
+for idx in /sys/devices/system/cpu/cpu0/cache/index*; do
+	[ "$(cat "$idx/level" 2>/dev/null)" = 1 ] &&
+	[ "$(cat "$idx/type" 2>/dev/null)" = Instruction ] &&
+		l1i=$(sed 's/K$//' "$idx/size")
+done
+if [ -n "$l1i" ] && jq -e '.cpu.caches.l1i' "$d/probe.json" >/dev/null; then
+	check "L1i size agrees with sysfs ($l1i KiB)" \
+		test "$(jq -r '.cpu.caches.l1i.size_kib' "$d/probe.json")" = "$l1i"
+else
+	skip "needs:sysfs-cache" "L1i size agrees with sysfs"
+fi
+
+check "perf_event_paranoid agrees with procfs" \
+	test "$(jq -r '.perf_event_paranoid' "$d/probe.json")" = "$(cat /proc/sys/kernel/perf_event_paranoid)"
+
+check "qemu version is what QEMU prints" \
+	test "$(jq -r '.qemu.version' "$d/probe.json")" = "$(qemu-system-i386 --version | head -n 1)"
+
+# Hardware counters: compare with perf itself where it is installed.
+if command -v perf >/dev/null 2>&1; then
+	if perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep -Eq '^[0-9]+,'; then
+		want=true
+	else
+		want=false
+	fi
+	check "host PMU verdict agrees with perf stat ($want)" \
+		test "$(jq -r '.host_pmu.usable' "$d/probe.json")" = "$want"
+else
+	skip "needs:perf" "host PMU verdict agrees with perf stat"
+fi
+
+"$KBENCH" probe --no-kvm > "$d/human" 2>&1
+check "human-readable probe names the accelerators" grep -q '^kvm usable: *not probed' "$d/human"
