@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* kbench run / kbench build: the pipeline of DESIGN.md, stage by stage. */
+#include "config.h"
+
+#include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "commands.h"
+#include "conf.h"
+#include "image.h"
+#include "probe.h"
+#include "record.h"
+#include "report.h"
+#include "size.h"
+#include "store.h"
+#include "util.h"
+#include "vm.h"
+
+#define SERIAL_CAP (8u << 20)	/* bytes of serial output one boot may produce */
+
+struct variant_state {
+	const struct kb_variant *v;
+	struct kb_kernel k;
+	int built;
+	int boots_done;
+};
+
+static char *find_runner(void)
+{
+	const char *env = getenv("KBENCH_RUNNER");
+	char exe[4096];
+	ssize_t n;
+
+	if (env && *env)
+		return kb_xstrdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *p;
+
+		exe[n] = '\0';
+		p = kb_xasprintf("%s/../workloads/kbench-runner", dirname(exe));
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+	}
+	return kb_xstrdup(PKGLIBEXECDIR "/kbench-runner");
+}
+
+static char *flags_summary(const struct kb_variant *v)
+{
+	size_t cap = 64, len = 0;
+	char *s = kb_xcalloc(1, cap);
+
+	for (size_t i = 0; i < v->n_kopts; i++) {
+		char *a = kb_xasprintf("%sCONFIG_%s=%s", len ? " " : "", v->kopts[i].name, v->kopts[i].value);
+
+		cap += strlen(a);
+		s = kb_xrealloc(s, cap);
+		len += (size_t)sprintf(s + len, "%s", a);
+		free(a);
+	}
+	if (v->kcflags) {
+		char *a = kb_xasprintf("%sKCFLAGS=%s", len ? " " : "", v->kcflags);
+
+		cap += strlen(a);
+		s = kb_xrealloc(s, cap);
+		len += (size_t)sprintf(s + len, "%s", a);
+		free(a);
+	}
+	if (v->bzimage) {
+		free(s);
+		s = kb_xasprintf("prebuilt %s", v->bzimage);
+	}
+	return s;
+}
+
+static json_t *variant_json(const struct kb_variant *v)
+{
+	json_t *j = json_object(), *cfg = json_array();
+	char *flags = flags_summary(v);
+
+	json_object_set_new(j, "name", json_string(v->name));
+	if (v->description)
+		json_object_set_new(j, "description", json_string(v->description));
+	for (size_t i = 0; i < v->n_kopts; i++)
+		json_array_append_new(cfg, json_sprintf("CONFIG_%s=%s", v->kopts[i].name, v->kopts[i].value));
+	json_object_set_new(j, "config", cfg);
+	json_object_set_new(j, "kcflags", v->kcflags ? json_string(v->kcflags) : json_null());
+	json_object_set_new(j, "cc", v->cc ? json_string(v->cc) : json_null());
+	json_object_set_new(j, "flags", json_string(flags));
+	json_object_set_new(j, "status", json_string("pending"));
+	free(flags);
+	return j;
+}
+
+/* Build every variant; failures are recorded and the others go on. */
+static int build_all(const struct kb_conf *conf, struct variant_state *vs, struct kb_store *store,
+		     const char *logdir)
+{
+	struct kb_source src;
+	json_t *jv = store ? json_object_get(store->manifest, "variants") : NULL;
+	int failed = 0;
+
+	if (kb_source_prepare(conf, &src) < 0)
+		return -1;
+	if (store) {
+		json_object_set_new(store->manifest, "kernel",
+				    json_pack("{s:s,s:s,s:s,s:s,s:s}", "source", conf->source,
+					      "id", src.id, "version", src.version, "arch", conf->arch,
+					      "base", conf->base));
+		kb_store_save_manifest(store);
+	}
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		struct variant_state *s = &vs[i];
+		json_t *j = jv ? json_array_get(jv, i) : NULL;
+		char *vdir = kb_xasprintf("%s/%s", logdir, s->v->name);
+		char *log = kb_xasprintf("%s/build.log", vdir);
+		struct kb_size sz;
+
+		if (kb_mkdir_p(vdir, 0755) < 0 || kb_write_file_atomic(log, "", 0) < 0) {
+			free(vdir);
+			free(log);
+			kb_source_release(&src);
+			return -1;
+		}
+		kb_info("variant %zu/%zu '%s': configuring", i + 1, conf->n_variants, s->v->name);
+		if (kb_build_variant(conf, &src, s->v, log, &s->k) < 0) {
+			failed++;
+			if (j) {
+				json_object_set_new(j, "status", json_string("build-failed"));
+				json_object_set_new(j, "log", json_sprintf("variants/%s/build.log", s->v->name));
+			}
+		} else {
+			s->built = 1;
+			kb_info("variant '%s': %s in %.1f s (%s)", s->v->name,
+				s->k.cached ? "cached" : "built", s->k.seconds, s->k.dir ? s->k.dir : s->k.bzimage);
+		}
+		if (s->built && j) {
+			/* The run directory keeps its own copies: results outlive the cache. */
+			char *dst = kb_xasprintf("%s/vmlinux", vdir);
+			int r = kb_copy_file(s->k.vmlinux, dst);
+
+			free(dst);
+			if (r == 0 && s->k.dotconfig) {
+				dst = kb_xasprintf("%s/config", vdir);
+				r = kb_copy_file(s->k.dotconfig, dst);
+				free(dst);
+			}
+			if (r == 0 && s->k.system_map) {
+				dst = kb_xasprintf("%s/System.map", vdir);
+				r = kb_copy_file(s->k.system_map, dst);
+				free(dst);
+			}
+			if (r < 0) {
+				s->built = 0;
+				failed++;
+			}
+			json_object_set_new(j, "status", json_string(s->built ? "built" : "copy-failed"));
+			json_object_set_new(j, "key", json_string(s->k.key));
+			json_object_set_new(j, "cached", json_boolean(s->k.cached));
+			json_object_set_new(j, "build_seconds", json_real(s->k.seconds));
+			json_object_set_new(j, "compiler", s->k.compiler ? json_string(s->k.compiler) : json_null());
+			json_object_set_new(j, "vmlinux", json_sprintf("variants/%s/vmlinux", s->v->name));
+		}
+		if (s->built && kb_size_read(s->k.vmlinux, &sz) == 0) {
+			json_t *js = json_pack("{s:I,s:I,s:I,s:I}", "text", (json_int_t)sz.text,
+					       "data", (json_int_t)sz.data, "bss", (json_int_t)sz.bss,
+					       "dec", (json_int_t)(sz.text + sz.data + sz.bss));
+			if (j)
+				json_object_set_new(j, "size", js);
+			else
+				json_decref(js);
+		}
+		if (store)
+			kb_store_save_manifest(store);
+		free(vdir);
+		free(log);
+	}
+	kb_source_release(&src);
+	return failed;
+}
+
+/* ---- one boot ---- */
+
+struct boot {
+	const struct kb_conf *conf;
+	struct kb_store *store;
+	const char *variant;
+	long seq, vboot;
+	const char *accel, *backend;
+	int hello, done;
+	long samples, garbled, rejected, guest_errors;
+	char panic[256];
+	char first_bad[128];
+};
+
+static int workload_planned(const struct kb_conf *conf, const char *wl)
+{
+	size_t n = strlen(wl);
+
+	for (const char *p = conf->workloads; p && *p; ) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, wl, n))
+			return 1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
+}
+
+static void reject(struct boot *b, const char *why)
+{
+	if (!b->first_bad[0])
+		snprintf(b->first_bad, sizeof(b->first_bad), "%s", why);
+	b->rejected++;
+}
+
+static void on_sample(struct boot *b, const struct kb_record *r)
+{
+	unsigned long long rep, iter, ns;
+	const char *wl = kb_record_get(r, "wl");
+	json_t *j;
+
+	if (!wl || !workload_planned(b->conf, wl))
+		return reject(b, "sample for a workload not in the plan");
+	if (kb_record_get_u64(r, "rep", &rep) || kb_record_get_u64(r, "iter", &iter) ||
+	    kb_record_get_u64(r, "ns", &ns))
+		return reject(b, "sample without valid rep/iter/ns");
+	if (rep < 1 || rep > (unsigned long long)b->conf->samples || iter == 0 || ns == 0)
+		return reject(b, "sample with out-of-range rep/iter/ns");
+	j = json_pack("{s:s,s:I,s:I,s:s,s:I,s:I,s:I,s:f,s:s,s:s}",
+		      "variant", b->variant, "boot", (json_int_t)b->seq, "vboot", (json_int_t)b->vboot,
+		      "workload", wl, "rep", (json_int_t)rep, "iterations", (json_int_t)iter,
+		      "ns", (json_int_t)ns, "ns_per_op", (double)ns / (double)iter,
+		      "backend", b->backend, "accel", b->accel);
+	if (kb_store_append(b->store, "samples.jsonl", j) == 0)
+		b->samples++;
+	json_decref(j);
+}
+
+static void on_line(void *ctx, const char *line, size_t len)
+{
+	struct boot *b = ctx;
+	struct kb_record r;
+	const char *why = NULL;
+	int ret = kb_record_parse(line, len, &r, &why);
+
+	if (ret == KB_RECORD_NONE) {
+		const char *p = memmem(line, len, "Kernel panic", 12);
+
+		if (p && !b->panic[0]) {
+			size_t n = len - (size_t)(p - line);
+
+			n = n < sizeof(b->panic) - 1 ? n : sizeof(b->panic) - 1;
+			for (size_t i = 0; i < n; i++)
+				b->panic[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
+			b->panic[n] = '\0';
+		}
+		return;
+	}
+	if (ret < 0) {
+		b->garbled++;
+		return;
+	}
+	if (!strcmp(r.kind, "hello"))
+		b->hello = 1;
+	else if (!strcmp(r.kind, "sample"))
+		on_sample(b, &r);
+	else if (!strcmp(r.kind, "done"))
+		b->done = 1;
+	else if (!strcmp(r.kind, "error")) {
+		b->guest_errors++;
+		kb_warn("variant '%s' boot %ld: guest error: workload '%s' %s (errno %s)", b->variant,
+			b->vboot, kb_record_get(&r, "wl") ?: "-", kb_record_get(&r, "reason") ?: "?",
+			kb_record_get(&r, "errno") ?: "-");
+	}
+}
+
+static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct variant_state *s,
+		     long seq, long total, const char *accel, const char *image)
+{
+	struct boot b = { .conf = conf, .store = store, .variant = s->v->name, .seq = seq,
+			  .vboot = s->boots_done + 1, .accel = accel, .backend = "clock" };
+	char *serial = kb_store_path(store, "boots/%s-%ld.serial", s->v->name, b.vboot);
+	char *qlog = kb_store_path(store, "boots/%s-%ld.qemu.log", s->v->name, b.vboot);
+	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet kb_workloads=%s "
+				    "kb_samples=%ld kb_scale=%g", conf->workloads, conf->samples,
+				    conf->scale);
+	struct kb_vm_opts o = {
+		.qemu = QEMU_SYSTEM_I386, .accel = accel, .kernel = s->k.bzimage, .initrd = image,
+		.append = append, .memory_mb = conf->memory, .timeout = (double)conf->timeout,
+		.serial_log = serial, .qemu_log = qlog, .max_bytes = SERIAL_CAP,
+		.on_line = on_line, .ctx = &b,
+	};
+	struct kb_vm_result res;
+	const char *status;
+	char *reason;
+	json_t *j;
+	int r;
+
+	s->boots_done++;
+	r = kb_vm_boot(&o, &res);
+	if (r < 0) {
+		status = "qemu-failed";
+		reason = kb_xasprintf("QEMU could not be started; see %s", qlog);
+	} else if (res.timed_out) {
+		status = "timeout";
+		reason = kb_xasprintf("no end within %ld s (%s)", conf->timeout,
+				      b.hello ? "the runner started" : "the runner never started");
+	} else if (res.flooded) {
+		status = "flood";
+		reason = kb_xasprintf("more than %u bytes of serial output", SERIAL_CAP);
+	} else if (b.done && res.exited) {
+		status = "ok";
+		reason = kb_xstrdup("");
+	} else if (b.panic[0]) {
+		status = "panic";
+		reason = kb_xstrdup(b.panic);
+	} else {
+		status = "crashed";
+		if (res.exited)
+			reason = kb_xasprintf("QEMU exited (status %d) before the guest said done%s",
+					      res.status, b.hello ? "" : "; the runner never started");
+		else
+			reason = kb_xasprintf("QEMU died of signal %d", res.signal);
+	}
+	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
+		      "variant", s->v->name, "boot", (json_int_t)seq, "vboot", (json_int_t)b.vboot,
+		      "status", status, "reason", reason, "seconds", res.seconds,
+		      "samples", (json_int_t)b.samples, "garbled", (json_int_t)b.garbled,
+		      "rejected", (json_int_t)b.rejected, "guest_errors", (json_int_t)b.guest_errors,
+		      "serial_bytes", (json_int_t)res.bytes, "accel", accel,
+		      "serial", serial + strlen(store->dir) + 1);
+	if (b.first_bad[0])
+		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
+	kb_store_append(store, "boots.jsonl", j);
+	json_decref(j);
+	fprintf(stderr, "kbench: boot %ld/%ld: variant '%s' (%ld/%ld): %s, %ld samples, %.1f s%s%s\n",
+		seq, total, s->v->name, b.vboot, conf->boots, status, b.samples, res.seconds,
+		b.garbled ? ", garbled lines skipped" : "", *reason ? "" : "");
+	if (strcmp(status, "ok")) {
+		kb_warn("variant '%s' boot %ld: %s; serial log %s", s->v->name, b.vboot, reason, serial);
+		kb_print_tail(stderr, serial, 8, "kbench:   | ");
+	}
+	r = strcmp(status, "ok") ? -1 : 0;
+	free(serial);
+	free(qlog);
+	free(append);
+	free(reason);
+	return r;
+}
+
+static const char *choose_accel(const struct kb_conf *conf, char **why)
+{
+	switch (conf->accel) {
+	case KB_ACCEL_TCG:
+		*why = kb_xstrdup("accel = tcg in the configuration");
+		return "tcg";
+	case KB_ACCEL_KVM:
+		if (kb_probe_accel(QEMU_SYSTEM_I386, "kvm", 5, why))
+			return "kvm";
+		return NULL;
+	default:
+		break;
+	}
+	if (kb_probe_accel(QEMU_SYSTEM_I386, "kvm", 5, why))
+		return "kvm";
+	{
+		char *k = *why;
+
+		*why = kb_xasprintf("KVM not usable: %s; using TCG", k);
+		free(k);
+	}
+	return "tcg";
+}
+
+static int load_conf(const char *path, struct kb_conf *conf)
+{
+	if (kb_conf_load(conf, path) < 0) {
+		kb_conf_release(conf);
+		return -1;
+	}
+	return 0;
+}
+
+static int usage_run(const char *cmd, int ret)
+{
+	fprintf(ret ? stderr : stdout,
+		"usage: kbench %s [--help-config] VARIANTS.CONF\n", cmd);
+	return ret;
+}
+
+static int parse_args(int argc, char **argv, const char **path)
+{
+	*path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage_run(argv[0], KB_EXIT_OK) + 100;
+		if (!strcmp(argv[i], "--help-config")) {
+			kb_conf_help(stdout);
+			return 100;
+		}
+		if (argv[i][0] == '-' || *path)
+			return usage_run(argv[0], KB_EXIT_USAGE);
+		*path = argv[i];
+	}
+	if (!*path)
+		return usage_run(argv[0], KB_EXIT_USAGE);
+	return 0;
+}
+
+int kb_cmd_build(int argc, char **argv)
+{
+	struct kb_conf conf;
+	struct variant_state *vs;
+	const char *path;
+	char *logdir;
+	int r = parse_args(argc, argv, &path), failed;
+
+	if (r)
+		return r >= 100 ? r - 100 : r;
+	if (load_conf(path, &conf) < 0)
+		return KB_EXIT_USAGE;
+	vs = kb_xcalloc(conf.n_variants, sizeof(*vs));
+	for (size_t i = 0; i < conf.n_variants; i++)
+		vs[i].v = &conf.variants[i];
+	logdir = kb_xasprintf("%s/logs", conf.cache);
+	failed = build_all(&conf, vs, NULL, logdir);
+	if (failed >= 0) {
+		printf("%-16s %-8s %10s  %s\n", "variant", "status", "text", "bzImage");
+		for (size_t i = 0; i < conf.n_variants; i++) {
+			struct kb_size sz = { 0 };
+
+			if (vs[i].built)
+				kb_size_read(vs[i].k.vmlinux, &sz);
+			printf("%-16s %-8s %10llu  %s\n", vs[i].v->name,
+			       vs[i].built ? (vs[i].k.cached ? "cached" : "built") : "FAILED",
+			       sz.text, vs[i].built ? vs[i].k.bzimage : "-");
+		}
+	}
+	for (size_t i = 0; i < conf.n_variants; i++)
+		kb_kernel_release(&vs[i].k);
+	free(vs);
+	free(logdir);
+	kb_conf_release(&conf);
+	return failed == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
+}
+
+int kb_cmd_run(int argc, char **argv)
+{
+	struct kb_conf conf;
+	struct kb_store store;
+	struct variant_state *vs = NULL;
+	const char *path, *accel;
+	char *why = NULL, *runner = NULL, *image = NULL, *conftext = NULL, *logdir = NULL;
+	json_t *jv, *run;
+	gsl_rng *rng = NULL;
+	long total = 0, seq = 0, bad_boots = 0;
+	size_t nbuilt = 0, *order = NULL;
+	int r = parse_args(argc, argv, &path), failed, ret = KB_EXIT_FAILED;
+	double t0 = kb_now();
+
+	if (r)
+		return r >= 100 ? r - 100 : r;
+	if (load_conf(path, &conf) < 0)
+		return KB_EXIT_USAGE;
+	kb_vm_install_signal_handlers();
+	if (kb_store_create(&store, conf.output) < 0) {
+		kb_conf_release(&conf);
+		return KB_EXIT_FAILED;
+	}
+	kb_info("run directory %s", store.dir);
+	if (!conf.seed)
+		conf.seed = ((unsigned long long)time(NULL) << 16) ^ (unsigned long long)getpid();
+
+	/* The manifest first: whatever happens later, the run says what it was. */
+	kb_read_file(path, &conftext, NULL);
+	json_object_set_new(store.manifest, "kbench", json_string(PACKAGE_VERSION));
+	json_object_set_new(store.manifest, "run_id", json_string(store.id));
+	json_object_set_new(store.manifest, "config", json_string(conf.path));
+	json_object_set_new(store.manifest, "config_text", json_string(conftext ? conftext : ""));
+	json_object_set_new(store.manifest, "seed", json_integer((json_int_t)conf.seed));
+	json_object_set_new(store.manifest, "baseline", json_string(conf.baseline));
+	run = json_pack("{s:i,s:s,s:i,s:f,s:i,s:i}", "boots", (int)conf.boots,
+			"workloads", conf.workloads, "samples", (int)conf.samples, "scale", conf.scale,
+			"timeout", (int)conf.timeout, "memory_mb", (int)conf.memory);
+	json_object_set_new(store.manifest, "run", run);
+	json_object_set_new(store.manifest, "host", kb_probe_host(0));
+	jv = json_array();
+	for (size_t i = 0; i < conf.n_variants; i++)
+		json_array_append_new(jv, variant_json(&conf.variants[i]));
+	json_object_set_new(store.manifest, "variants", jv);
+	kb_store_save_manifest(&store);
+
+	vs = kb_xcalloc(conf.n_variants, sizeof(*vs));
+	for (size_t i = 0; i < conf.n_variants; i++)
+		vs[i].v = &conf.variants[i];
+	logdir = kb_store_path(&store, "variants");
+	failed = build_all(&conf, vs, &store, logdir);
+	if (failed < 0)
+		goto report;	/* no source: the manifest and report say what was tried */
+	for (size_t i = 0; i < conf.n_variants; i++)
+		nbuilt += vs[i].built;
+	if (!nbuilt) {
+		kb_error("no variant built: nothing to boot");
+		goto report;
+	}
+
+	runner = find_runner();
+	image = kb_store_path(&store, "initramfs.cpio");
+	if (kb_image_write(image, runner) < 0)
+		goto report;
+
+	accel = choose_accel(&conf, &why);
+	json_object_set_new(store.manifest, "accel", json_pack("{s:s?,s:s}", "chosen", accel,
+							       "why", why ? why : ""));
+	json_object_set_new(store.manifest, "backend", json_string("clock"));
+	kb_store_save_manifest(&store);
+	if (!accel) {
+		kb_error("accel = kvm, but %s", why);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto report;
+	}
+	kb_info("accelerator %s: %s", accel, why);
+
+	/* Rounds of all built variants in a seeded shuffled order: drift on the
+	 * host spreads over every variant. */
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, (unsigned long)conf.seed);
+	order = kb_xcalloc(nbuilt, sizeof(*order));
+	total = conf.boots * (long)nbuilt;
+	for (long round = 0; round < conf.boots; round++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < conf.n_variants; i++)
+			if (vs[i].built)
+				order[n++] = i;
+		gsl_ran_shuffle(rng, order, n, sizeof(*order));
+		for (size_t i = 0; i < n; i++)
+			if (boot_once(&conf, &store, &vs[order[i]], ++seq, total, accel, image) < 0)
+				bad_boots++;
+	}
+	ret = failed || bad_boots ? KB_EXIT_FAILED : KB_EXIT_OK;
+report:
+	json_object_set_new(store.manifest, "seconds", json_real(kb_now() - t0));
+	kb_store_save_manifest(&store);
+	if (kb_report_write(store.dir) < 0)
+		ret = KB_EXIT_FAILED;
+	else
+		printf("%s/report.md\n", store.dir);
+	kb_info("%ld boots, %ld failed; %d of %zu variants built; %.0f s", seq, bad_boots,
+		(int)nbuilt, conf.n_variants, kb_now() - t0);
+	if (rng)
+		gsl_rng_free(rng);
+	for (size_t i = 0; vs && i < conf.n_variants; i++)
+		kb_kernel_release(&vs[i].k);
+	free(vs);
+	free(order);
+	free(why);
+	free(runner);
+	free(image);
+	free(conftext);
+	free(logdir);
+	kb_store_release(&store);
+	kb_conf_release(&conf);
+	return ret;
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End to end on real kernels: build O2 and Os tinyconfig i386 kernels from
+# Debian's linux-source-6.1 (cached outside the checkout between runs), boot
+# both under QEMU, and check samples, sizes and the report against binutils.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 17
+d=$(scratch)
+src=/usr/src/linux-source-6.1.tar.xz
+cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
+
+if [ ! -f "$src" ]; then
+	for i in $(seq 17); do skip "needs:linux-source-6.1" "end-to-end run $i"; done
+	exit 0
+fi
+
+cat > "$d/variants.conf" <<CONF
+[kernel]
+source = $src
+cache = $cache
+
+[run]
+accel = auto
+boots = 1
+samples = 2
+scale = 0.1
+timeout = 240
+output = $d/results
+
+[variant O2]
+config = CC_OPTIMIZE_FOR_PERFORMANCE=y
+
+[variant Os]
+config = CC_OPTIMIZE_FOR_SIZE=y
+CONF
+
+diag "cache: $cache (first run builds two kernels: several minutes)"
+"$KBENCH" run "$d/variants.conf" > "$d/run1.out" 2> "$d/run1.err"
+rc=$?
+check "kbench run exits 0" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/run1.err" | tail -n 40
+run=$(sed -n 's,/report.md$,,p' "$d/run1.out" | tail -n 1)
+run=${run:-$d/no-run-directory}
+check "run directory with manifest, samples, boots and report" \
+	test -f "$run/manifest.json" -a -f "$run/samples.jsonl" -a -f "$run/boots.jsonl" -a -f "$run/report.md"
+
+# Samples: both variants x both workloads, 2 each, sane values.
+for v in O2 Os; do
+	for w in getppid pipe; do
+		n=$(jq -s "[.[] | select(.variant == \"$v\" and .workload == \"$w\" and .ns > 0 and .iterations > 0 and .ns_per_op > 0)] | length" "$run/samples.jsonl")
+		check "$v/$w: 2 samples with ns/op > 0 (got $n)" test "$n" = 2
+	done
+done
+check "every boot ended ok" jq -se 'length == 2 and all(.status == "ok")' "$run/boots.jsonl"
+
+# The accelerator and why are recorded; a host whose KVM cannot run an i386
+# guest must have fallen back to TCG.
+check "accelerator and reason recorded" \
+	jq -e '(.accel.chosen == "kvm" or .accel.chosen == "tcg") and (.accel.why | length > 0)' "$run/manifest.json"
+diag "accel: $(jq -r '.accel.chosen + ": " + .accel.why' "$run/manifest.json")"
+
+# The report's size table is binutils size on the same files, byte for byte.
+sed -n '/^## Text size/,/^## /p' "$run/report.md" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' > "$d/report-size"
+(cd "$run" && size variants/O2/vmlinux variants/Os/vmlinux) > "$d/binutils-size"
+check "report size table == binutils size" sh -c \
+	"[ \$(wc -l < '$d/binutils-size') -eq 3 ] && cmp '$d/report-size' '$d/binutils-size'"
+sed 's/^/# /' "$d/binutils-size"
+o2=$(awk 'NR == 2 { print $1 }' "$d/binutils-size")
+os=$(awk 'NR == 3 { print $1 }' "$d/binutils-size")
+check "-Os text ($os) is smaller than -O2 text ($o2)" test "$os" -lt "$o2"
+
+# Kconfig really applied each variant's choice.
+check "final .configs hold the optimisation choice" sh -c \
+	"grep -qx CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y '$run/variants/O2/config' &&
+	 grep -qx CONFIG_CC_OPTIMIZE_FOR_SIZE=y '$run/variants/Os/config'"
+
+check "report has a speed row per variant and workload" \
+	test "$(grep -cE '^\| (getppid|pipe) \| (O2|Os) \| [0-9.]+ \|' "$run/report.md")" = 4
+
+cp "$run/report.md" "$d/report.before"
+"$KBENCH" report "$run" > /dev/null 2>&1
+check "kbench report regenerates the same report" cmp "$run/report.md" "$d/report.before"
+
+# Second run: nothing rebuilt.  A variant whose option Kconfig drops and one
+# that fails to compile are reported; the others are still measured.
+cat >> "$d/variants.conf" <<CONF
+
+[variant dropped]
+config = X86_X32_ABI=y
+
+[variant broken]
+kcflags = -fkbench-no-such-flag
+CONF
+"$KBENCH" run "$d/variants.conf" > "$d/run2.out" 2> "$d/run2.err"
+rc=$?
+run2=$(sed -n 's,/report.md$,,p' "$d/run2.out" | tail -n 1)
+run2=${run2:-$d/no-run-directory}
+check "failed variants make exit status 1 and a report (got $rc)" \
+	test $rc -eq 1 -a -f "$run2/report.md"
+check "second run takes O2 and Os from the cache" \
+	jq -e '[.variants[] | select(.name == "O2" or .name == "Os") | .cached] == [true, true]' "$run2/manifest.json"
+check "dropped option named in the error" \
+	grep -q "variant 'dropped': asked for CONFIG_X86_X32_ABI=y, but the final .config" "$d/run2.err"
+check "build failure reported with its log, others measured" sh -c \
+	"grep -q \"variant 'broken': kernel build failed\" '$d/run2.err' &&
+	 grep -q 'fkbench-no-such-flag' '$d/run2.err' &&
+	 jq -se '[.[] | select(.status == \"ok\")] | length == 2' '$run2/boots.jsonl' >/dev/null &&
+	 jq -e '[.variants[] | .status] == [\"built\", \"built\", \"build-failed\", \"build-failed\"]' '$run2/manifest.json' >/dev/null"
