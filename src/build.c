@@ -533,6 +533,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		out->bzimage = kb_xstrdup(v->bzimage);
 		out->vmlinux = kb_xstrdup(v->vmlinux);
 		if (!is_file(out->bzimage) || !is_file(out->vmlinux)) {
+			out->failure = "prebuilt kernel not found";
 			kb_error("variant '%s': prebuilt '%s' or '%s' not found", v->name,
 				 v->bzimage, v->vmlinux);
 			goto out;
@@ -547,6 +548,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	out->compiler = compiler_version(v);
 	if (!out->compiler) {
+		out->failure = "compiler does not run";
 		kb_error("variant '%s': cannot run compiler '%s'", v->name, v->cc ? v->cc : "gcc");
 		goto out;
 	}
@@ -587,6 +589,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	if (!is_file(stamp) || !is_file(dotconfig)) {
 		unlink(stamp);
 		if (run_make(conf, src, v, objdir, conf->base, 0, log_path) != 0) {
+			out->failure = "base configuration failed";
 			kb_error("variant '%s': 'make %s' failed; log: %s", v->name, conf->base, log_path);
 			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
 			goto out;
@@ -594,12 +597,14 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		if (append_config(dotconfig, conf, v) < 0)
 			goto out;
 		if (run_make(conf, src, v, objdir, "olddefconfig", 0, log_path) != 0) {
+			out->failure = "olddefconfig failed";
 			kb_error("variant '%s': 'make olddefconfig' failed; log: %s", v->name, log_path);
 			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
 			goto out;
 		}
 	}
 	if (check_all(dotconfig, v) < 0) {
+		out->failure = "Kconfig dropped options asked for";
 		unlink(stamp);	/* configure again next time, the options may change */
 		goto out;
 	}
@@ -616,13 +621,19 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (fill_outputs(out)) {
-		out->cached = 1;
+		char *cached_log = kb_xasprintf("%s/build.log", out->dir), *text = NULL;
 		FILE *f = fopen(log_path, "a");
 
+		/* The run keeps the log of the build it used, even from the cache. */
 		if (f) {
-			fprintf(f, "kbench: cached build %s\n", out->dir);
+			fprintf(f, "kbench: cached build %s; its log follows\n", out->dir);
+			if (kb_read_file(cached_log, &text, NULL) == 0)
+				fputs(text, f);
 			fclose(f);
 		}
+		free(text);
+		free(cached_log);
+		out->cached = 1;
 		ret = 0;
 		goto out;
 	}
@@ -630,6 +641,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		conf->jobs, log_path);
 	r = run_make(conf, src, v, objdir, "bzImage", (int)conf->jobs, log_path);
 	if (r != 0) {
+		out->failure = "kernel build failed";
 		kb_error("variant '%s': kernel build failed (make exit %d); last lines of %s:",
 			 v->name, r, log_path);
 		kb_print_tail(stderr, log_path, 20, "kbench:   | ");
@@ -692,11 +704,10 @@ out:
 	free(guest);
 	free(kopts);
 	if (ret < 0) {
-		char key[65];
+		const char *failure = out->failure ? out->failure : "build step failed";
 
-		memcpy(key, out->key, sizeof(key));
 		kb_kernel_release(out);
-		memcpy(out->key, key, sizeof(key));
+		out->failure = failure;
 	}
 	return ret;
 }

@@ -22,6 +22,7 @@ struct kb_kernel {
 	char *compiler;		/* first line of $CC --version */
 	int cached;		/* found in the cache, not built now */
 	double seconds;		/* wall time of this step */
+	const char *failure;	/* on failure: what went wrong, in a few words */
 };
 
 int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);

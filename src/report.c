@@ -150,7 +150,7 @@ static void speed_section(FILE *f, json_t *m, json_t *samples)
 			fprintf(f, "| %s | ", wl);
 			cell(f, name);
 			if (!nb) {
-				fprintf(f, " | no samples | | 0 | 0 | |\n");
+				fprintf(f, " | no samples (%s) | | 0 | 0 | |\n", str(v, "status"));
 				continue;
 			}
 			med = median(per, nb);
@@ -193,18 +193,23 @@ static void build_section(FILE *f, json_t *m)
 	json_t *variants = json_object_get(m, "variants"), *v;
 	size_t i;
 
-	fprintf(f, "## Variants\n\n| variant | status | build | config key | compiler |\n|---|---|---|---|---|\n");
+	fprintf(f, "## Variants\n\n| variant | status | build | config key | compiler | log |\n|---|---|---|---|---|---|\n");
 	json_array_foreach(variants, i, v) {
 		fprintf(f, "| ");
 		cell(f, str(v, "name"));
-		fprintf(f, " | %s | ", str(v, "status"));
+		fprintf(f, " | %s", str(v, "status"));
+		if (*str(v, "reason"))
+			fprintf(f, ": %s", str(v, "reason"));
+		fprintf(f, " | ");
 		if (json_is_true(json_object_get(v, "cached")))
 			fprintf(f, "cached");
 		else if (json_is_number(json_object_get(v, "build_seconds")))
 			fprintf(f, "%.0f s", json_number_value(json_object_get(v, "build_seconds")));
 		fprintf(f, " | `%.12s` | ", str(v, "key"));
 		cell(f, str(v, "compiler"));
-		fprintf(f, " |\n");
+		fprintf(f, " | variants/");
+		cell(f, str(v, "name"));
+		fprintf(f, "/build.log |\n");
 	}
 	fprintf(f, "\n");
 }

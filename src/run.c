@@ -136,6 +136,7 @@ static int build_all(const struct kb_conf *conf, struct variant_state *vs, struc
 			failed++;
 			if (j) {
 				json_object_set_new(j, "status", json_string("build-failed"));
+				json_object_set_new(j, "reason", json_string(s->k.failure));
 				json_object_set_new(j, "log", json_sprintf("variants/%s/build.log", s->v->name));
 			}
 		} else {
