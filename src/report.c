@@ -23,6 +23,14 @@ static const char *str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/* What a sample measured: its case, or its workload in runs without cases. */
+static const char *sample_case(json_t *s)
+{
+	const char *c = json_string_value(json_object_get(s, "case"));
+
+	return c ? c : str(s, "workload");
+}
+
 /* Markdown table cells come from the config and the guest: keep them inert. */
 static void cell(FILE *f, const char *s)
 {
@@ -83,7 +91,7 @@ static void size_section(FILE *f, json_t *variants, const char *baseline)
 	fprintf(f, "\n");
 }
 
-/* Per-boot medians of ns/op for one variant and workload. */
+/* Per-boot medians of ns/op for one variant and case. */
 static size_t boot_medians(json_t *samples, const char *variant, const char *wl,
 			   double *out, size_t cap, size_t *nsamples)
 {
@@ -97,7 +105,7 @@ static size_t boot_medians(json_t *samples, const char *variant, const char *wl,
 		long long b = json_integer_value(json_object_get(s, "boot"));
 		size_t k;
 
-		if (strcmp(str(s, "variant"), variant) || strcmp(str(s, "workload"), wl))
+		if (strcmp(str(s, "variant"), variant) || strcmp(sample_case(s), wl))
 			continue;
 		(*nsamples)++;
 		for (k = 0; k < nb && boots[k] != b; k++)
@@ -110,7 +118,7 @@ static size_t boot_medians(json_t *samples, const char *variant, const char *wl,
 		size_t m = 0;
 
 		json_array_foreach(samples, i, s)
-			if (!strcmp(str(s, "variant"), variant) && !strcmp(str(s, "workload"), wl) &&
+			if (!strcmp(str(s, "variant"), variant) && !strcmp(sample_case(s), wl) &&
 			    json_integer_value(json_object_get(s, "boot")) == boots[k])
 				v[m++] = json_real_value(json_object_get(s, "ns_per_op"));
 		if (m)
@@ -120,13 +128,39 @@ static size_t boot_medians(json_t *samples, const char *variant, const char *wl,
 	return n;
 }
 
+static void speed_rows(FILE *f, json_t *m, json_t *samples, const char *cas)
+{
+	json_t *variants = json_object_get(m, "variants"), *v;
+	const char *baseline = str(m, "baseline");
+	double base = 0, per[4096];
+	size_t nb, ns, i;
+
+	nb = boot_medians(samples, baseline, cas, per, KB_ARRAY_SIZE(per), &ns);
+	if (nb)
+		base = median(per, nb);
+	json_array_foreach(variants, i, v) {
+		const char *name = str(v, "name");
+		double med;
+
+		nb = boot_medians(samples, name, cas, per, KB_ARRAY_SIZE(per), &ns);
+		fprintf(f, "| %s | ", cas);
+		cell(f, name);
+		if (!nb) {
+			fprintf(f, " | no samples (%s) | | 0 | 0 | |\n", str(v, "status"));
+			continue;
+		}
+		med = median(per, nb);
+		fprintf(f, " | %.1f | ", med);
+		if (base > 0)
+			fprintf(f, "%.3f", med / base);
+		fprintf(f, " | %zu | %zu | %s |\n", nb, ns, str(m, "backend"));
+	}
+}
+
 static void speed_section(FILE *f, json_t *m, json_t *samples)
 {
-	json_t *variants = json_object_get(m, "variants");
 	const char *baseline = str(m, "baseline");
 	char *wls = kb_xstrdup(str(json_object_get(m, "run"), "workloads")), *save = NULL;
-	json_t *v;
-	size_t i;
 
 	fprintf(f, "## Speed\n\n");
 	fprintf(f, "Median over boots of each boot's median time per operation. Backend `%s`",
@@ -136,29 +170,27 @@ static void speed_section(FILE *f, json_t *m, json_t *samples)
 	fprintf(f, ".\n\n| workload | variant | median ns/op | vs %s | boots | samples | backend |\n"
 		   "|---|---|---:|---:|---:|---:|---|\n", baseline);
 	for (char *wl = strtok_r(wls, ",", &save); wl; wl = strtok_r(NULL, ",", &save)) {
-		double base = 0, per[4096];
-		size_t nb, ns;
+		/* The cases of a workload (one, or one per sweep parameter), in
+		 * the order the guest reported them. */
+		json_t *cases = json_array(), *c, *smp;
+		size_t k;
 
-		nb = boot_medians(samples, baseline, wl, per, KB_ARRAY_SIZE(per), &ns);
-		if (nb)
-			base = median(per, nb);
-		json_array_foreach(variants, i, v) {
-			const char *name = str(v, "name");
-			double med;
+		json_array_foreach(samples, k, smp) {
+			size_t x;
+			int seen = 0;
 
-			nb = boot_medians(samples, name, wl, per, KB_ARRAY_SIZE(per), &ns);
-			fprintf(f, "| %s | ", wl);
-			cell(f, name);
-			if (!nb) {
-				fprintf(f, " | no samples (%s) | | 0 | 0 | |\n", str(v, "status"));
+			if (strcmp(str(smp, "workload"), wl))
 				continue;
-			}
-			med = median(per, nb);
-			fprintf(f, " | %.1f | ", med);
-			if (base > 0)
-				fprintf(f, "%.3f", med / base);
-			fprintf(f, " | %zu | %zu | %s |\n", nb, ns, str(m, "backend"));
+			json_array_foreach(cases, x, c)
+				seen |= !strcmp(json_string_value(c), sample_case(smp));
+			if (!seen)
+				json_array_append_new(cases, json_string(sample_case(smp)));
 		}
+		if (!json_array_size(cases))
+			json_array_append_new(cases, json_string(wl));
+		json_array_foreach(cases, k, c)
+			speed_rows(f, m, samples, json_string_value(c));
+		json_decref(cases);
 	}
 	fprintf(f, "\n");
 	free(wls);

@@ -224,11 +224,25 @@ static void reject(struct boot *b, const char *why)
 	b->rejected++;
 }
 
+/* The fields every sample has; any other field must be an unsigned number
+ * (a counter, or a workload parameter such as the sweep's k) and is kept
+ * under its own name in "fields". */
+static const char *const sample_keys[] = { "wl", "rep", "iter", "ns" };
+
+static int is_sample_key(const char *key)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(sample_keys); i++)
+		if (!strcmp(key, sample_keys[i]))
+			return 1;
+	return 0;
+}
+
 static void on_sample(struct boot *b, const struct kb_record *r)
 {
-	unsigned long long rep, iter, ns;
+	unsigned long long rep, iter, ns, k;
 	const char *wl = kb_record_get(r, "wl");
-	json_t *j;
+	json_t *j, *fields;
+	char *cas;
 
 	if (!wl || !workload_planned(b->conf, wl))
 		return reject(b, "sample for a workload not in the plan");
@@ -237,14 +251,30 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 		return reject(b, "sample without valid rep/iter/ns");
 	if (rep < 1 || rep > (unsigned long long)b->conf->samples || iter == 0 || ns == 0)
 		return reject(b, "sample with out-of-range rep/iter/ns");
-	j = json_pack("{s:s,s:I,s:I,s:s,s:I,s:I,s:I,s:f,s:s,s:s}",
+	fields = json_object();
+	for (size_t i = 0; i < r->n; i++) {
+		unsigned long long v;
+
+		if (is_sample_key(r->f[i].key))
+			continue;
+		if (kb_record_get_u64(r, r->f[i].key, &v)) {
+			json_decref(fields);
+			return reject(b, "sample with a non-numeric field");
+		}
+		json_object_set_new(fields, r->f[i].key, json_integer((json_int_t)v));
+	}
+	/* A case is what the report compares: the workload, and its parameter. */
+	cas = kb_record_get_u64(r, "k", &k) == 0 ? kb_xasprintf("%s/k=%llu", wl, k) : kb_xstrdup(wl);
+	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:f,s:s,s:s,s:o}",
 		      "variant", b->variant, "boot", (json_int_t)b->seq, "vboot", (json_int_t)b->vboot,
-		      "workload", wl, "rep", (json_int_t)rep, "iterations", (json_int_t)iter,
-		      "ns", (json_int_t)ns, "ns_per_op", (double)ns / (double)iter,
-		      "backend", b->backend, "accel", b->accel);
+		      "workload", wl, "case", cas, "rep", (json_int_t)rep,
+		      "iterations", (json_int_t)iter, "ns", (json_int_t)ns,
+		      "ns_per_op", (double)ns / (double)iter, "backend", b->backend,
+		      "accel", b->accel, "fields", fields);
 	if (kb_store_append(b->store, "samples.jsonl", j) == 0)
 		b->samples++;
 	json_decref(j);
+	free(cas);
 }
 
 static void on_line(void *ctx, const char *line, size_t len)
