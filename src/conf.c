@@ -571,6 +571,11 @@ static void finish(struct parse *p)
 
 int kb_conf_load(struct kb_conf *conf, const char *path)
 {
+	return kb_conf_load_dir(conf, path, NULL);
+}
+
+int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
+{
 	struct parse p = { .conf = conf, .sec_kind = -1 };
 	char *slash;
 	int ret;
@@ -579,7 +584,9 @@ int kb_conf_load(struct kb_conf *conf, const char *path)
 	memset(conf, 0, sizeof(*conf));
 	conf->path = kb_xstrdup(path);
 	slash = strrchr(conf->path, '/');
-	if (slash) {
+	if (dir) {
+		conf->dir = kb_xstrdup(dir);
+	} else if (slash) {
 		char *d = kb_xstrndup(conf->path, (size_t)(slash - conf->path));
 
 		conf->dir = realpath(*d ? d : "/", NULL);

@@ -56,6 +56,9 @@ struct kb_conf {
 /* Parse path into conf.  0 on success; -1 after printing every problem found
  * as "file:line: message".  Relative paths in the file are made absolute. */
 int kb_conf_load(struct kb_conf *conf, const char *path);
+/* Same, with relative paths resolved against dir instead of the file's
+ * directory (a run directory's saved copy of the configuration). */
+int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir);
 void kb_conf_release(struct kb_conf *conf);
 const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char *name);
 const char *kb_accel_name(long accel);

@@ -125,7 +125,12 @@ static int build_all(const struct kb_conf *conf, struct variant_state *vs, struc
 		char *log = kb_xasprintf("%s/build.log", vdir);
 		struct kb_size sz;
 
-		if (kb_mkdir_p(vdir, 0755) < 0 || kb_write_file_atomic(log, "", 0) < 0) {
+		if (kb_interrupted) {
+			free(vdir);
+			free(log);
+			break;
+		}
+		if (kb_mkdir_p(vdir, 0755) < 0) {
 			free(vdir);
 			free(log);
 			kb_source_release(&src);
@@ -339,6 +344,13 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 
 	s->boots_done++;
 	r = kb_vm_boot(&o, &res);
+	if (kb_interrupted) {
+		/* Not a finished boot: no boots.jsonl line, so --resume runs it
+		 * again (and drops the samples it had sent). */
+		kb_warn("variant '%s' boot %ld interrupted", s->v->name, b.vboot);
+		r = -1;
+		goto out;
+	}
 	if (r < 0) {
 		status = "qemu-failed";
 		reason = kb_xasprintf("QEMU could not be started; see %s", qlog);
@@ -374,18 +386,21 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
 	kb_store_append(store, "boots.jsonl", j);
 	json_decref(j);
-	fprintf(stderr, "kbench: boot %ld/%ld: variant '%s' (%ld/%ld): %s, %ld samples, %.1f s%s%s\n",
-		seq, total, s->v->name, b.vboot, conf->boots, status, b.samples, res.seconds,
-		b.garbled ? ", garbled lines skipped" : "", *reason ? "" : "");
+	kb_info("boot %ld/%ld: variant '%s' (%ld/%ld): %s, %ld samples, %.1f s", seq, total,
+		s->v->name, b.vboot, conf->boots, status, b.samples, res.seconds);
+	if (b.garbled || b.rejected)
+		kb_warn("variant '%s' boot %ld: %ld garbled and %ld rejected guest records skipped",
+			s->v->name, b.vboot, b.garbled, b.rejected);
 	if (strcmp(status, "ok")) {
 		kb_warn("variant '%s' boot %ld: %s; serial log %s", s->v->name, b.vboot, reason, serial);
 		kb_print_tail(stderr, serial, 8, "kbench:   | ");
 	}
 	r = strcmp(status, "ok") ? -1 : 0;
+	free(reason);
+out:
 	free(serial);
 	free(qlog);
 	free(append);
-	free(reason);
 	return r;
 }
 
@@ -425,19 +440,26 @@ static int load_conf(const char *path, struct kb_conf *conf)
 static int usage_run(const char *cmd, int ret)
 {
 	fprintf(ret ? stderr : stdout,
-		"usage: kbench %s [--help-config] VARIANTS.CONF\n", cmd);
+		"usage: kbench %s [--help-config] VARIANTS.CONF\n%s", cmd,
+		strcmp(cmd, "run") ? "" : "       kbench run --resume RUN_DIR\n");
 	return ret;
 }
 
-static int parse_args(int argc, char **argv, const char **path)
+/* 0 to go on, else 100 + exit code (help) or the exit code of a usage error */
+static int parse_args(int argc, char **argv, const char **path, int *resume)
 {
 	*path = NULL;
+	*resume = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return usage_run(argv[0], KB_EXIT_OK) + 100;
 		if (!strcmp(argv[i], "--help-config")) {
 			kb_conf_help(stdout);
 			return 100;
+		}
+		if (!strcmp(argv[i], "--resume") && !strcmp(argv[0], "run")) {
+			*resume = 1;
+			continue;
 		}
 		if (argv[i][0] == '-' || *path)
 			return usage_run(argv[0], KB_EXIT_USAGE);
@@ -454,7 +476,7 @@ int kb_cmd_build(int argc, char **argv)
 	struct variant_state *vs;
 	const char *path;
 	char *logdir;
-	int r = parse_args(argc, argv, &path), failed;
+	int resume, r = parse_args(argc, argv, &path, &resume), failed;
 
 	if (r)
 		return r >= 100 ? r - 100 : r;
@@ -485,59 +507,172 @@ int kb_cmd_build(int argc, char **argv)
 	return failed == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
 }
 
+/* The boot plan: rounds of all built variants, each round in a seeded
+ * shuffled order, so drift on the host spreads over every variant.  The same
+ * seed gives the same plan: --resume relies on it.  plan[seq - 1] is the
+ * index of the variant booted as boot seq. */
+static size_t *make_plan(const struct kb_conf *conf, const struct variant_state *vs,
+			 unsigned long long seed, long *total)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t nbuilt = 0, *plan;
+	long n = 0;
+
+	for (size_t i = 0; i < conf->n_variants; i++)
+		nbuilt += vs[i].built;
+	plan = kb_xcalloc((size_t)conf->boots * nbuilt + 1, sizeof(*plan));
+	gsl_rng_set(rng, (unsigned long)seed);
+	for (long round = 0; round < conf->boots; round++) {
+		size_t *r = plan + n, k = 0;
+
+		for (size_t i = 0; i < conf->n_variants; i++)
+			if (vs[i].built)
+				r[k++] = i;
+		gsl_ran_shuffle(rng, r, k, sizeof(*r));
+		n += (long)k;
+	}
+	gsl_rng_free(rng);
+	*total = n;
+	return plan;
+}
+
+/* Boots already finished in this run directory (any status). */
+static unsigned char *finished_boots(const struct kb_store *store, long total)
+{
+	unsigned char *done = kb_xcalloc((size_t)total + 1, 1);
+	char *path = kb_store_path(store, "boots.jsonl");
+	json_t *lines, *b;
+	size_t i;
+	int bad;
+
+	lines = kb_store_read_lines(path, &bad);
+	json_array_foreach(lines, i, b) {
+		long seq = (long)json_integer_value(json_object_get(b, "boot"));
+
+		if (seq >= 1 && seq <= total)
+			done[seq] = 1;
+	}
+	json_decref(lines);
+	free(path);
+	return done;
+}
+
+static void init_manifest(struct kb_store *store, const struct kb_conf *conf, const char *conftext)
+{
+	json_t *jv = json_array();
+
+	json_object_set_new(store->manifest, "kbench", json_string(PACKAGE_VERSION));
+	json_object_set_new(store->manifest, "run_id", json_string(store->id));
+	json_object_set_new(store->manifest, "state", json_string("running"));
+	json_object_set_new(store->manifest, "config", json_string(conf->path));
+	json_object_set_new(store->manifest, "config_dir", json_string(conf->dir));
+	json_object_set_new(store->manifest, "config_text", json_string(conftext));
+	json_object_set_new(store->manifest, "seed", json_integer((json_int_t)conf->seed));
+	json_object_set_new(store->manifest, "baseline", json_string(conf->baseline));
+	json_object_set_new(store->manifest, "run",
+			    json_pack("{s:i,s:s,s:i,s:f,s:i,s:i}", "boots", (int)conf->boots,
+				      "workloads", conf->workloads, "samples", (int)conf->samples,
+				      "scale", conf->scale, "timeout", (int)conf->timeout,
+				      "memory_mb", (int)conf->memory));
+	json_object_set_new(store->manifest, "host", kb_probe_host(0));
+	for (size_t i = 0; i < conf->n_variants; i++)
+		json_array_append_new(jv, variant_json(&conf->variants[i]));
+	json_object_set_new(store->manifest, "variants", jv);
+}
+
+/* A new run: configuration, run directory, the manifest first (whatever
+ * happens later, the run says what it was) and a copy of the configuration
+ * for --resume. */
+static int start_run(const char *path, struct kb_conf *conf, struct kb_store *store, int *lockfd)
+{
+	char *conftext = NULL, *copy;
+	int r;
+
+	if (load_conf(path, conf) < 0)
+		return KB_EXIT_USAGE;
+	*lockfd = kb_store_lock(conf->output);
+	if (*lockfd < 0 || kb_store_create(store, conf->output) < 0) {
+		kb_conf_release(conf);
+		return KB_EXIT_FAILED;
+	}
+	if (!conf->seed)
+		conf->seed = ((unsigned long long)time(NULL) << 16) ^ (unsigned long long)getpid();
+	kb_read_file(path, &conftext, NULL);
+	copy = kb_store_path(store, "variants.conf");
+	r = kb_write_file_atomic(copy, conftext ? conftext : "", conftext ? strlen(conftext) : 0);
+	init_manifest(store, conf, conftext ? conftext : "");
+	free(copy);
+	free(conftext);
+	if (r < 0 || kb_store_save_manifest(store) < 0)
+		return KB_EXIT_FAILED;
+	return 0;
+}
+
+/* --resume: the run directory's own copy of the configuration, resolved as
+ * the original was, and the seed of the original plan. */
+static int resume_run(const char *dir, struct kb_conf *conf, struct kb_store *store, int *lockfd)
+{
+	char *copy, *parent;
+	const char *cdir;
+
+	if (kb_store_open(store, dir) < 0)
+		return KB_EXIT_USAGE;
+	parent = kb_xstrdup(dir);
+	*lockfd = kb_store_lock(dirname(parent));
+	free(parent);
+	if (*lockfd < 0)
+		return KB_EXIT_FAILED;
+	if (!strcmp(json_string_value(json_object_get(store->manifest, "state")) ?: "", "complete")) {
+		kb_error("'%s': the run is complete; nothing to resume", dir);
+		return KB_EXIT_USAGE;
+	}
+	copy = kb_store_path(store, "variants.conf");
+	cdir = json_string_value(json_object_get(store->manifest, "config_dir"));
+	if (kb_conf_load_dir(conf, copy, cdir) < 0) {
+		free(copy);
+		kb_conf_release(conf);
+		return KB_EXIT_USAGE;
+	}
+	free(copy);
+	conf->seed = (unsigned long long)json_integer_value(json_object_get(store->manifest, "seed"));
+	json_object_set_new(store->manifest, "state", json_string("running"));
+	return 0;
+}
+
 int kb_cmd_run(int argc, char **argv)
 {
 	struct kb_conf conf;
 	struct kb_store store;
 	struct variant_state *vs = NULL;
-	const char *path, *accel;
-	char *why = NULL, *runner = NULL, *image = NULL, *conftext = NULL, *logdir = NULL;
-	json_t *jv, *run;
-	gsl_rng *rng = NULL;
-	long total = 0, seq = 0, bad_boots = 0;
-	size_t nbuilt = 0, *order = NULL;
-	int r = parse_args(argc, argv, &path), failed, ret = KB_EXIT_FAILED;
-	double t0 = kb_now();
+	const char *path, *accel, *was;
+	char *why = NULL, *runner = NULL, *image = NULL, *logdir = NULL;
+	unsigned char *done = NULL;
+	long total = 0, bad_boots = 0, ran = 0, todo = 0, *partial = NULL;
+	size_t nbuilt = 0, npartial = 0, *plan = NULL;
+	int resume, lockfd = -1, failed = 0, ret = KB_EXIT_FAILED;
+	int r = parse_args(argc, argv, &path, &resume);
+	double t0 = kb_now(), tboots;
 
 	if (r)
 		return r >= 100 ? r - 100 : r;
-	if (load_conf(path, &conf) < 0)
-		return KB_EXIT_USAGE;
-	kb_vm_install_signal_handlers();
-	if (kb_store_create(&store, conf.output) < 0) {
-		kb_conf_release(&conf);
-		return KB_EXIT_FAILED;
+	memset(&store, 0, sizeof(store));
+	r = resume ? resume_run(path, &conf, &store, &lockfd) : start_run(path, &conf, &store, &lockfd);
+	if (r) {
+		if (lockfd >= 0)
+			close(lockfd);
+		kb_store_release(&store);
+		return r;
 	}
-	kb_info("run directory %s", store.dir);
-	if (!conf.seed)
-		conf.seed = ((unsigned long long)time(NULL) << 16) ^ (unsigned long long)getpid();
-
-	/* The manifest first: whatever happens later, the run says what it was. */
-	kb_read_file(path, &conftext, NULL);
-	json_object_set_new(store.manifest, "kbench", json_string(PACKAGE_VERSION));
-	json_object_set_new(store.manifest, "run_id", json_string(store.id));
-	json_object_set_new(store.manifest, "config", json_string(conf.path));
-	json_object_set_new(store.manifest, "config_text", json_string(conftext ? conftext : ""));
-	json_object_set_new(store.manifest, "seed", json_integer((json_int_t)conf.seed));
-	json_object_set_new(store.manifest, "baseline", json_string(conf.baseline));
-	run = json_pack("{s:i,s:s,s:i,s:f,s:i,s:i}", "boots", (int)conf.boots,
-			"workloads", conf.workloads, "samples", (int)conf.samples, "scale", conf.scale,
-			"timeout", (int)conf.timeout, "memory_mb", (int)conf.memory);
-	json_object_set_new(store.manifest, "run", run);
-	json_object_set_new(store.manifest, "host", kb_probe_host(0));
-	jv = json_array();
-	for (size_t i = 0; i < conf.n_variants; i++)
-		json_array_append_new(jv, variant_json(&conf.variants[i]));
-	json_object_set_new(store.manifest, "variants", jv);
-	kb_store_save_manifest(&store);
+	kb_install_signal_handlers();
+	kb_info("%s run directory %s", resume ? "resuming" : "new", store.dir);
 
 	vs = kb_xcalloc(conf.n_variants, sizeof(*vs));
 	for (size_t i = 0; i < conf.n_variants; i++)
 		vs[i].v = &conf.variants[i];
 	logdir = kb_store_path(&store, "variants");
 	failed = build_all(&conf, vs, &store, logdir);
-	if (failed < 0)
-		goto report;	/* no source: the manifest and report say what was tried */
+	if (failed < 0 || kb_interrupted)
+		goto report;	/* the manifest and report say what was tried */
 	for (size_t i = 0; i < conf.n_variants; i++)
 		nbuilt += vs[i].built;
 	if (!nbuilt) {
@@ -551,6 +686,13 @@ int kb_cmd_run(int argc, char **argv)
 		goto report;
 
 	accel = choose_accel(&conf, &why);
+	was = json_string_value(json_object_get(json_object_get(store.manifest, "accel"), "chosen"));
+	if (resume && was && (!accel || strcmp(was, accel))) {
+		kb_error("'%s' was measured under %s, but this host now gives %s (%s): "
+			 "samples would not be comparable", store.dir, was, accel ? accel : "none", why);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto report;
+	}
 	json_object_set_new(store.manifest, "accel", json_pack("{s:s?,s:s}", "chosen", accel,
 							       "why", why ? why : ""));
 	json_object_set_new(store.manifest, "backend", json_string("clock"));
@@ -562,45 +704,68 @@ int kb_cmd_run(int argc, char **argv)
 	}
 	kb_info("accelerator %s: %s", accel, why);
 
-	/* Rounds of all built variants in a seeded shuffled order: drift on the
-	 * host spreads over every variant. */
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, (unsigned long)conf.seed);
-	order = kb_xcalloc(nbuilt, sizeof(*order));
-	total = conf.boots * (long)nbuilt;
-	for (long round = 0; round < conf.boots; round++) {
-		size_t n = 0;
+	plan = make_plan(&conf, vs, conf.seed, &total);
+	done = finished_boots(&store, total);
+	/* Samples of a boot that never finished are dropped: it runs again. */
+	partial = kb_xcalloc((size_t)total + 1, sizeof(*partial));
+	for (long seq = 1; seq <= total; seq++)
+		if (!done[seq])
+			partial[npartial++] = seq;
+	todo = (long)npartial;
+	if (resume && kb_store_drop_lines(&store, "samples.jsonl", "boot", partial, npartial) < 0)
+		goto report;
+	if (resume)
+		kb_info("%ld of %ld boots finished before; %ld to go", total - todo, total, todo);
+	tboots = kb_now();
+	for (long seq = 1; seq <= total && !kb_interrupted; seq++) {
+		struct variant_state *v = &vs[plan[seq - 1]];
+		double el = kb_now() - tboots;
 
-		for (size_t i = 0; i < conf.n_variants; i++)
-			if (vs[i].built)
-				order[n++] = i;
-		gsl_ran_shuffle(rng, order, n, sizeof(*order));
-		for (size_t i = 0; i < n; i++)
-			if (boot_once(&conf, &store, &vs[order[i]], ++seq, total, accel, image) < 0)
-				bad_boots++;
+		if (done[seq]) {
+			v->boots_done++;
+			continue;
+		}
+		if (ran)
+			kb_info("progress: boot %ld/%ld, %.0f s elapsed, about %.0f s left", seq, total,
+				kb_now() - t0, el / (double)ran * (double)(todo - ran));
+		r = boot_once(&conf, &store, v, seq, total, accel, image);
+		if (r < 0 && !kb_interrupted)
+			bad_boots++;
+		ran++;
 	}
 	ret = failed || bad_boots ? KB_EXIT_FAILED : KB_EXIT_OK;
 report:
+	if (kb_interrupted) {
+		json_object_set_new(store.manifest, "state", json_string("interrupted"));
+		ret = 128 + (int)kb_interrupted;
+	} else {
+		json_object_set_new(store.manifest, "state", json_string("complete"));
+	}
 	json_object_set_new(store.manifest, "seconds", json_real(kb_now() - t0));
 	kb_store_save_manifest(&store);
 	if (kb_report_write(store.dir) < 0)
 		ret = KB_EXIT_FAILED;
 	else
 		printf("%s/report.md\n", store.dir);
-	kb_info("%ld boots, %ld failed; %d of %zu variants built; %.0f s", seq, bad_boots,
-		(int)nbuilt, conf.n_variants, kb_now() - t0);
-	if (rng)
-		gsl_rng_free(rng);
+	if (kb_interrupted)
+		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
+			store.dir);
+	else
+		kb_info("%ld boots, %ld failed; %zu of %zu variants built; %.0f s", ran, bad_boots,
+			nbuilt, conf.n_variants, kb_now() - t0);
 	for (size_t i = 0; vs && i < conf.n_variants; i++)
 		kb_kernel_release(&vs[i].k);
 	free(vs);
-	free(order);
+	free(plan);
+	free(done);
+	free(partial);
 	free(why);
 	free(runner);
 	free(image);
-	free(conftext);
 	free(logdir);
 	kb_store_release(&store);
 	kb_conf_release(&conf);
+	if (lockfd >= 0)
+		close(lockfd);
 	return ret;
 }

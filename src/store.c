@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +53,95 @@ int kb_store_create(struct kb_store *s, const char *output_dir)
 		r = kb_mkdir_p(p, 0755);
 	free(p);
 	s->manifest = json_object();
+	return r;
+}
+
+int kb_store_open(struct kb_store *s, const char *dir)
+{
+	json_error_t jerr;
+	char *path;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = kb_xstrdup(dir);
+	path = kb_store_path(s, "manifest.json");
+	s->manifest = json_load_file(path, 0, &jerr);
+	if (!json_is_object(s->manifest)) {
+		kb_error("%s:%d: %s", path, jerr.line, s->manifest ? "not a JSON object" : jerr.text);
+		free(path);
+		kb_store_release(s);
+		return -1;
+	}
+	free(path);
+	s->id = kb_xstrdup(json_string_value(json_object_get(s->manifest, "run_id")) ?: "");
+	return 0;
+}
+
+int kb_store_lock(const char *output_dir)
+{
+	char *path = kb_xasprintf("%s/.kbench.lock", output_dir), buf[32];
+	int fd;
+
+	if (kb_mkdir_p(output_dir, 0755) < 0) {
+		free(path);
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		kb_error_errno(errno, "cannot open lock '%s'", path);
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		kb_error("results directory '%s' is in use by another kbench run%s%s%s "
+			 "(concurrent runs would disturb each other's measurements)", output_dir,
+			 *buf ? " (pid " : "", buf, *buf ? ")" : "");
+		close(fd);
+		free(path);
+		return -1;
+	}
+	if (ftruncate(fd, 0) == 0) {
+		int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+
+		if (pwrite(fd, buf, (size_t)n, 0) != n)
+			kb_warn("cannot write '%s'", path);
+	}
+	free(path);
+	return fd;
+}
+
+int kb_store_drop_lines(const struct kb_store *s, const char *file, const char *key,
+			const long *drop, size_t n)
+{
+	char *path = kb_store_path(s, "%s", file), *buf, *out, *save = NULL;
+	size_t len, olen = 0;
+	int r;
+
+	if (kb_read_file(path, &buf, &len) < 0) {
+		free(path);
+		return 0;	/* nothing written yet */
+	}
+	out = kb_xmalloc(len + 1);
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		json_t *o = json_loads(l, 0, NULL);
+		long v = (long)json_integer_value(json_object_get(o, key));
+		int keep = o != NULL;	/* a torn line is dropped too */
+
+		for (size_t i = 0; keep && i < n; i++)
+			if (drop[i] == v)
+				keep = 0;
+		json_decref(o);
+		if (!keep)
+			continue;
+		olen += (size_t)sprintf(out + olen, "%s\n", l);
+	}
+	r = kb_write_file_atomic(path, out, olen);
+	free(out);
+	free(buf);
+	free(path);
 	return r;
 }
 

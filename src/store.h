@@ -14,6 +14,16 @@ struct kb_store {
 };
 
 int kb_store_create(struct kb_store *s, const char *output_dir);
+/* Open an existing run directory (for --resume): its manifest is loaded. */
+int kb_store_open(struct kb_store *s, const char *dir);
+/* Hold the results directory: one kbench run at a time writes to (and
+ * measures on) it.  Returns a file descriptor to keep open, or -1 after a
+ * message naming the holder. */
+int kb_store_lock(const char *output_dir);
+/* Rewrite file (atomically) without the lines whose integer "key" is one
+ * of drop[0..n): the partial samples of a boot that will be run again. */
+int kb_store_drop_lines(const struct kb_store *s, const char *file, const char *key,
+			const long *drop, size_t n);
 void kb_store_release(struct kb_store *s);
 int kb_store_save_manifest(struct kb_store *s);
 /* Append obj as one line to file (relative to the run directory), then

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -237,6 +238,42 @@ void kb_print_tail(FILE *f, const char *path, int n, const char *prefix)
 	free(buf);
 }
 
+volatile sig_atomic_t kb_interrupted;
+static volatile sig_atomic_t child_pgid;
+
+static void on_signal(int sig)
+{
+	pid_t pg = child_pgid;
+
+	kb_interrupted = sig;
+	if (pg > 0)
+		kill(-pg, SIGKILL);
+}
+
+void kb_install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void kb_child_started(pid_t pgid)
+{
+	child_pgid = pgid;
+	if (kb_interrupted)	/* the signal came while the child was starting */
+		kill(-pgid, SIGKILL);
+}
+
+void kb_child_ended(void)
+{
+	child_pgid = 0;
+}
+
 int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
 {
 	int status, fd = -1;
@@ -259,6 +296,8 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
+		setpgid(0, 0);	/* its own group: kbench decides when it stops */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (nul >= 0)
 			dup2(nul, 0);
 		if (fd >= 0) {
@@ -273,11 +312,16 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
 		fprintf(stderr, "kbench: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);
+	kb_child_started(pid);
 	if (fd >= 0)
 		close(fd);
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			kb_child_ended();
 			return kb_error_errno(errno, "waitpid");
+		}
+	kb_child_ended();
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);

@@ -2,7 +2,9 @@
 #ifndef KB_UTIL_H
 #define KB_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -48,6 +50,14 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path);
  * --version"); malloc'd, or NULL if it printed nothing or, unless
  * any_status, exited non-zero. */
 char *kb_capture_line(char *const argv[], int any_status);
+/* Interruption: SIGINT, SIGTERM and SIGHUP set kb_interrupted and kill the
+ * process group of the child registered with kb_child_started (QEMU, make),
+ * so the caller can stop cleanly between steps. */
+extern volatile sig_atomic_t kb_interrupted;
+void kb_install_signal_handlers(void);
+void kb_child_started(pid_t pgid);
+void kb_child_ended(void);
+
 /* Monotonic time in seconds. */
 double kb_now(void);
 

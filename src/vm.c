@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,30 +17,6 @@
 #include "vm.h"
 
 #define LINE_MAX_BYTES 4096
-
-static volatile sig_atomic_t running_pgid;
-
-static void on_signal(int sig)
-{
-	pid_t pg = running_pgid;
-
-	if (pg > 0)
-		kill(-pg, SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void kb_vm_install_signal_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)
 {
@@ -139,6 +116,7 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 		int nul = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* no QEMU outlives a killed kbench */
 		dup2(nul, 0);
 		dup2(pfd[1], 1);
 		dup2(logfd >= 0 ? logfd : nul, 2);
@@ -147,7 +125,7 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	running_pgid = pid;
+	kb_child_started(pid);
 	close(pfd[1]);
 
 	for (;;) {
@@ -207,7 +185,7 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 		;
 reaped:
 	kill(-pid, SIGKILL);	/* anything QEMU left in its group */
-	running_pgid = 0;
+	kb_child_ended();
 	res->seconds = kb_now() - t0;
 	if (WIFEXITED(status)) {
 		res->exited = !res->timed_out && !res->flooded;

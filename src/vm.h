@@ -39,8 +39,4 @@ struct kb_vm_result {
  * QEMU could not be started at all (message printed). */
 int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res);
 
-/* SIGINT/SIGTERM: kill the running QEMU's process group, then die of the
- * signal as usual. */
-void kb_vm_install_signal_handlers(void);
-
 #endif
