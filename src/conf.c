@@ -21,6 +21,7 @@
 enum opt_section { SEC_KERNEL, SEC_RUN, SEC_VARIANT };
 enum opt_type {
 	OPT_STR,	/* char *, owned, freed in release */
+	OPT_FLAGS,	/* char *: compiler flags or command, shell-inert characters only */
 	OPT_PATH,	/* char *, made absolute against the file's directory */
 	OPT_LONG,	/* long within [min, max] */
 	OPT_U64,	/* unsigned long long */
@@ -80,6 +81,9 @@ static const struct opt options[] = {
 	{ .name = "timeout", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(timeout),
 	  .def = "300", .min = 1, .max = 86400,
 	  .help = "seconds one boot may take before QEMU is killed" },
+	{ .name = "serial_limit", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(serial_limit),
+	  .def = "8388608", .min = 4096, .max = 1L << 30,
+	  .help = "bytes of serial output one boot may produce before it is stopped as a flood" },
 	{ .name = "memory", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(memory),
 	  .def = "128", .min = 32, .max = 3072, .help = "guest memory in MiB" },
 	{ .name = "output", .section = SEC_RUN, .type = OPT_PATH, .off = KOFF(output),
@@ -93,9 +97,9 @@ static const struct opt options[] = {
 	  .help = "one line shown in the report" },
 	{ .name = "config", .section = SEC_VARIANT, .type = OPT_KOPTS, .off = VOFF(kopts),
 	  .help = "Kconfig options, e.g. CC_OPTIMIZE_FOR_SIZE=y; several per line or several lines" },
-	{ .name = "kcflags", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(kcflags),
+	{ .name = "kcflags", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(kcflags),
 	  .help = "extra compiler flags, passed to make as KCFLAGS" },
-	{ .name = "cc", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(cc),
+	{ .name = "cc", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(cc),
 	  .help = "compiler, passed to make as CC" },
 	{ .name = "bzimage", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(bzimage),
 	  .help = "prebuilt kernel image (with vmlinux): no build" },
@@ -212,7 +216,7 @@ static int valid_kopt_value(const char *v)
 	if (!strcmp(v, "y") || !strcmp(v, "n") || !strcmp(v, "m"))
 		return 1;
 	if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
-		return 1;
+		return strcspn(v + 1, "\"$`\\\n") == n - 2;
 	if (!strncmp(v, "0x", 2) && n > 2)
 		return strspn(v + 2, "0123456789abcdefABCDEF") == n - 2;
 	if (v[0] == '-')
@@ -319,6 +323,18 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 	char *end;
 
 	switch (o->type) {
+	case OPT_FLAGS: {
+		/* make passes these into the kernel's shell recipes: nothing a
+		 * shell or make would expand may get through. */
+		size_t bad = strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					   "0123456789 _-=,.+:/@%");
+
+		if (value[bad])
+			return perr(p, "'%s': character '%c' not allowed (flags reach make and "
+				    "the kernel's shell recipes; allowed: letters, digits, space and _-=,.+:/@%%)",
+				    o->name, value[bad]);
+	}
+	/* fall through */
 	case OPT_STR:
 	case OPT_PATH:
 		if (!*value)
@@ -635,7 +651,7 @@ static void free_fields(void *base, enum opt_section sec)
 
 		if (o->section != sec)
 			continue;
-		if (o->type == OPT_STR || o->type == OPT_PATH || o->type == OPT_WORKLOADS ||
+		if (o->type == OPT_STR || o->type == OPT_FLAGS || o->type == OPT_PATH || o->type == OPT_WORKLOADS ||
 		    o->type == OPT_CHOICE) {
 			char **s = (char **)((char *)base + o->off);
 

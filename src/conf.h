@@ -45,6 +45,7 @@ struct kb_conf {
 	double scale;
 	long timeout;		/* seconds per boot */
 	long memory;		/* MiB */
+	long serial_limit;	/* bytes per boot */
 	char *output;
 	unsigned long long seed;
 	char *baseline;

@@ -192,13 +192,13 @@ json_t *kb_probe_host(int check_kvm)
 {
 	json_t *j = json_object(), *kvm = json_object(), *q = json_object();
 	char *why = NULL, *pmu, *ver;
-	char *qv[] = { QEMU_SYSTEM_I386, "--version", NULL };
+	char *qv[] = { (char *)kb_qemu_path(), "--version", NULL };
 	char *cv[] = { "gcc", "--version", NULL };
 	char *par = NULL;
 
 	json_object_set_new(j, "cpu", cpu_json());
 	if (check_kvm) {
-		int ok = kb_probe_accel(QEMU_SYSTEM_I386, "kvm", 5, &why);
+		int ok = kb_probe_accel(kb_qemu_path(), "kvm", 5, &why);
 
 		json_object_set_new(kvm, "usable", json_boolean(ok));
 		json_object_set_new(kvm, "why", str_or_null(why));
@@ -209,7 +209,7 @@ json_t *kb_probe_host(int check_kvm)
 	json_object_set_new(j, "kvm", kvm);
 	{
 		/* The same probe under TCG shows that the probe itself works. */
-		int ok = kb_probe_accel(QEMU_SYSTEM_I386, "tcg", 10, &why);
+		int ok = kb_probe_accel(kb_qemu_path(), "tcg", 10, &why);
 
 		json_object_set_new(j, "tcg", json_pack("{s:b,s:o}", "usable", ok, "why",
 							str_or_null(why)));
@@ -224,10 +224,10 @@ json_t *kb_probe_host(int check_kvm)
 	} else {
 		json_object_set_new(j, "perf_event_paranoid", json_null());
 	}
-	json_object_set_new(q, "path", json_string(QEMU_SYSTEM_I386));
+	json_object_set_new(q, "path", json_string(kb_qemu_path()));
 	ver = kb_capture_line(qv, 0);
 	json_object_set_new(q, "version", str_or_null(ver));
-	json_object_set_new(q, "plugins", json_boolean(qemu_has_plugins(QEMU_SYSTEM_I386)));
+	json_object_set_new(q, "plugins", json_boolean(qemu_has_plugins(kb_qemu_path())));
 	json_object_set_new(j, "qemu", q);
 	json_object_set_new(j, "compiler", str_or_null(kb_capture_line(cv, 0)));
 	return j;

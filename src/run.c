@@ -24,7 +24,6 @@
 #include "util.h"
 #include "vm.h"
 
-#define SERIAL_CAP (8u << 20)	/* bytes of serial output one boot may produce */
 
 struct variant_state {
 	const struct kb_variant *v;
@@ -331,9 +330,9 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 				    "kb_samples=%ld kb_scale=%g", conf->workloads, conf->samples,
 				    conf->scale);
 	struct kb_vm_opts o = {
-		.qemu = QEMU_SYSTEM_I386, .accel = accel, .kernel = s->k.bzimage, .initrd = image,
+		.qemu = kb_qemu_path(), .accel = accel, .kernel = s->k.bzimage, .initrd = image,
 		.append = append, .memory_mb = conf->memory, .timeout = (double)conf->timeout,
-		.serial_log = serial, .qemu_log = qlog, .max_bytes = SERIAL_CAP,
+		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
 		.on_line = on_line, .ctx = &b,
 	};
 	struct kb_vm_result res;
@@ -360,7 +359,7 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 				      b.hello ? "the runner started" : "the runner never started");
 	} else if (res.flooded) {
 		status = "flood";
-		reason = kb_xasprintf("more than %u bytes of serial output", SERIAL_CAP);
+		reason = kb_xasprintf("more than %ld bytes of serial output", conf->serial_limit);
 	} else if (b.done && res.exited) {
 		status = "ok";
 		reason = kb_xstrdup("");
@@ -411,13 +410,13 @@ static const char *choose_accel(const struct kb_conf *conf, char **why)
 		*why = kb_xstrdup("accel = tcg in the configuration");
 		return "tcg";
 	case KB_ACCEL_KVM:
-		if (kb_probe_accel(QEMU_SYSTEM_I386, "kvm", 5, why))
+		if (kb_probe_accel(kb_qemu_path(), "kvm", 5, why))
 			return "kvm";
 		return NULL;
 	default:
 		break;
 	}
-	if (kb_probe_accel(QEMU_SYSTEM_I386, "kvm", 5, why))
+	if (kb_probe_accel(kb_qemu_path(), "kvm", 5, why))
 		return "kvm";
 	{
 		char *k = *why;

@@ -18,6 +18,13 @@
 
 #define LINE_MAX_BYTES 4096
 
+const char *kb_qemu_path(void)
+{
+	const char *e = getenv("KBENCH_QEMU");
+
+	return e && *e ? e : QEMU_SYSTEM_I386;
+}
+
 static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)
 {
 	int n = 0;

@@ -24,6 +24,9 @@ struct kb_vm_opts {
 	void *ctx;
 };
 
+/* The QEMU binary: $KBENCH_QEMU, else the one configure found. */
+const char *kb_qemu_path(void);
+
 struct kb_vm_result {
 	int exited;		/* QEMU exited by itself */
 	int status;		/* its exit status when exited */

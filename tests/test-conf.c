@@ -133,6 +133,10 @@ static void bad_files_refused(void **state)
 		"[kernel]\nsource =\n[variant a]\n",		/* missing value */
 		"this is not ini\n[variant a]\n",		/* syntax */
 		"[run\n[variant a]\n",
+		"[variant a]\nkcflags = -O2 $(shell touch /tmp/x)\n",	/* make expansion */
+		"[variant a]\nkcflags = -O2 `id`\n",		/* shell */
+		"[variant a]\ncc = gcc;id\n",
+		"[variant a]\nconfig = DEFAULT_HOSTNAME=\"a$(id)\"\n",
 	};
 	struct kb_conf c;
 
