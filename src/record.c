@@ -21,7 +21,6 @@ int kb_record_parse(const char *line, size_t len, struct kb_record *r, const cha
 	static const size_t mlen = sizeof(KB_PROTO_MAGIC) - 1;
 	const char *start = NULL, *end, *sum, *p;
 	unsigned long want;
-	char *e;
 
 	/* Console text may precede a record on the same line; the checksum
 	 * covers the record from its magic on. */
@@ -42,11 +41,16 @@ int kb_record_parse(const char *line, size_t len, struct kb_record *r, const cha
 	sum = end - 10;
 	if (memcmp(sum, " #", 2))
 		return bad(why, "no checksum");
-	for (int i = 2; i < 10; i++)
-		if (!strchr("0123456789abcdef", sum[i]) || !sum[i])
+	/* The line is not NUL-terminated: read the eight digits by hand. */
+	want = 0;
+	for (int i = 2; i < 10; i++) {
+		const char *d = memchr("0123456789abcdef", sum[i], 16);
+
+		if (!d)
 			return bad(why, "malformed checksum");
-	want = strtoul(sum + 2, &e, 16);
-	if (e != end || kb_proto_sum(start, (size_t)(sum - start)) != (uint32_t)want)
+		want = want << 4 | (unsigned long)(d - "0123456789abcdef");
+	}
+	if (kb_proto_sum(start, (size_t)(sum - start)) != (uint32_t)want)
 		return bad(why, "checksum mismatch");
 
 	memset(r, 0, sizeof(*r));
