@@ -24,3 +24,7 @@ scratch() {
 	local d="$TEST_BUILDDIR/out/$(basename "$0" .sh)"
 	rm -rf "$d" && mkdir -p "$d" && echo "$d"
 }
+# jq_true FILE FILTER: FILTER holds on the JSON in FILE (quietly)
+jq_true() { jq -e "$2" "$1" >/dev/null 2>&1; }
+# jq_all FILE FILTER: same, on a JSON-lines file slurped into an array
+jq_all() { jq -se "$2" "$1" >/dev/null 2>&1; }

@@ -8,35 +8,40 @@ d=$(scratch)
 
 "$KBENCH" probe --json > "$d/probe.json" 2> "$d/err"
 check "probe --json exits 0" test $? -eq 0
-check "probe output is JSON" jq -e 'type == "object"' "$d/probe.json" >/dev/null
+check "probe output is JSON" jq_true "$d/probe.json" 'type == "object"'
 
 # The probe boots a 64 KiB BIOS under TCG; that must work everywhere.
 check "a guest makes progress under TCG" \
-	jq -e '.tcg.usable == true' "$d/probe.json" >/dev/null
+	jq_true "$d/probe.json" '.tcg.usable == true'
 
 # KVM: if /dev/kvm cannot be opened the probe must say so; either way it
 # must give a reason.
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	check "kvm verdict with a reason" \
-		jq -e '(.kvm.usable | type == "boolean") and (.kvm.why | length > 0)' "$d/probe.json" >/dev/null
+		jq_true "$d/probe.json" '(.kvm.usable | type == "boolean") and (.kvm.why | length > 0)'
 	diag "kvm: $(jq -r '.kvm.why' "$d/probe.json")"
 else
 	check "no /dev/kvm: not usable, and why" \
-		jq -e '.kvm.usable == false and (.kvm.why | test("/dev/kvm"))' "$d/probe.json" >/dev/null
+		jq_true "$d/probe.json" '.kvm.usable == false and (.kvm.why | test("/dev/kvm"))'
 fi
 
-# libcpuid's L1i size must match the kernel's view in sysfs.
-l1i=
+# libcpuid's L1i size must match the kernel's view in sysfs, or glibc's
+# (getconf) where the VM exposes no cache topology in sysfs.
+l1i= src=
 for idx in /sys/devices/system/cpu/cpu0/cache/index*; do
 	[ "$(cat "$idx/level" 2>/dev/null)" = 1 ] &&
 	[ "$(cat "$idx/type" 2>/dev/null)" = Instruction ] &&
-		l1i=$(sed 's/K$//' "$idx/size")
+		l1i=$(sed 's/K$//' "$idx/size") src=sysfs
 done
-if [ -n "$l1i" ] && jq -e '.cpu.caches.l1i' "$d/probe.json" >/dev/null; then
-	check "L1i size agrees with sysfs ($l1i KiB)" \
+if [ -z "$l1i" ]; then
+	b=$(getconf LEVEL1_ICACHE_SIZE 2>/dev/null)
+	[ -n "$b" ] && [ "$b" -gt 0 ] 2>/dev/null && l1i=$((b / 1024)) src=getconf
+fi
+if [ -n "$l1i" ] && jq_true "$d/probe.json" '.cpu.caches.l1i'; then
+	check "L1i size agrees with $src ($l1i KiB)" \
 		test "$(jq -r '.cpu.caches.l1i.size_kib' "$d/probe.json")" = "$l1i"
 else
-	skip "needs:sysfs-cache" "L1i size agrees with sysfs"
+	skip "needs:l1i-geometry" "L1i size agrees with sysfs or getconf"
 fi
 
 check "perf_event_paranoid agrees with procfs" \
