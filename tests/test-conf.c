@@ -86,8 +86,18 @@ static void workloads_all_and_order(void **state)
 	assert_int_equal(load(&c, "[run]\nworkloads = pipe, getppid\n[variant a]\n"), 0);
 	assert_string_equal(c.workloads, "getppid,pipe");	/* table order */
 	kb_conf_release(&c);
+	/* the default, all, is every workload of the table in table order */
+	static const char *const all[] = {
+#define KB_WORKLOAD(name, kind, iters, help) #name,
+#include "../workloads/workloads.def"
+#undef KB_WORKLOAD
+	};
+	char want[1024] = "";
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", i ? "," : "", all[i]);
 	assert_int_equal(load(&c, "[variant a]\n"), 0);
-	assert_string_equal(c.workloads, "getppid,pipe");
+	assert_string_equal(c.workloads, want);
 	assert_int_equal(c.n_variants, 1);
 	assert_int_equal(c.variants[0].n_kopts, 0);
 	kb_conf_release(&c);
