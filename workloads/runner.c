@@ -4,7 +4,18 @@
  * environment (the kernel hands unknown name=value boot parameters to init
  * that way), runs the workloads and prints the records of proto.h on the
  * console, then ends the VM.  Run by hand (not PID 1) it just exits, which is
- * how the tests use it.
+ * how the tests use it; files then go to $TMPDIR (default /tmp).
+ *
+ * As PID 1 it first makes what the workloads need: /dev/null, and tmpfs on
+ * /tmp.  It opens the guest's counters once (counters.h); where they cannot
+ * be opened or do not count (TCG has no PMU) the hello record says so, with
+ * pmu=none and pmu_why, and the samples carry the clock alone.  Otherwise
+ * each sample carries, per event of kb_perf_hw_events, <key>_k and <key>_u
+ * (kernel and user counts of the region, scaled for multiplexing) and mux_k
+ * and mux_u, the per mille of the region each group really counted.
+ *
+ * A workload that fails, even by a fatal signal, gives an error record
+ * naming it, and the runner goes on with the next one.
  *
  * No stdio: every record is built in a buffer and written with one write()
  * so kernel messages cannot land inside it, and the same code can report a
@@ -12,21 +23,29 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "counters.h"
+#include "icache.h"
 #include "proto.h"
 #include "workload.h"
 
 #define KB_RUNNER_VERSION	"0.1"
 #define KB_LIST_SEP		'+'	/* ',' is not a record character */
 #define MAX_PARAM_ERRORS	8
+#define MAX_SWEEP		KB_SWEEP_MAX_POINTS
+#define CHECK_LOOPS		1000000ul	/* the counter check: 2M instructions */
 
 const struct kb_workload kb_workloads[KB_WL_COUNT] = {
 #define KB_WORKLOAD(name_, kind_, iters_, help_) \
@@ -111,6 +130,9 @@ static bool is_init;
 static pid_t runner_pid;
 static volatile sig_atomic_t n_samples, n_errors;
 static volatile sig_atomic_t current_wl = -1;
+/* A fatal signal inside a workload jumps back to run_workload. */
+static sigjmp_buf recover;
+static volatile sig_atomic_t can_recover;
 
 static void send_done(void)
 {
@@ -146,6 +168,10 @@ static void on_fatal(int sig)
 	rec_u64(&r, "signal", (uint64_t)sig);
 	rec_send(&r);
 	n_errors++;
+	if (can_recover) {
+		can_recover = 0;
+		siglongjmp(recover, sig);
+	}
 	send_done();
 	finish(128 + sig);
 }
@@ -186,6 +212,18 @@ static void setup_console(void)
 		close(fd);
 }
 
+/* What the workloads need that an initramfs lacks: /dev/null (the image has
+ * only /dev/console) and a tmpfs on /tmp.  A failure here shows later as the
+ * failing workload's error record. */
+static void setup_files(void)
+{
+	if (access("/dev/null", F_OK) < 0 &&
+	    mknod("/dev/null", S_IFCHR | 0666, makedev(1, 3)) < 0)
+		mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mkdir("/tmp", 01777);
+	mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
+}
+
 /* ---- parameters ---- */
 
 struct params {
@@ -195,6 +233,9 @@ struct params {
 	double scale;
 	bool warmup_set;
 	unsigned long warmup;
+	unsigned long sweep[MAX_SWEEP];	/* KiB, for KB_KIND_SWEEP workloads */
+	unsigned n_sweep;
+	const char *tmpdir;
 };
 
 struct param_error {
@@ -285,8 +326,39 @@ static bool parse_workloads(const char *s, struct params *p)
 	}
 }
 
+/* "0,4,8,16" (or with '+'): distinct KiB values the generated block holds */
+static bool parse_sweep(const char *s, struct params *p)
+{
+	unsigned n = 0;
+
+	for (;;) {
+		size_t len = strcspn(s, ",+");
+		char num[16];
+		unsigned long v;
+
+		if (len == 0 || len >= sizeof(num) || n >= MAX_SWEEP)
+			return false;
+		memcpy(num, s, len);
+		num[len] = '\0';
+		if (!parse_ulong(num, 0, KB_ICACHE_MAX_KIB, &v))
+			return false;
+		for (unsigned i = 0; i < n; i++)
+			if (p->sweep[i] == v)
+				return false;
+		p->sweep[n++] = v;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	p->n_sweep = n;
+	return true;
+}
+
 static void parse_params(char **env, struct params *p)
 {
+	static const unsigned long default_sweep[] = { 0, 4, 8, 16, 32, 64, 128 };
+	const char *tmpdir = getenv("TMPDIR");
+
 	p->n_order = KB_WL_COUNT;
 	for (int i = 0; i < KB_WL_COUNT; i++)
 		p->order[i] = i;
@@ -294,6 +366,9 @@ static void parse_params(char **env, struct params *p)
 	p->scale = 1.0;
 	p->warmup_set = false;
 	p->warmup = 0;
+	p->n_sweep = sizeof(default_sweep) / sizeof(default_sweep[0]);
+	memcpy(p->sweep, default_sweep, sizeof(default_sweep));
+	p->tmpdir = !is_init && tmpdir && *tmpdir ? tmpdir : "/tmp";
 
 	for (; env && *env; env++) {
 		const char *e = *env, *val = strchr(e, '=');
@@ -314,6 +389,13 @@ static void parse_params(char **env, struct params *p)
 		} else if (!strncmp(e, "kb_scale=", 9)) {
 			if (!parse_scale(val, &p->scale))
 				param_error(e, "invalid");
+		} else if (!strncmp(e, "kb_sweep=", 9)) {
+			struct params tmp = *p;
+
+			if (parse_sweep(val, &tmp))
+				*p = tmp;
+			else
+				param_error(e, "invalid");
 		} else if (!strncmp(e, "kb_warmup=", 10)) {
 			if (parse_ulong(val, 0, 1000000000, &p->warmup))
 				p->warmup_set = true;
@@ -333,73 +415,250 @@ static unsigned long scaled_iters(const struct kb_workload *w, double scale)
 	return v ? v : 1;
 }
 
+/* ---- counters and the workloads' services ---- */
+
+static struct kb_counters counters;
+static bool counting;		/* opened, and the check passed */
+static bool region_counted;	/* the last region has counter values */
+static const char *pmu_why = "";
+static int pmu_errno;
+static uint64_t pmu_check;	/* instructions the check read back */
+
+static void setup_counters(void)
+{
+	int ret = kb_counters_open(&counters, kb_perf_hw_events, kb_perf_n_hw_events, 0, -1);
+
+	if (ret < 0) {
+		pmu_why = counters.why;
+		pmu_errno = -ret;
+		return;
+	}
+	ret = kb_counters_check(&counters, CHECK_LOOPS, &pmu_check);
+	if (ret < 0) {
+		pmu_why = counters.why;
+		pmu_errno = ret == -ERANGE ? 0 : -ret;
+		kb_counters_close(&counters);
+		return;
+	}
+	counting = true;
+}
+
+/* Counters that worked at the start and fail later: say so once and go on
+ * with the clock alone. */
+static void counters_failed(int err)
+{
+	struct rec r;
+
+	counting = false;
+	region_counted = false;
+	rec_begin(&r, "error");
+	rec_str(&r, "reason", "counters");
+	rec_str(&r, "what", counters.why);
+	rec_u64(&r, "errno", (uint64_t)-err);
+	rec_send(&r);
+	n_errors++;
+	kb_counters_close(&counters);
+}
+
+static void region_enter(struct kb_wl_result *res)
+{
+	int ret;
+
+	region_counted = false;
+	if (counting) {
+		ret = kb_counters_start(&counters);
+		if (ret < 0)
+			counters_failed(ret);
+		else
+			region_counted = true;
+	}
+	res->t0 = kb_wl_now();
+}
+
+static void region_leave(struct kb_wl_result *res)
+{
+	uint64_t t1 = kb_wl_now();
+	int ret;
+
+	res->ns = t1 - res->t0;
+	if (region_counted) {
+		ret = kb_counters_stop(&counters);
+		if (ret < 0)
+			counters_failed(ret);
+	}
+}
+
+/* The region markers of workload.h, a pair per workload.  noipa: never
+ * inlined or cloned, so each marker ID is in the binary once. */
+#define KB_WORKLOAD(name_, kind_, iters_, help_) \
+	void __attribute__((noipa)) kb_wl_##name_##_begin(struct kb_wl_result *res) \
+	{ \
+		region_enter(res); \
+		KB_MARK(KB_MARK_BEGIN(KB_WL_##name_)); \
+	} \
+	void __attribute__((noipa)) kb_wl_##name_##_end(struct kb_wl_result *res) \
+	{ \
+		KB_MARK(KB_MARK_END(KB_WL_##name_)); \
+		region_leave(res); \
+	}
+#include "workloads.def"
+#undef KB_WORKLOAD
+
+int kb_wl_tmpfile(const struct kb_wl_args *args, const char *tag, char *path, size_t size)
+{
+	int n = snprintf(path, size, "%s/kb-%s.%ld", args->tmpdir, tag, (long)getpid());
+	int fd;
+
+	if (n < 0 || (size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 /* ---- the run ---- */
+
+/* "a+b+c" of n items into buf (the record form of a list) */
+static void join_list(char *buf, size_t size, const char *const *items, unsigned n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		size_t l = strlen(items[i]);
+
+		if (len + l + 2 > size)
+			break;
+		if (i)
+			buf[len++] = KB_LIST_SEP;
+		memcpy(buf + len, items[i], l + 1);
+		len += l;
+	}
+}
 
 static void send_hello(const struct params *p)
 {
-	char list[KB_WL_COUNT * 32 + 1];
+	char list[KB_WL_COUNT * 32 + 1], sweep[MAX_SWEEP * 8 + 1], num[MAX_SWEEP][8];
+	const char *names[KB_WL_COUNT], *ks[MAX_SWEEP];
 	struct utsname u;
-	size_t len = 0;
 	struct rec r;
 
 	if (uname(&u) < 0) {
 		strcpy(u.release, "unknown");
 		strcpy(u.machine, "unknown");
 	}
-	list[0] = '\0';
-	for (unsigned i = 0; i < p->n_order; i++) {
-		const char *name = kb_workloads[p->order[i]].name;
-		size_t n = strlen(name);
-
-		if (len + n + 2 > sizeof(list))
-			break;
-		if (i)
-			list[len++] = KB_LIST_SEP;
-		memcpy(list + len, name, n + 1);
-		len += n;
+	for (unsigned i = 0; i < p->n_order; i++)
+		names[i] = kb_workloads[p->order[i]].name;
+	join_list(list, sizeof(list), names, p->n_order);
+	for (unsigned i = 0; i < p->n_sweep; i++) {
+		snprintf(num[i], sizeof(num[i]), "%lu", p->sweep[i]);
+		ks[i] = num[i];
 	}
+	join_list(sweep, sizeof(sweep), ks, p->n_sweep);
+
 	rec_begin(&r, "hello");
 	rec_u64(&r, "proto", KB_PROTO_VERSION);
 	rec_str(&r, "runner", KB_RUNNER_VERSION);
 	rec_str(&r, "kernel", u.release);
 	rec_str(&r, "machine", u.machine);
-	rec_str(&r, "pmu", "none");
+	if (counting) {
+		rec_str(&r, "pmu", "guest");
+		rec_u64(&r, "pmu_check", pmu_check);
+	} else {
+		rec_str(&r, "pmu", "none");
+		rec_str(&r, "pmu_why", pmu_why);
+		if (pmu_errno)
+			rec_u64(&r, "pmu_errno", (uint64_t)pmu_errno);
+	}
 	rec_str(&r, "workloads", list);
 	rec_u64(&r, "samples", p->samples);
+	rec_str(&r, "sweep", sweep);
 	rec_send(&r);
 }
 
-/* All samples of one workload; stops at its first failure. */
+static void send_sample(const struct kb_workload *w, const struct kb_wl_args *args,
+			unsigned long rep, bool sweep, const struct kb_wl_result *res)
+{
+	struct rec r;
+	char key[16];
+
+	rec_begin(&r, "sample");
+	rec_str(&r, "wl", w->name);
+	rec_u64(&r, "rep", rep);
+	rec_u64(&r, "iter", args->iters);
+	rec_u64(&r, "ns", res->ns);
+	if (sweep)
+		rec_u64(&r, "k", args->k);
+	if (region_counted) {
+		for (size_t i = 0; i < counters.n; i++) {
+			snprintf(key, sizeof(key), "%s_k", kb_perf_hw_events[i].key);
+			rec_u64(&r, key, kb_counters_value(&counters, 0, i));
+			snprintf(key, sizeof(key), "%s_u", kb_perf_hw_events[i].key);
+			rec_u64(&r, key, kb_counters_value(&counters, 1, i));
+		}
+		rec_u64(&r, "mux_k", kb_counters_permille(&counters, 0));
+		rec_u64(&r, "mux_u", kb_counters_permille(&counters, 1));
+	}
+	rec_send(&r);
+	n_samples++;
+}
+
+/* All samples of one workload (per rep, one per K of a sweep); stops at its
+ * first failure. */
 static void run_workload(int wl, const struct params *p)
 {
 	const struct kb_workload *w = &kb_workloads[wl];
-	struct kb_wl_args args;
+	bool sweep = !strcmp(w->kind, KB_KIND_SWEEP);
+	unsigned long iters0 = scaled_iters(w, p->scale);
+	unsigned n_k = sweep ? p->n_sweep : 1;
+	struct kb_wl_args args = { .tmpdir = p->tmpdir };
 	struct rec r;
 
-	args.iters = scaled_iters(w, p->scale);
-	args.warmup = p->warmup_set ? p->warmup : args.iters / 10;
-	current_wl = wl;
 	for (unsigned long rep = 1; rep <= p->samples; rep++) {
-		struct kb_wl_result res = { 0, NULL, 0 };
+		for (unsigned j = 0; j < n_k; j++) {
+			struct kb_wl_result res = { 0, NULL, 0, 0 };
 
-		if (w->run(&args, &res) < 0) {
-			rec_begin(&r, "error");
-			rec_str(&r, "wl", w->name);
-			rec_str(&r, "reason", res.reason ? res.reason : "failed");
-			if (res.err)
-				rec_u64(&r, "errno", (uint64_t)res.err);
-			rec_send(&r);
-			n_errors++;
-			break;
+			args.k = sweep ? p->sweep[j] : 0;
+			args.iters = sweep ? kb_wl_sweep_iters(iters0, args.k) : iters0;
+			args.warmup = p->warmup_set ? p->warmup : args.iters / 10;
+			if (w->run(&args, &res) < 0) {
+				rec_begin(&r, "error");
+				rec_str(&r, "wl", w->name);
+				if (sweep)
+					rec_u64(&r, "k", args.k);
+				rec_str(&r, "reason", res.reason ? res.reason : "failed");
+				if (res.err)
+					rec_u64(&r, "errno", (uint64_t)res.err);
+				rec_send(&r);
+				n_errors++;
+				return;
+			}
+			send_sample(w, &args, rep, sweep, &res);
 		}
-		rec_begin(&r, "sample");
-		rec_str(&r, "wl", w->name);
-		rec_u64(&r, "rep", rep);
-		rec_u64(&r, "iter", args.iters);
-		rec_u64(&r, "ns", res.ns);
-		rec_send(&r);
-		n_samples++;
 	}
+}
+
+/* run_workload, where a fatal signal ends the workload (on_fatal sends its
+ * error record) and not the run.  A helper process the workload had is left
+ * behind, asleep. */
+static void run_workload_guarded(int wl, const struct params *p)
+{
+	current_wl = wl;
+	if (sigsetjmp(recover, 1)) {
+		if (region_counted && kb_counters_stop(&counters) < 0)
+			counters_failed(-EIO);
+		region_counted = false;
+		setup_signals();	/* SA_RESETHAND took the handler away */
+		current_wl = -1;
+		return;
+	}
+	can_recover = 1;
+	run_workload(wl, p);
+	can_recover = 0;
 	current_wl = -1;
 }
 
@@ -411,11 +670,14 @@ int main(int argc, char **argv, char **envp)
 	(void)argv;
 	runner_pid = getpid();
 	is_init = runner_pid == 1;
-	if (is_init)
+	if (is_init) {
 		setup_console();
+		setup_files();
+	}
 	setup_signals();
 
 	parse_params(envp, &p);
+	setup_counters();
 	send_hello(&p);
 	if (n_param_errors) {
 		for (unsigned i = 0; i < n_param_errors; i++) {
@@ -432,7 +694,7 @@ int main(int argc, char **argv, char **envp)
 		finish(2);
 	}
 	for (unsigned i = 0; i < p.n_order; i++)
-		run_workload(p.order[i], &p);
+		run_workload_guarded(p.order[i], &p);
 	send_done();
 	finish(n_errors ? 1 : 0);
 }

@@ -40,7 +40,6 @@ static inline int ping(int wfd, int rfd, unsigned long n, struct kb_wl_result *r
 int kb_wl_pipe_run(const struct kb_wl_args *args, struct kb_wl_result *res)
 {
 	int a[2], b[2], status, ret;
-	uint64_t t0, t1;
 	pid_t pid;
 
 	if (pipe(a) < 0)
@@ -66,12 +65,9 @@ int kb_wl_pipe_run(const struct kb_wl_args *args, struct kb_wl_result *res)
 
 	ret = ping(a[1], b[0], args->warmup, res);
 	if (ret == 0) {
-		t0 = kb_wl_now();
-		KB_MARK(KB_MARK_BEGIN(KB_WL_pipe));
+		KB_REGION_BEGIN(pipe, res);
 		ret = ping(a[1], b[0], args->iters, res);
-		KB_MARK(KB_MARK_END(KB_WL_pipe));
-		t1 = kb_wl_now();
-		res->ns = t1 - t0;
+		KB_REGION_END(pipe, res);
 	}
 
 	/* EOF on pipe A ends the child */
