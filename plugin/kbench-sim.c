@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kbench-sim: a QEMU TCG plugin that counts, per measured region of the guest
+ * (the marker NOPs of src/proto.h), instructions split kernel/user, L1i
+ * accesses and misses in a set-associative LRU model with an L2 behind it,
+ * the dynamic kernel footprint, and instructions and misses per function of a
+ * symbol map (System.map, or `nm` output of a user program).
+ *
+ * Speed comes from doing the work at translation time: each translation
+ * block gets a descriptor with the cache lines it covers (in fetch order), its
+ * instruction counts per function, and its markers; one callback per executed
+ * block then replays that.  The result equals a per-instruction fetch model
+ * such as cachegrind's, because the lines of a block are consecutive and each
+ * is looked up once where the first instruction touching it is fetched; the
+ * only imprecision is a block cut short by an exception (a page fault in mid
+ * block), whose remaining instructions are counted although they run again.
+ *
+ * Usage: -plugin file=kbench-sim.so,out=FILE[,l1i=SIZE:WAYS:LINE]
+ *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=0xc0000000]
+ *        [,mode=full|markers]
+ * mode=markers only times the regions (host wall clock): the reference for
+ * the plugin's overhead.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cachesim.h"
+#include "proto.h"
+#include "qemu-api.h"
+#include "simfmt.h"
+
+KB_PLUGIN_EXPORT int qemu_plugin_version = KB_QEMU_PLUGIN_API;
+
+#define NAME		"kbench-sim"
+#define MARKER_LEN	8		/* 0f 1f 84 00 imm32 */
+#define MARKER_KIND(id)	((id) & 0xffu)
+#define MARKER_REGION(id) ((id) & ~0xffu)
+#define MAX_LAST_SYMBOL	(64u << 10)	/* extent given to the map's last symbol */
+#define FUNC_USER	0		/* user code outside the map */
+#define FUNC_KERNEL	1		/* kernel code outside the map */
+#define FUNC_FIRST	2
+
+/* ---- configuration and state (one vCPU: no locking) ---- */
+
+static struct {
+	FILE *out;
+	int markers_only;
+	int system;
+	uint64_t page_offset;
+	unsigned l1_size, l1_ways, l1_line;
+	unsigned l2_size, l2_ways, l2_line;	/* l2_size 0: no L2 */
+} cfg = {
+	.page_offset = 0xc0000000u,
+	.l1_size = 32768, .l1_ways = 8, .l1_line = 64,
+	.l2_size = 1u << 20, .l2_ways = 16, .l2_line = 64,
+};
+
+static struct kb_cache l1, l2;
+
+struct func {
+	uint64_t addr;
+	char *name;
+};
+static struct func *funcs;	/* sorted by address, from FUNC_FIRST on */
+static size_t n_funcs;
+static uint64_t *f_insn, *f_miss;	/* running totals per function */
+static uint64_t *s_insn, *s_miss;	/* their values when the region opened */
+
+static uint64_t tot[KB_SIM_NCOUNTERS];	/* running totals */
+static uint64_t snap[KB_SIM_NCOUNTERS];	/* their values when the region opened */
+static uint32_t open_id;		/* marker ID of the open region, 0: none */
+static uint64_t seq;			/* begin markers seen */
+static uint32_t epoch;			/* footprint generation, one per region */
+static uint64_t t_begin;
+static int prev_miss;
+static int saw_other_vcpu;
+static uint64_t n_errors;
+
+static void fold(void);
+
+/* ---- output ---- */
+
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cfg.out)
+		return;
+	va_start(ap, fmt);
+	vfprintf(cfg.out, fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void emit_counters(const uint64_t *c, const uint64_t *base)
+{
+#define KB_SIM_COUNTER(name, help) \
+	emit(" " #name "=%" PRIu64, c[KB_SIM_##name] - (base ? base[KB_SIM_##name] : 0));
+	KB_SIM_COUNTERS
+#undef KB_SIM_COUNTER
+}
+
+static void emit_funcs(uint64_t s, const uint64_t *bi, const uint64_t *bm)
+{
+	for (size_t i = 0; i < n_funcs; i++) {
+		uint64_t di = f_insn[i] - (bi ? bi[i] : 0), dm = f_miss[i] - (bm ? bm[i] : 0);
+
+		if (di || dm)
+			emit("func seq=%" PRIu64 " insn=%" PRIu64 " l1i_miss=%" PRIu64 " name=%s\n",
+			     s, di, dm, funcs[i].name);
+	}
+}
+
+static void marker_error(const char *kind, uint32_t id)
+{
+	n_errors++;
+	emit("error seq=%" PRIu64 " kind=%s id=0x%08x open=0x%08x\n", seq, kind, id, open_id);
+	if (cfg.out)
+		fflush(cfg.out);
+	if (open_id)
+		fprintf(stderr, NAME ": %s markers: 0x%08x while region 0x%08x is open\n", kind, id,
+			open_id);
+	else
+		fprintf(stderr, NAME ": %s markers: 0x%08x with no region open\n", kind, id);
+}
+
+/* ---- regions ---- */
+
+static void region_begin(uint32_t id)
+{
+	if (open_id)
+		marker_error(KB_SIM_ERR_NESTED, id);	/* the inner begin wins */
+	seq++;
+	epoch++;
+	open_id = id;
+	if (!cfg.markers_only)
+		fold();
+	memcpy(snap, tot, sizeof(tot));
+	if (!cfg.markers_only) {
+		memcpy(s_insn, f_insn, n_funcs * sizeof(*s_insn));
+		memcpy(s_miss, f_miss, n_funcs * sizeof(*s_miss));
+	}
+	t_begin = now_ns();
+}
+
+static void region_end(uint32_t id)
+{
+	uint64_t t = now_ns();
+
+	if (!open_id) {
+		marker_error(KB_SIM_ERR_UNBALANCED, id);
+		return;
+	}
+	if (MARKER_REGION(id) != MARKER_REGION(open_id)) {
+		marker_error(KB_SIM_ERR_MISMATCHED, id);
+		open_id = 0;
+		return;
+	}
+	if (!cfg.markers_only)
+		fold();
+	emit("region seq=%" PRIu64 " id=0x%08x", seq, MARKER_REGION(id) | 1u);
+	emit_counters(tot, snap);
+	emit(" host_ns=%" PRIu64 "\n", t - t_begin);
+	if (!cfg.markers_only)
+		emit_funcs(seq, s_insn, s_miss);
+	if (cfg.out)
+		fflush(cfg.out);	/* the host reads it when the guest reports the sample */
+	open_id = 0;
+}
+
+static void marker(uint32_t id)
+{
+	if (MARKER_KIND(id) == 0x01)
+		region_begin(id);
+	else
+		region_end(id);
+}
+
+/* ---- dynamic kernel footprint: a bit per byte and per line, per 4 KiB page ---- */
+
+struct fp_page {
+	uint32_t epoch;
+	uint8_t lines[4096 / 16 / 8];	/* lines of 16 bytes or more */
+	uint8_t bytes[4096 / 8];
+};
+static struct fp_page **fp_pages;	/* (addr - page_offset) >> 12 */
+static size_t fp_n;
+
+static unsigned mark_bits(uint8_t *map, unsigned from, unsigned to)
+{
+	unsigned n = 0;
+
+	for (unsigned i = from; i < to; i++) {
+		uint8_t bit = (uint8_t)(1u << (i & 7));
+
+		if (!(map[i >> 3] & bit)) {
+			map[i >> 3] |= bit;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void footprint(uint64_t start, uint64_t end)
+{
+	while (start < end) {
+		uint64_t pg = (start - cfg.page_offset) >> 12, pend = ((start >> 12) + 1) << 12;
+		uint64_t stop = end < pend ? end : pend;
+		unsigned off = (unsigned)(start & 4095), lim = (unsigned)(stop - (start & ~4095ull));
+		struct fp_page *p;
+
+		if (pg >= fp_n)
+			return;
+		p = fp_pages[pg];
+		if (!p) {
+			p = fp_pages[pg] = calloc(1, sizeof(*p));
+			if (!p)
+				return;
+		}
+		if (p->epoch != epoch) {
+			memset(p->lines, 0, sizeof(p->lines));
+			memset(p->bytes, 0, sizeof(p->bytes));
+			p->epoch = epoch;
+		}
+		tot[KB_SIM_kfoot_bytes] += mark_bits(p->bytes, off, lim);
+		tot[KB_SIM_kfoot_lines] += mark_bits(p->lines, off >> l1.line_shift,
+						     ((lim - 1) >> l1.line_shift) + 1);
+		start = stop;
+	}
+}
+
+/* ---- translation blocks ---- */
+
+struct lref {			/* one L1i line, looked up where it is first fetched */
+	uint64_t ln;		/* line number */
+	uint32_t set;		/* its set's first entry in l1.tags */
+	uint32_t func;		/* function of the instruction that fetches it first */
+	uint8_t pair;		/* that instruction also fetched the previous line first */
+	uint8_t kern;
+};
+
+struct fcnt {
+	uint32_t func;
+	uint32_t n;
+};
+
+struct piece {			/* instructions between markers */
+	uint32_t n_k, n_u;
+	uint16_t l0, l1, f0, f1;
+	uint32_t mark;		/* marker acted on after this piece, 0: none */
+};
+
+/*
+ * A block without markers only counts its executions; its instructions go
+ * into the totals (and per function) when the regions' edges fold the counts
+ * in.  A block with a marker is counted piece by piece as it runs.
+ */
+struct tbd {
+	uint64_t count, folded;	/* executions; those already in the totals */
+	struct tbd *next;	/* every lazily counted block */
+	uint64_t start, end;	/* bytes of the block */
+	uint32_t fp_epoch;
+	uint32_t n_k, n_u;	/* instructions, less a tail */
+	uint16_t n_pieces, n_lines, n_f;
+	uint8_t kernel;
+	uint8_t first_size;	/* bytes of the first instruction */
+	/* The last instruction when it ends near the end of the block's first
+	 * page: QEMU 7.2 lists an instruction that crosses into the next page
+	 * at the end of this block although it runs (whole) as the first of
+	 * the next one, so it counts only if the next block does not start
+	 * with it. */
+	uint8_t has_tail, tail_size, tail_kern;
+	uint32_t tail_func;
+	uint64_t tail;
+	struct piece *p;
+	struct lref *l;
+	struct fcnt *f;
+};
+
+static struct tbd *lazy_list;
+
+/* Descriptors live as long as QEMU may run their block: an arena, never freed. */
+static char *arena;
+static size_t arena_left;
+static uint64_t n_blocks, arena_bytes;	/* translated blocks described, their bytes */
+
+static void *arena_alloc(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (n > arena_left) {
+		size_t chunk = n > (1u << 20) ? n : (1u << 20);
+
+		arena = malloc(chunk);
+		if (!arena) {
+			fprintf(stderr, NAME ": out of memory\n");
+			abort();
+		}
+		arena_left = chunk;
+	}
+	p = arena;
+	arena += n;
+	arena_left -= n;
+	arena_bytes += n;
+	n_blocks++;
+	return p;
+}
+
+/* Bring the lazily counted blocks into tot[] and f_insn[]. */
+static void fold(void)
+{
+	for (struct tbd *t = lazy_list; t; t = t->next) {
+		uint64_t d = t->count - t->folded;
+
+		if (!d)
+			continue;
+		t->folded = t->count;
+		tot[KB_SIM_insn_k] += d * t->n_k;
+		tot[KB_SIM_insn_u] += d * t->n_u;
+		for (unsigned j = 0; j < t->n_f; j++)
+			f_insn[t->f[j].func] += d * t->f[j].n;
+	}
+	tot[KB_SIM_l1i_access] = tot[KB_SIM_insn_k] + tot[KB_SIM_insn_u];
+}
+
+static uint32_t func_of(uint64_t va)
+{
+	size_t lo = 0, hi = n_funcs;
+	int kern = va >= cfg.page_offset;
+
+	if (n_funcs <= FUNC_FIRST || va < funcs[FUNC_FIRST].addr)
+		return kern ? FUNC_KERNEL : FUNC_USER;
+	lo = FUNC_FIRST;
+	while (hi - lo > 1) {	/* last symbol at or below va */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (funcs[mid].addr <= va)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo == n_funcs - 1 && va - funcs[lo].addr >= MAX_LAST_SYMBOL)
+		return kern ? FUNC_KERNEL : FUNC_USER;
+	if ((funcs[lo].addr >= cfg.page_offset) != kern)
+		return kern ? FUNC_KERNEL : FUNC_USER;
+	return (uint32_t)lo;
+}
+
+static int marker_id(const struct qemu_plugin_insn *insn, uint32_t *id)
+{
+	unsigned char b[MARKER_LEN];
+
+	if (qemu_plugin_insn_size(insn) != MARKER_LEN ||
+	    kb_insn_bytes(insn, b, sizeof(b)) != MARKER_LEN)
+		return 0;
+	if (b[0] != 0x0f || b[1] != 0x1f || b[2] != 0x84 || b[3] != 0x00)
+		return 0;
+	*id = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+	/* compilers pad with the same NOP and displacement 0: only kbench's IDs count */
+	return (*id & 0xffff0000u) == KB_MARK_BASE && (MARKER_KIND(*id) == 1 || MARKER_KIND(*id) == 2);
+}
+
+static struct tbd *pending;	/* a block whose tail is not yet counted */
+
+static void resolve_tail(const struct tbd *next)
+{
+	const struct tbd *a = pending;
+
+	pending = NULL;
+	if (next && next->start == a->tail && next->first_size > a->tail_size)
+		return;	/* the same instruction, whole this time: it is counted there */
+	tot[a->tail_kern ? KB_SIM_insn_k : KB_SIM_insn_u]++;
+	f_insn[a->tail_func]++;
+}
+
+static inline void fetch_lines(const struct lref *r, const struct lref *end)
+{
+	for (; r < end; r++) {
+		uint64_t *tags = l1.tags + r->set;
+		int m;
+
+		if (tags[0] == r->ln) {	/* the common case: most recently used */
+			prev_miss = 0;
+			continue;
+		}
+		m = kb_cache_access_set(&l1, tags, r->ln);
+		if (m) {
+			tot[KB_SIM_l1i_fill]++;
+			if (cfg.l2_size && kb_cache_access(&l2, r->ln << l1.line_shift))
+				tot[KB_SIM_l2_miss]++;
+			/* a fetch spanning two lines is one miss, as cachegrind counts it */
+			if (!(r->pair && prev_miss)) {
+				tot[r->kern ? KB_SIM_l1i_miss_k : KB_SIM_l1i_miss_u]++;
+				f_miss[r->func]++;
+			}
+		}
+		prev_miss = m;
+	}
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	struct tbd *t = udata;
+
+	if (vcpu)
+		saw_other_vcpu = 1;
+	if (pending)
+		resolve_tail(t);
+	t->count++;
+	fetch_lines(t->l, t->l + t->n_lines);
+	if (open_id && t->kernel && t->fp_epoch != epoch) {
+		t->fp_epoch = epoch;
+		footprint(t->start, t->end);
+	}
+	if (t->has_tail)
+		pending = t;
+}
+
+/* A block with markers: piece by piece, the markers acted on in between. */
+static void tb_exec_pieces(unsigned int vcpu, void *udata)
+{
+	struct tbd *t = udata;
+
+	if (vcpu)
+		saw_other_vcpu = 1;
+	if (pending)
+		resolve_tail(t);
+	for (unsigned k = 0; k < t->n_pieces; k++) {
+		const struct piece *p = &t->p[k];
+
+		fetch_lines(t->l + p->l0, t->l + p->l1);
+		tot[KB_SIM_insn_k] += p->n_k;
+		tot[KB_SIM_insn_u] += p->n_u;
+		for (unsigned j = p->f0; j < p->f1; j++)
+			f_insn[t->f[j].func] += t->f[j].n;
+		if (open_id && t->kernel && t->fp_epoch != epoch) {
+			t->fp_epoch = epoch;
+			footprint(t->start, t->end);
+		}
+		if (p->mark)
+			marker(p->mark);
+	}
+	if (t->has_tail)
+		pending = t;
+}
+
+static void tb_exec_markers(unsigned int vcpu, void *udata)
+{
+	struct tbd *t = udata;
+
+	(void)vcpu;
+	for (unsigned k = 0; k < t->n_pieces; k++)
+		if (t->p[k].mark)
+			marker(t->p[k].mark);
+}
+
+static void close_piece(struct piece *p, size_t *np, size_t nl, size_t nf, uint32_t mark)
+{
+	p[*np].mark = mark;
+	p[*np].l1 = (uint16_t)nl;
+	p[*np].f1 = (uint16_t)nf;
+	(*np)++;
+	p[*np].l0 = (uint16_t)nl;
+	p[*np].f0 = (uint16_t)nf;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), np = 0, nl = 0, nf = 0;
+	uint64_t va0 = qemu_plugin_tb_vaddr(tb), last_ln = UINT64_MAX, end = va0;
+	/* worst case: every instruction a marker, spanning two lines, its own function */
+	struct piece *p = calloc(n + 1, sizeof(*p));
+	struct lref *l = calloc(2 * n + 1, sizeof(*l));
+	struct fcnt *f = calloc(n + 1, sizeof(*f));
+	uint32_t n_k = 0, n_u = 0, last_fn = 0;
+	uint64_t last_va = 0, last_sz = 0, first_sz = 0;
+	int last_marker = 0, tail = 0;
+	struct tbd *t;
+
+	(void)id;
+	if (!p || !l || !f) {
+		fprintf(stderr, NAME ": out of memory\n");
+		abort();
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t va = qemu_plugin_insn_vaddr(insn), sz = qemu_plugin_insn_size(insn);
+		uint64_t lf = va >> l1.line_shift, ll = (va + (sz ? sz : 1) - 1) >> l1.line_shift;
+		int kern = va >= cfg.page_offset;
+		uint32_t fn = cfg.markers_only ? 0 : func_of(va), mid = 0;
+		int is_marker = marker_id(insn, &mid);
+		struct piece *cur;
+		int first_new = 0;
+
+		if (is_marker && MARKER_KIND(mid) == 2)	/* an end closes before it runs */
+			close_piece(p, &np, nl, nf, mid);
+		cur = &p[np];
+		if (kern)
+			cur->n_k++, n_k++;
+		else
+			cur->n_u++, n_u++;
+		for (uint64_t ln = lf; ln <= ll; ln++) {
+			if (ln == last_ln)
+				continue;
+			l[nl].ln = ln;
+			l[nl].set = (uint32_t)(kb_cache_set(&l1, ln) * l1.ways);
+			l[nl].func = fn;
+			l[nl].kern = (uint8_t)kern;
+			l[nl].pair = (uint8_t)(ln != lf && first_new);
+			if (ln == lf)
+				first_new = 1;
+			nl++;
+			last_ln = ln;
+		}
+		if (nf > cur->f0 && f[nf - 1].func == fn) {
+			f[nf - 1].n++;
+		} else {
+			f[nf].func = fn;
+			f[nf].n = 1;
+			nf++;
+		}
+		if (va + sz > end)
+			end = va + sz;
+		if (is_marker && MARKER_KIND(mid) == 1)	/* a begin opens after it runs */
+			close_piece(p, &np, nl, nf, mid);
+		if (i == 0)
+			first_sz = sz;
+		last_va = va;
+		last_sz = sz;
+		last_fn = fn;
+		last_marker = is_marker;
+	}
+	/* a possible tail (see struct tbd): counted when the next block runs */
+	if (n > 1 && !last_marker && last_va + last_sz + 8 > (va0 | 4095) + 1) {
+		struct piece *cur = &p[np];
+
+		if (last_va >= cfg.page_offset)
+			cur->n_k--, n_k--;
+		else
+			cur->n_u--, n_u--;
+		if (--f[nf - 1].n == 0)
+			nf--;
+		tail = 1;
+	}
+	p[np].l1 = (uint16_t)nl;
+	p[np].f1 = (uint16_t)nf;
+	np++;
+
+	if (cfg.markers_only && np == 1)
+		goto out;
+	t = arena_alloc(sizeof(*t) + np * sizeof(*p) + nl * sizeof(*l) + nf * sizeof(*f));
+	memset(t, 0, sizeof(*t));
+	t->start = va0;
+	t->end = end;
+	t->kernel = va0 >= cfg.page_offset;
+	t->n_k = n_k;
+	t->n_u = n_u;
+	t->n_pieces = (uint16_t)np;
+	t->n_lines = (uint16_t)nl;
+	t->n_f = (uint16_t)nf;
+	t->first_size = (uint8_t)first_sz;
+	if (tail) {
+		t->has_tail = 1;
+		t->tail = last_va;
+		t->tail_size = (uint8_t)last_sz;
+		t->tail_kern = last_va >= cfg.page_offset;
+		t->tail_func = last_fn;
+	}
+	t->l = (struct lref *)(t + 1);
+	t->p = (struct piece *)(t->l + nl);
+	t->f = (struct fcnt *)(t->p + np);
+	memcpy(t->l, l, nl * sizeof(*l));
+	memcpy(t->p, p, np * sizeof(*p));
+	memcpy(t->f, f, nf * sizeof(*f));
+	if (!cfg.markers_only && np == 1) {
+		t->next = lazy_list;
+		lazy_list = t;
+	}
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, cfg.markers_only ? tb_exec_markers :
+					     np == 1 ? tb_exec : tb_exec_pieces,
+					     QEMU_PLUGIN_CB_NO_REGS, t);
+out:
+	free(p);
+	free(l);
+	free(f);
+}
+
+/* ---- the symbol map ---- */
+
+static int is_label(const char *s)
+{
+	static const char *const labels[] = { "_text", "_stext", "_etext", "_sinittext",
+					      "_einittext", "_start_text", "_end" };
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (!strcmp(s, labels[i]))
+			return 1;
+	return (n > 6 && !strcmp(s + n - 6, "_start")) || (n > 4 && !strcmp(s + n - 4, "_end")) ||
+	       !strncmp(s, "__begin_", 8) || !strncmp(s, "__end_", 6);
+}
+
+struct sym {
+	uint64_t addr;
+	int rank;	/* which alias names an address: 0 best */
+	size_t order;
+	char *name;
+};
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* System.map or `nm` output: "ADDR TYPE NAME"; text symbols (T t W w) only. */
+static int load_map(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct sym *s = NULL;
+	size_t n = 0, cap = 0;
+	char line[512];
+
+	if (!f) {
+		fprintf(stderr, NAME ": cannot open map '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256];
+		unsigned long long addr;
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (type != 'T' && type != 't' && type != 'W' && type != 'w')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			s = realloc(s, cap * sizeof(*s));
+			if (!s)
+				abort();
+		}
+		s[n].addr = addr;
+		s[n].rank = is_label(name) ? 2 : type == 'T' ? 0 : 1;
+		s[n].order = n;
+		s[n].name = strdup(name);
+		n++;
+	}
+	fclose(f);
+	qsort(s, n, sizeof(*s), sym_cmp);
+	funcs = realloc(funcs, (FUNC_FIRST + n) * sizeof(*funcs));
+	if (!funcs)
+		abort();
+	n_funcs = FUNC_FIRST;
+	for (size_t i = 0; i < n; i++) {
+		if (n_funcs > FUNC_FIRST && funcs[n_funcs - 1].addr == s[i].addr) {
+			free(s[i].name);	/* an alias of a better name */
+			continue;
+		}
+		funcs[n_funcs].addr = s[i].addr;
+		funcs[n_funcs].name = s[i].name;
+		n_funcs++;
+	}
+	free(s);
+	return 0;
+}
+
+/* ---- set-up and the end ---- */
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	if (pending)
+		resolve_tail(NULL);
+	if (saw_other_vcpu) {
+		n_errors++;
+		emit("error seq=%" PRIu64 " kind=%s id=0x0 open=0x0\n", seq, KB_SIM_ERR_VCPUS);
+		fprintf(stderr, NAME ": more than one vCPU ran: counts are not per CPU\n");
+	}
+	if (open_id)
+		marker_error(KB_SIM_ERR_UNCLOSED, open_id);
+	if (!cfg.markers_only)
+		fold();
+	emit("total regions=%" PRIu64, seq);
+	emit_counters(tot, NULL);
+	emit("\n");
+	if (!cfg.markers_only)
+		emit_funcs(0, NULL, NULL);
+	emit("end errors=%" PRIu64 " blocks=%" PRIu64 " descriptor_bytes=%" PRIu64 "\n", n_errors,
+	     n_blocks, arena_bytes);
+	fclose(cfg.out);
+	cfg.out = NULL;
+}
+
+static int parse_geometry(const char *v, unsigned *size, unsigned *ways, unsigned *line)
+{
+	char tail;
+
+	if (!strcmp(v, "off") || !strcmp(v, "0")) {
+		*size = 0;
+		return 0;
+	}
+	return sscanf(v, "%u:%u:%u%c", size, ways, line, &tail) == 3 ? 0 : -1;
+}
+
+KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					 int argc, char **argv)
+{
+	const char *out = NULL, *map = NULL;
+
+	if (info->version.cur < KB_QEMU_PLUGIN_API || info->version.min > KB_QEMU_PLUGIN_API) {
+		fprintf(stderr, NAME ": built for QEMU plugin API %d, but this QEMU offers %d to %d: "
+			"rebuild kbench against it (configure reads qemu-system-i386 --version)\n",
+			KB_QEMU_PLUGIN_API, info->version.min, info->version.cur);
+		return -1;
+	}
+	if (strcmp(info->target_name, "i386") && strcmp(info->target_name, "x86_64")) {
+		fprintf(stderr, NAME ": target '%s' is not x86\n", info->target_name);
+		return -1;
+	}
+	cfg.system = info->system_emulation;
+	if (cfg.system && info->system.smp_vcpus != 1) {
+		fprintf(stderr, NAME ": needs exactly one vCPU (-smp 1), got %d\n",
+			info->system.smp_vcpus);
+		return -1;
+	}
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = strchr(a, '=');
+		size_t k = v ? (size_t)(v - a) : strlen(a);
+		int bad = !v;
+
+		if (v)
+			v++;
+		if (bad)
+			;
+		else if (k == 3 && !strncmp(a, "out", k))
+			out = v;
+		else if (k == 3 && !strncmp(a, "map", k))
+			map = v;
+		else if (k == 3 && !strncmp(a, "l1i", k))
+			bad = parse_geometry(v, &cfg.l1_size, &cfg.l1_ways, &cfg.l1_line) || !cfg.l1_size;
+		else if (k == 2 && !strncmp(a, "l2", k))
+			bad = parse_geometry(v, &cfg.l2_size, &cfg.l2_ways, &cfg.l2_line);
+		else if (k == 11 && !strncmp(a, "page_offset", k))
+			bad = sscanf(v, "%" SCNx64, &cfg.page_offset) != 1;
+		else if (k == 4 && !strncmp(a, "mode", k) && (!strcmp(v, "full") || !strcmp(v, "markers")))
+			cfg.markers_only = !strcmp(v, "markers");
+		else
+			bad = 1;
+		if (bad) {
+			fprintf(stderr, NAME ": bad argument '%s' (out=FILE, map=FILE, l1i=SIZE:WAYS:LINE, "
+				"l2=SIZE:WAYS:LINE|off, page_offset=HEX, mode=full|markers)\n", a);
+			return -1;
+		}
+	}
+	if (!out) {
+		fprintf(stderr, NAME ": needs out=FILE\n");
+		return -1;
+	}
+	if (!cfg.system)
+		cfg.page_offset = UINT64_MAX;	/* user mode: everything is user code */
+	if (kb_cache_init(&l1, cfg.l1_size, cfg.l1_ways, cfg.l1_line) < 0 ||
+	    (cfg.l2_size && kb_cache_init(&l2, cfg.l2_size, cfg.l2_ways, cfg.l2_line) < 0)) {
+		fprintf(stderr, NAME ": impossible cache geometry l1i=%u:%u:%u l2=%u:%u:%u "
+			"(line a power of two, size a multiple of ways x line)\n", cfg.l1_size,
+			cfg.l1_ways, cfg.l1_line, cfg.l2_size, cfg.l2_ways, cfg.l2_line);
+		return -1;
+	}
+	funcs = calloc(FUNC_FIRST, sizeof(*funcs));
+	funcs[FUNC_USER].name = strdup("[user]");
+	funcs[FUNC_KERNEL].name = strdup("[kernel]");
+	n_funcs = FUNC_FIRST;
+	if (map && load_map(map) < 0)
+		return -1;
+	f_insn = calloc(n_funcs, sizeof(*f_insn));
+	f_miss = calloc(n_funcs, sizeof(*f_miss));
+	s_insn = calloc(n_funcs, sizeof(*s_insn));
+	s_miss = calloc(n_funcs, sizeof(*s_miss));
+	if (cfg.page_offset < UINT64_MAX) {
+		fp_n = (size_t)((((uint64_t)1 << 32) - cfg.page_offset) >> 12);
+		fp_pages = calloc(fp_n, sizeof(*fp_pages));
+	}
+	if (!f_insn || !f_miss || !s_insn || !s_miss || (fp_n && !fp_pages)) {
+		fprintf(stderr, NAME ": out of memory\n");
+		return -1;
+	}
+	cfg.out = fopen(out, "w");
+	if (!cfg.out) {
+		fprintf(stderr, NAME ": cannot create '%s': %s\n", out, strerror(errno));
+		return -1;
+	}
+	emit("%s %d api=%d target=%s system=%d mode=%s l1i=%u:%u:%u l2=%u:%u:%u "
+	     "page_offset=0x%" PRIx64 " symbols=%zu\n", KB_SIM_MAGIC, KB_SIM_FORMAT,
+	     KB_QEMU_PLUGIN_API, info->target_name, cfg.system, cfg.markers_only ? "markers" : "full",
+	     cfg.l1_size, cfg.l1_ways, cfg.l1_line, cfg.l2_size, cfg.l2_size ? cfg.l2_ways : 0,
+	     cfg.l2_size ? cfg.l2_line : 0, cfg.page_offset == UINT64_MAX ? 0 : cfg.page_offset,
+	     n_funcs - FUNC_FIRST);
+	fflush(cfg.out);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plugin's output format, shared by the plugin (which writes it) and
+ * src/sim.c (which parses it) so the two cannot drift.  One record per line,
+ * space-separated key=value fields after the record kind; numbers in decimal
+ * except marker IDs and addresses (0x...); a function's name is always the
+ * last field.
+ *
+ *   kbsim 1 api=1 target=i386 system=1 mode=full l1i=32768:8:64 l2=... page_offset=0x... symbols=N
+ *   region seq=1 id=0x4b420001 insn_k=... (every counter below) host_ns=...
+ *   func seq=1 insn=... l1i_miss=... name=NAME        (functions that ran in region 1)
+ *   error seq=2 kind=nested id=0x4b420101 open=0x4b420001
+ *   total insn_k=... (every counter, whole run)
+ *   func seq=0 ...                                     (whole run)
+ *   end errors=N blocks=N descriptor_bytes=N          (blocks described, memory)
+ *
+ * A file without its "end" line was cut short (QEMU killed).
+ */
+#ifndef KB_SIMFMT_H
+#define KB_SIMFMT_H
+
+#define KB_SIM_FORMAT	1
+#define KB_SIM_MAGIC	"kbsim"
+
+/* KB_SIM_COUNTER(name, help): the per-region counters, in output order. */
+#define KB_SIM_COUNTERS \
+	KB_SIM_COUNTER(insn_k, "guest instructions executed in the kernel (address >= page_offset)") \
+	KB_SIM_COUNTER(insn_u, "guest instructions executed in user space") \
+	KB_SIM_COUNTER(l1i_access, "L1i accesses: instruction fetches, as cachegrind counts them (= insn_k + insn_u)") \
+	KB_SIM_COUNTER(l1i_miss_k, "L1i misses of kernel instructions (a fetch that missed in any line it spans)") \
+	KB_SIM_COUNTER(l1i_miss_u, "L1i misses of user instructions") \
+	KB_SIM_COUNTER(l1i_fill, "lines brought into L1i, each one L2 access") \
+	KB_SIM_COUNTER(l2_miss, "L2 misses of those fills (instruction side only: data is not modelled)") \
+	KB_SIM_COUNTER(kfoot_lines, "dynamic kernel footprint: distinct kernel L1i lines executed in the region") \
+	KB_SIM_COUNTER(kfoot_bytes, "distinct bytes of kernel text executed in the region")
+
+enum kb_sim_counter {
+#define KB_SIM_COUNTER(name, help) KB_SIM_##name,
+	KB_SIM_COUNTERS
+#undef KB_SIM_COUNTER
+	KB_SIM_NCOUNTERS
+};
+
+/* Marker error kinds the plugin reports. */
+#define KB_SIM_ERR_NESTED	"nested"	/* a begin while a region is open */
+#define KB_SIM_ERR_UNBALANCED	"unbalanced"	/* an end with no region open */
+#define KB_SIM_ERR_MISMATCHED	"mismatched"	/* an end for another region */
+#define KB_SIM_ERR_UNCLOSED	"unclosed"	/* a region still open at exit */
+#define KB_SIM_ERR_VCPUS	"vcpus"		/* more than one vCPU ran */
+
+#endif

@@ -1,0 +1,1034 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sim backend, host side.  The plugin writes one file per boot; kbench
+ * reads it as the boot goes (a region's line is written when its end marker
+ * runs, before the guest prints the sample) and pairs the regions of each
+ * workload with its samples in order: the runner measures a workload's
+ * samples one after another and stops the workload at its first failure.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libcpuid/libcpuid.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "conf.h"
+#include "proto.h"
+#include "sim.h"
+#include "store.h"
+#include "util.h"
+#include "vm.h"
+
+#define SIM_MAX_LINE	4096
+#define PROBE_EXIT	0x55	/* the probe BIOS writes it; QEMU exits (v << 1) | 1 */
+
+static const char *const counter_names[KB_SIM_NCOUNTERS] = {
+#define KB_SIM_COUNTER(name, help) #name,
+	KB_SIM_COUNTERS
+#undef KB_SIM_COUNTER
+};
+
+static const char *const workload_names[] = {
+#define KB_WORKLOAD(name, kind, iters, help) #name,
+#include "../workloads/workloads.def"
+#undef KB_WORKLOAD
+};
+
+/* ---- cache geometry ---- */
+
+static const char *geom_check(const struct kb_sim_geom *g)
+{
+	if (g->line < 16 || (g->line & (g->line - 1)))
+		return "line size must be a power of two of 16 bytes or more";
+	if (g->ways < 1 || g->ways > 64)
+		return "ways must be between 1 and 64";
+	if (g->size % (g->ways * g->line))
+		return "size must be a multiple of ways x line size";
+	return NULL;
+}
+
+int kb_sim_geom_parse(const char *s, int allow_off, struct kb_sim_geom *g, const char **why)
+{
+	unsigned long long size, ways, line;
+	char *end;
+
+	*why = NULL;
+	if (allow_off && !strcmp(s, "off")) {
+		memset(g, 0, sizeof(*g));
+		return 0;
+	}
+	if (!isdigit((unsigned char)*s))
+		goto bad;
+	size = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		size <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		size <<= 20, end++;
+	if (*end++ != ':' || !isdigit((unsigned char)*end))
+		goto bad;
+	ways = strtoull(end, &end, 10);
+	if (*end++ != ':' || !isdigit((unsigned char)*end))
+		goto bad;
+	line = strtoull(end, &end, 10);
+	if (*end || size == 0 || size > (1ull << 30) || ways > 64 || line > 4096)
+		goto bad;
+	g->size = (unsigned)size;
+	g->ways = (unsigned)ways;
+	g->line = (unsigned)line;
+	*why = geom_check(g);
+	return *why ? -1 : 0;
+bad:
+	*why = allow_off ? "expected SIZE:WAYS:LINE (e.g. 1M:16:64) or off"
+			 : "expected SIZE:WAYS:LINE (e.g. 32K:8:64)";
+	return -1;
+}
+
+int kb_sim_host_geom(struct kb_sim_geom *l1i, struct kb_sim_geom *l2)
+{
+	struct cpu_raw_data_t raw;
+	struct cpu_id_t id;
+
+	if (!cpuid_present() || cpuid_get_raw_data(&raw) < 0 || cpu_identify(&raw, &id) < 0)
+		return -1;
+	*l1i = (struct kb_sim_geom){ (unsigned)id.l1_instruction_cache << 10,
+				     (unsigned)id.l1_instruction_assoc,
+				     (unsigned)id.l1_instruction_cacheline };
+	*l2 = (struct kb_sim_geom){ (unsigned)id.l2_cache << 10, (unsigned)id.l2_assoc,
+				    (unsigned)id.l2_cacheline };
+	if (id.l1_instruction_cache <= 0 || geom_check(l1i))
+		return -1;
+	if (id.l2_cache <= 0 || geom_check(l2))
+		memset(l2, 0, sizeof(*l2));
+	return 0;
+}
+
+int kb_sim_check_conf(const struct kb_conf *conf)
+{
+	struct kb_sim_geom g;
+	const char *why;
+	int bad = 0;
+
+	if (conf->sim_l1i && strcmp(conf->sim_l1i, "auto") &&
+	    kb_sim_geom_parse(conf->sim_l1i, 0, &g, &why) < 0) {
+		fprintf(stderr, "%s: [run] sim_l1i: '%s': %s\n", conf->path, conf->sim_l1i, why);
+		bad = 1;
+	}
+	if (conf->sim_l2 && strcmp(conf->sim_l2, "auto") &&
+	    kb_sim_geom_parse(conf->sim_l2, 1, &g, &why) < 0) {
+		fprintf(stderr, "%s: [run] sim_l2: '%s': %s\n", conf->path, conf->sim_l2, why);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* ---- the plugin's output ---- */
+
+void kb_sim_out_init(struct kb_sim_out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+}
+
+static void out_bad(struct kb_sim_out *o, const char *line, size_t len)
+{
+	if (!o->bad++) {
+		size_t n = len < sizeof(o->first_bad) - 1 ? len : sizeof(o->first_bad) - 1;
+
+		for (size_t i = 0; i < n; i++)
+			o->first_bad[i] = isprint((unsigned char)line[i]) ? line[i] : '?';
+		o->first_bad[n] = '\0';
+	}
+}
+
+/* The value of key in "kind k=v k=v ..." (tokens), or NULL. */
+static const char *field(char **tok, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (size_t i = 1; i < n; i++)
+		if (!strncmp(tok[i], key, k) && tok[i][k] == '=')
+			return tok[i] + k + 1;
+	return NULL;
+}
+
+static int u64_of(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return *end || errno ? -1 : 0;
+}
+
+static int counters_of(char **tok, size_t n, struct kb_sim_region *r)
+{
+	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
+		if (u64_of(field(tok, n, counter_names[i]), &r->c[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static void region_free(struct kb_sim_region *r)
+{
+	for (size_t i = 0; i < r->n_funcs; i++)
+		free(r->funcs[i].name);
+	free(r->funcs);
+	r->funcs = NULL;
+	r->n_funcs = 0;
+}
+
+void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len)
+{
+	char buf[SIM_MAX_LINE], *tok[32], *save = NULL;
+	size_t n = 0;
+	uint64_t v, w;
+
+	if (len >= sizeof(buf) || memchr(line, '\0', len))
+		return out_bad(o, line, len);
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	for (char *t = strtok_r(buf, " ", &save); t && n < KB_ARRAY_SIZE(tok); t = strtok_r(NULL, " ", &save))
+		tok[n++] = t;
+	if (!n)
+		return;
+	if (!strcmp(tok[0], KB_SIM_MAGIC)) {
+		const char *why;
+
+		if (n < 2 || u64_of(tok[1], &v) < 0 || v != KB_SIM_FORMAT ||
+		    u64_of(field(tok, n, "api"), &w) < 0)
+			return out_bad(o, line, len);
+		o->api = (int)w;
+		o->system = field(tok, n, "system") && !strcmp(field(tok, n, "system"), "1");
+		o->markers_only = field(tok, n, "mode") && !strcmp(field(tok, n, "mode"), "markers");
+		if (!field(tok, n, "l1i") || kb_sim_geom_parse(field(tok, n, "l1i"), 0, &o->l1i, &why) < 0)
+			return out_bad(o, line, len);
+		if (field(tok, n, "l2") && kb_sim_geom_parse(field(tok, n, "l2"), 0, &o->l2, &why) < 0)
+			memset(&o->l2, 0, sizeof(o->l2));
+		o->header = 1;
+		return;
+	}
+	if (!o->header)
+		return out_bad(o, line, len);
+	if (!strcmp(tok[0], "region")) {
+		struct kb_sim_region r = { 0 };
+
+		if (u64_of(field(tok, n, "seq"), &r.seq) < 0 || u64_of(field(tok, n, "id"), &v) < 0 ||
+		    v > UINT32_MAX || counters_of(tok, n, &r) < 0 ||
+		    u64_of(field(tok, n, "host_ns"), &r.host_ns) < 0)
+			return out_bad(o, line, len);
+		r.id = (uint32_t)v;
+		o->regions = kb_xrealloc(o->regions, (o->n_regions + 1) * sizeof(*o->regions));
+		o->regions[o->n_regions++] = r;
+	} else if (!strcmp(tok[0], "func")) {
+		struct kb_sim_region *r;
+		const char *name = field(tok, n, "name");
+
+		if (u64_of(field(tok, n, "seq"), &v) < 0 || !name || !*name ||
+		    u64_of(field(tok, n, "insn"), &w) < 0)
+			return out_bad(o, line, len);
+		if (v == 0)
+			r = &o->total;
+		else if (o->n_regions && o->regions[o->n_regions - 1].seq == v)
+			r = &o->regions[o->n_regions - 1];
+		else
+			return out_bad(o, line, len);	/* functions follow their region */
+		r->funcs = kb_xrealloc(r->funcs, (r->n_funcs + 1) * sizeof(*r->funcs));
+		r->funcs[r->n_funcs].name = kb_xstrdup(name);
+		r->funcs[r->n_funcs].insn = w;
+		if (u64_of(field(tok, n, "l1i_miss"), &r->funcs[r->n_funcs].miss) < 0)
+			r->funcs[r->n_funcs].miss = 0;
+		r->n_funcs++;
+	} else if (!strcmp(tok[0], "error")) {
+		struct kb_sim_error e = { 0 };
+		const char *kind = field(tok, n, "kind");
+
+		if (!kind || strlen(kind) >= sizeof(e.kind) || u64_of(field(tok, n, "seq"), &e.seq) < 0 ||
+		    u64_of(field(tok, n, "id"), &v) < 0 || u64_of(field(tok, n, "open"), &w) < 0)
+			return out_bad(o, line, len);
+		strcpy(e.kind, kind);
+		e.id = (uint32_t)v;
+		e.open = (uint32_t)w;
+		o->errors = kb_xrealloc(o->errors, (o->n_errors + 1) * sizeof(*o->errors));
+		o->errors[o->n_errors++] = e;
+	} else if (!strcmp(tok[0], "total")) {
+		if (counters_of(tok, n, &o->total) < 0)
+			return out_bad(o, line, len);
+		o->have_total = 1;
+	} else if (!strcmp(tok[0], "end")) {
+		o->ended = 1;
+	} else {
+		out_bad(o, line, len);
+	}
+}
+
+int kb_sim_out_poll(struct kb_sim_out *o, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (o->fd < 0) {
+		o->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (o->fd < 0)
+			return -errno;
+	}
+	while ((n = pread(o->fd, buf, sizeof(buf), (off_t)o->off)) > 0) {
+		size_t start = 0;
+
+		o->off += (uint64_t)n;
+		for (size_t i = 0; i < (size_t)n; i++) {
+			if (buf[i] != '\n')
+				continue;
+			if (o->n_pending) {
+				o->pending = kb_xrealloc(o->pending, o->n_pending + i - start + 1);
+				memcpy(o->pending + o->n_pending, buf + start, i - start);
+				kb_sim_out_line(o, o->pending, o->n_pending + i - start);
+				o->n_pending = 0;
+			} else {
+				kb_sim_out_line(o, buf + start, i - start);
+			}
+			start = i + 1;
+		}
+		if (start < (size_t)n) {	/* a line not yet complete */
+			if (o->n_pending + (size_t)n - start > SIM_MAX_LINE) {
+				out_bad(o, buf + start, (size_t)n - start);
+				o->n_pending = 0;
+				continue;
+			}
+			o->pending = kb_xrealloc(o->pending, o->n_pending + (size_t)n - start + 1);
+			memcpy(o->pending + o->n_pending, buf + start, (size_t)n - start);
+			o->n_pending += (size_t)n - start;
+		}
+	}
+	return n < 0 ? -errno : 0;
+}
+
+int kb_sim_out_read(struct kb_sim_out *o, const char *path)
+{
+	int r;
+
+	kb_sim_out_init(o);
+	r = kb_sim_out_poll(o, path);
+	if (r < 0)
+		return kb_error_errno(-r, "cannot read '%s'", path);
+	return 0;
+}
+
+void kb_sim_out_release(struct kb_sim_out *o)
+{
+	for (size_t i = 0; i < o->n_regions; i++)
+		region_free(&o->regions[i]);
+	free(o->regions);
+	region_free(&o->total);
+	free(o->errors);
+	free(o->pending);
+	if (o->fd >= 0)
+		close(o->fd);
+	kb_sim_out_init(o);
+}
+
+const char *kb_sim_marker_workload(uint32_t id)
+{
+	uint32_t wl = (id >> 8) & 0xff;
+
+	if ((id & 0xffff0000u) != KB_MARK_BASE || wl >= KB_ARRAY_SIZE(workload_names))
+		return NULL;
+	return workload_names[wl];
+}
+
+static char *marker_text(uint32_t id)
+{
+	const char *wl = kb_sim_marker_workload(id);
+
+	return wl ? kb_xasprintf("'%s' (0x%08x)", wl, id) : kb_xasprintf("unknown marker 0x%08x", id);
+}
+
+char *kb_sim_error_text(const struct kb_sim_error *e)
+{
+	char *id = marker_text(e->id), *open = marker_text(e->open), *s;
+
+	if (!strcmp(e->kind, KB_SIM_ERR_NESTED))
+		s = kb_xasprintf("nested markers: region %s began while %s was open; the outer "
+				 "region is dropped", id, open);
+	else if (!strcmp(e->kind, KB_SIM_ERR_UNBALANCED))
+		s = kb_xasprintf("unbalanced markers: end of %s with no region open", id);
+	else if (!strcmp(e->kind, KB_SIM_ERR_MISMATCHED))
+		s = kb_xasprintf("mismatched markers: end of %s while %s was open; that region "
+				 "is dropped", id, open);
+	else if (!strcmp(e->kind, KB_SIM_ERR_UNCLOSED))
+		s = kb_xasprintf("missing end marker: region %s was still open when QEMU ended", id);
+	else if (!strcmp(e->kind, KB_SIM_ERR_VCPUS))
+		s = kb_xstrdup("more than one vCPU ran code: the counts mix CPUs");
+	else
+		s = kb_xasprintf("marker error '%s' at %s", e->kind, id);
+	free(id);
+	free(open);
+	return s;
+}
+
+uint64_t kb_sim_model_cycles(const struct kb_sim_region *r, const struct kb_sim_model *m)
+{
+	double c = m->cpi * (double)(r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) +
+		   m->l1i_penalty * (double)(r->c[KB_SIM_l1i_miss_k] + r->c[KB_SIM_l1i_miss_u]) +
+		   m->l2_penalty * (double)r->c[KB_SIM_l2_miss];
+
+	return (uint64_t)(c + 0.5);
+}
+
+void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields)
+{
+	/* the names the guest's PMU records use (counters.c), so both backends line up */
+	json_object_set_new(fields, "ins_k", json_integer((json_int_t)r->c[KB_SIM_insn_k]));
+	json_object_set_new(fields, "ins_u", json_integer((json_int_t)r->c[KB_SIM_insn_u]));
+	json_object_set_new(fields, "l1i_k", json_integer((json_int_t)r->c[KB_SIM_l1i_miss_k]));
+	json_object_set_new(fields, "l1i_u", json_integer((json_int_t)r->c[KB_SIM_l1i_miss_u]));
+	json_object_set_new(fields, "l1i_fill", json_integer((json_int_t)r->c[KB_SIM_l1i_fill]));
+	json_object_set_new(fields, "l2_miss", json_integer((json_int_t)r->c[KB_SIM_l2_miss]));
+	json_object_set_new(fields, "model_cycles", json_integer((json_int_t)kb_sim_model_cycles(r, m)));
+}
+
+/* ---- finding and probing the plugin ---- */
+
+char *kb_sim_find_plugin(void)
+{
+	const char *env = getenv("KBENCH_PLUGIN");
+	char exe[4096];
+	ssize_t n;
+
+	if (env && *env)
+		return kb_xstrdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *p;
+
+		exe[n] = '\0';
+		p = kb_xasprintf("%s/../plugin/kbench-sim.so", dirname(exe));
+		if (access(p, R_OK) == 0) {
+			char *real = realpath(p, NULL);
+
+			if (real) {
+				free(p);
+				return real;
+			}
+			return p;
+		}
+		free(p);
+	}
+	return kb_xstrdup(PKGLIBDIR "/kbench-sim.so");
+}
+
+/* A QEMU option value: commas doubled. */
+static void put_opt(char **s, size_t *len, const char *key, const char *val)
+{
+	size_t need = strlen(key) + 2 * strlen(val) + 3;
+
+	*s = kb_xrealloc(*s, *len + need);
+	*len += (size_t)sprintf(*s + *len, "%s%s=", *len ? "," : "", key);
+	for (const char *p = val; *p; p++) {
+		(*s)[(*len)++] = *p;
+		if (*p == ',')
+			(*s)[(*len)++] = ',';
+	}
+	(*s)[*len] = '\0';
+}
+
+static char *plugin_spec(const char *plugin, const char *out, const char *map,
+			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2)
+{
+	char *s = NULL, g[64];
+	size_t len = 0;
+
+	put_opt(&s, &len, "file", plugin);
+	put_opt(&s, &len, "out", out);
+	snprintf(g, sizeof(g), "%u:%u:%u", l1i->size, l1i->ways, l1i->line);
+	put_opt(&s, &len, "l1i", g);
+	if (l2->size)
+		snprintf(g, sizeof(g), "%u:%u:%u", l2->size, l2->ways, l2->line);
+	else
+		snprintf(g, sizeof(g), "off");
+	put_opt(&s, &len, "l2", g);
+	if (map)
+		put_opt(&s, &len, "map", map);
+	return s;
+}
+
+/* A 64 KiB BIOS whose reset vector writes PROBE_EXIT to isa-debug-exit. */
+static char *write_probe_bios(void)
+{
+	static const unsigned char code[] = { 0xb0, PROBE_EXIT, 0xe6, 0xf4, 0xfa, 0xf4, 0xeb, 0xfd };
+	static unsigned char img[65536];
+	char tmpl[] = "/tmp/kbench-sim-bios.XXXXXX";
+	int fd = mkstemp(tmpl);
+
+	if (fd < 0)
+		return NULL;
+	memset(img, 0xf4, sizeof(img));
+	memcpy(img + 0xfff0, code, sizeof(code));
+	if (write(fd, img, sizeof(img)) != (ssize_t)sizeof(img)) {
+		close(fd);
+		unlink(tmpl);
+		return NULL;
+	}
+	close(fd);
+	return kb_xstrdup(tmpl);
+}
+
+int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
+{
+	char logpath[] = "/tmp/kbench-sim-log.XXXXXX", outpath[] = "/tmp/kbench-sim-out.XXXXXX";
+	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 0, 0, 0 };
+	char *bios = NULL, *spec = NULL, *msg = NULL;
+	const char *argv[3] = { "-plugin", NULL, NULL };
+	struct kb_vm_result res;
+	int lfd, ofd, ok = 0;
+
+	if (access(plugin, R_OK) < 0) {
+		*why = kb_xasprintf("plugin '%s': %s (build kbench, or set KBENCH_PLUGIN)", plugin,
+				    strerror(errno));
+		return 0;
+	}
+	lfd = mkstemp(logpath);
+	ofd = mkstemp(outpath);
+	bios = write_probe_bios();
+	if (lfd < 0 || ofd < 0 || !bios) {
+		*why = kb_xstrdup("cannot write probe files in /tmp");
+		goto out;
+	}
+	spec = plugin_spec(plugin, outpath, NULL, &l1i, &l2);
+	argv[1] = spec;
+	struct kb_vm_opts o = {
+		.qemu = qemu, .accel = "tcg", .bios = bios, .memory_mb = 32, .timeout = 20,
+		.qemu_log = logpath, .max_bytes = 1 << 16, .extra_argv = argv,
+	};
+	if (kb_vm_boot(&o, &res) < 0) {
+		*why = kb_xasprintf("cannot run '%s'", qemu);
+		goto out;
+	}
+	if (res.exited && res.status == ((PROBE_EXIT << 1) | 1)) {
+		ok = 1;
+		*why = kb_xasprintf("QEMU loads '%s' (plugin API %d)", plugin, KB_QEMU_PLUGIN_API);
+		goto out;
+	}
+	if (kb_read_file(logpath, &msg, NULL) == 0 && *msg) {
+		char *nl;
+
+		/* QEMU's own words, e.g. "plugin requires API version 2, but this QEMU supports only ..." */
+		while ((nl = strrchr(msg, '\n')) && !nl[1])
+			*nl = '\0';
+		for (char *p = msg; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		*why = kb_xasprintf("QEMU refused the plugin '%s' (this kbench builds it for QEMU plugin API %d; "
+				    "rebuild kbench against the QEMU installed): %s", plugin, KB_QEMU_PLUGIN_API, msg);
+	} else if (res.timed_out) {
+		*why = kb_xasprintf("QEMU with the plugin '%s' did not finish a trivial guest", plugin);
+	} else if (res.signal) {
+		*why = kb_xasprintf("QEMU with the plugin '%s' died of signal %d", plugin, res.signal);
+	} else {
+		*why = kb_xasprintf("QEMU with the plugin '%s' failed (exit status %d)", plugin,
+				    res.status);
+	}
+out:
+	if (lfd >= 0) {
+		close(lfd);
+		unlink(logpath);
+	}
+	if (ofd >= 0) {
+		close(ofd);
+		unlink(outpath);
+	}
+	if (bios)
+		unlink(bios);
+	free(bios);
+	free(spec);
+	free(msg);
+	return ok;
+}
+
+/* ---- the backend in a run ---- */
+
+static char *geom_text(const struct kb_sim_geom *g)
+{
+	if (!g->size)
+		return kb_xstrdup("off");
+	if (g->size % 1024 == 0)
+		return kb_xasprintf("%u KiB, %u-way, %u-byte lines", g->size >> 10, g->ways, g->line);
+	return kb_xasprintf("%u bytes, %u-way, %u-byte lines", g->size, g->ways, g->line);
+}
+
+static int run_geometry(const struct kb_conf *conf, struct kb_sim_run *sr, char **why)
+{
+	struct kb_sim_geom hl1 = { 32768, 8, 64 }, hl2 = { 1u << 20, 16, 64 };
+	int host = kb_sim_host_geom(&hl1, &hl2) == 0;
+	const char *l1s = conf->sim_l1i ? conf->sim_l1i : "auto";
+	const char *l2s = conf->sim_l2 ? conf->sim_l2 : "auto";
+	const char *bad;
+	char *a, *b;
+
+	if (strcmp(l1s, "auto") ? kb_sim_geom_parse(l1s, 0, &sr->l1i, &bad) < 0 : (sr->l1i = hl1, 0)) {
+		*why = kb_xasprintf("[run] sim_l1i: '%s': %s", l1s, bad);
+		return -1;
+	}
+	if (strcmp(l2s, "auto") ? kb_sim_geom_parse(l2s, 1, &sr->l2, &bad) < 0 : (sr->l2 = hl2, 0)) {
+		*why = kb_xasprintf("[run] sim_l2: '%s': %s", l2s, bad);
+		return -1;
+	}
+	a = geom_text(&sr->l1i);
+	b = geom_text(&sr->l2);
+	sr->geom_why = kb_xasprintf("L1i %s (%s), L2 %s (%s)", a,
+				    strcmp(l1s, "auto") ? "sim_l1i" : host ? "this host, libcpuid"
+					: "libcpuid could not tell: a common default",
+				    b, strcmp(l2s, "auto") ? "sim_l2" : host ? "this host, libcpuid"
+					: "a common default");
+	free(a);
+	free(b);
+	return 0;
+}
+
+const char *kb_sim_choose(const struct kb_conf *conf, const char *accel, struct kb_sim_run *sr,
+			  char **why)
+{
+	char *probe = NULL;
+
+	memset(sr, 0, sizeof(*sr));
+	if (conf->backend == KB_BACKEND_CLOCK) {
+		*why = kb_xstrdup("backend = clock in the configuration");
+		return "clock";
+	}
+	if (strcmp(accel, "tcg")) {
+		if (conf->backend == KB_BACKEND_SIM) {
+			*why = kb_xasprintf("backend = sim needs TCG (QEMU plugins do not run under %s)", accel);
+			return NULL;
+		}
+		*why = kb_xasprintf("under %s the guest's clock is real time", accel);
+		return "clock";
+	}
+	sr->plugin = kb_sim_find_plugin();
+	if (!kb_sim_probe_plugin(kb_qemu_path(), sr->plugin, &probe)) {
+		kb_sim_run_release(sr);
+		if (conf->backend == KB_BACKEND_SIM) {
+			*why = probe;
+			return NULL;
+		}
+		*why = kb_xasprintf("TCG, but no simulator: %s", probe);
+		free(probe);
+		return "clock";
+	}
+	free(probe);
+	if (run_geometry(conf, sr, why) < 0) {
+		kb_sim_run_release(sr);
+		return NULL;
+	}
+	sr->model.cpi = conf->sim_cpi > 0 ? conf->sim_cpi : 1.0;
+	sr->model.l1i_penalty = conf->sim_l1i_penalty > 0 ? conf->sim_l1i_penalty : 12;
+	sr->model.l2_penalty = conf->sim_l2_penalty > 0 ? conf->sim_l2_penalty : 40;
+	*why = kb_xasprintf("%s; %s", conf->backend == KB_BACKEND_SIM ? "backend = sim in the configuration"
+				      : "TCG has no performance counters: kbench's plugin counts instead",
+			    sr->geom_why);
+	return "sim";
+}
+
+json_t *kb_sim_run_json(const struct kb_sim_run *sr)
+{
+	return json_pack("{s:s,s:i,s:{s:i,s:i,s:i},s:{s:i,s:i,s:i},s:s,s:s,s:{s:f,s:f,s:f,s:s},s:s}",
+			 "plugin", sr->plugin, "plugin_api", KB_QEMU_PLUGIN_API,
+			 "l1i", "size", sr->l1i.size, "ways", sr->l1i.ways, "line", sr->l1i.line,
+			 "l2", "size", sr->l2.size, "ways", sr->l2.ways, "line", sr->l2.line,
+			 "geometry", sr->geom_why, "qemu_args", "-icount shift=0,sleep=off "
+			 "-rtc base=2020-01-01T00:00:00,clock=vm",
+			 "cycle_model", "cpi", sr->model.cpi, "l1i_penalty", sr->model.l1i_penalty,
+			 "l2_penalty", sr->model.l2_penalty, "formula",
+			 "model_cycles = cpi * instructions + l1i_penalty * L1i misses + "
+			 "l2_penalty * L2 misses: a model, not a measurement",
+			 "counts", "instructions exact (per translation block; a block cut short by an "
+			 "exception counts whole); L1i: set-associative LRU, cachegrind's counting; "
+			 "L2: instruction side only");
+}
+
+void kb_sim_run_release(struct kb_sim_run *sr)
+{
+	free(sr->plugin);
+	free(sr->geom_why);
+	memset(sr, 0, sizeof(*sr));
+}
+
+/* ---- one boot ---- */
+
+struct kb_sim_boot {
+	const struct kb_sim_run *sr;
+	char *out;
+	char *spec;
+	const char *argv[8];
+	struct kb_sim_out o;
+	struct kb_store *store;
+	char *variant;
+	long boot, vboot;
+	size_t next[KB_ARRAY_SIZE(workload_names)];	/* first region not yet claimed */
+	long unmatched;
+};
+
+struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
+				    struct kb_store *store, const char *variant, long boot, long vboot)
+{
+	struct kb_sim_boot *sb = kb_xcalloc(1, sizeof(*sb));
+	int n = 0;
+
+	sb->sr = sr;
+	sb->out = kb_xstrdup(out);
+	sb->spec = plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2);
+	sb->store = store;
+	sb->variant = kb_xstrdup(variant);
+	sb->boot = boot;
+	sb->vboot = vboot;
+	kb_sim_out_init(&sb->o);
+	unlink(out);	/* a resumed boot must not read an earlier attempt */
+	/* one vCPU and an instruction-paced clock: the same guest runs the same way each boot */
+	sb->argv[n++] = "-icount";
+	sb->argv[n++] = "shift=0,sleep=off";
+	sb->argv[n++] = "-rtc";
+	sb->argv[n++] = "base=2020-01-01T00:00:00,clock=vm";
+	sb->argv[n++] = "-plugin";
+	sb->argv[n++] = sb->spec;
+	sb->argv[n] = NULL;
+	return sb;
+}
+
+const char *const *kb_sim_boot_argv(const struct kb_sim_boot *sb)
+{
+	return sb->argv;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct kb_sim_func *x = a, *y = b;
+
+	if (x->insn != y->insn)
+		return x->insn < y->insn ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
+		       json_t *fields, const char **why)
+{
+	struct kb_sim_region *r = NULL;
+	size_t w;
+	json_t *j, *funcs;
+
+	for (w = 0; w < KB_ARRAY_SIZE(workload_names); w++)
+		if (!strcmp(workload_names[w], wl))
+			break;
+	if (w == KB_ARRAY_SIZE(workload_names)) {
+		*why = "sample of an unknown workload";
+		return -1;
+	}
+	kb_sim_out_poll(&sb->o, sb->out);
+	for (size_t i = sb->next[w]; i < sb->o.n_regions; i++) {
+		struct kb_sim_region *c = &sb->o.regions[i];
+
+		if (c->claimed || kb_sim_marker_workload(c->id) != workload_names[w])
+			continue;
+		r = c;
+		sb->next[w] = i + 1;
+		break;
+	}
+	if (!r) {
+		sb->unmatched++;
+		*why = "sample without a simulated region (the workload's markers are missing, "
+		       "or the plugin's output is cut short)";
+		return -1;
+	}
+	r->claimed = 1;
+	kb_sim_fields(r, &sb->sr->model, fields);
+
+	/* footprint and attribution: one line per sample in sim.jsonl */
+	qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func);
+	funcs = json_array();
+	for (size_t i = 0; i < r->n_funcs; i++)
+		json_array_append_new(funcs, json_pack("[s,I,I]", r->funcs[i].name,
+						       (json_int_t)r->funcs[i].insn,
+						       (json_int_t)r->funcs[i].miss));
+	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:s}", "variant", sb->variant,
+		      "boot", (json_int_t)sb->boot, "vboot", (json_int_t)sb->vboot, "workload", wl,
+		      "case", cas, "rep", (json_int_t)rep, "region", (json_int_t)r->seq,
+		      "backend", "sim");
+	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
+		json_object_set_new(j, counter_names[i], json_integer((json_int_t)r->c[i]));
+	json_object_set_new(j, "model_cycles",
+			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
+	json_object_set_new(j, "functions", funcs);
+	if (sb->store)
+		kb_store_append(sb->store, "sim.jsonl", j);
+	json_decref(j);
+	region_free(r);	/* its functions are stored; the counts stay */
+	return 0;
+}
+
+int kb_sim_boot_finish(struct kb_sim_boot *sb)
+{
+	int problems = 0;
+	int r = kb_sim_out_poll(&sb->o, sb->out);
+
+	if (r < 0) {
+		kb_warn("variant '%s' boot %ld: sim: no plugin output '%s': %s", sb->variant, sb->vboot,
+			sb->out, strerror(-r));
+		return 1;
+	}
+	for (size_t i = 0; i < sb->o.n_errors; i++) {
+		char *t = kb_sim_error_text(&sb->o.errors[i]);
+
+		kb_warn("variant '%s' boot %ld: sim: %s", sb->variant, sb->vboot, t);
+		free(t);
+		problems++;
+	}
+	for (size_t i = 0; i < sb->o.n_regions; i++)
+		if (!kb_sim_marker_workload(sb->o.regions[i].id)) {
+			kb_warn("variant '%s' boot %ld: sim: region %" PRIu64 " has unknown marker 0x%08x",
+				sb->variant, sb->vboot, sb->o.regions[i].seq, sb->o.regions[i].id);
+			problems++;
+		}
+	if (sb->unmatched) {
+		kb_warn("variant '%s' boot %ld: sim: %ld samples had no simulated region: are the "
+			"workloads' begin and end markers there?", sb->variant, sb->vboot, sb->unmatched);
+		problems++;
+	}
+	if (sb->o.bad) {
+		kb_warn("variant '%s' boot %ld: sim: %zu lines of '%s' not understood, first: '%s'",
+			sb->variant, sb->vboot, sb->o.bad, sb->out, sb->o.first_bad);
+		problems++;
+	}
+	if (!sb->o.ended) {
+		kb_warn("variant '%s' boot %ld: sim: '%s' ends early (QEMU did not exit normally)",
+			sb->variant, sb->vboot, sb->out);
+		problems++;
+	}
+	return problems;
+}
+
+void kb_sim_boot_free(struct kb_sim_boot *sb)
+{
+	if (!sb)
+		return;
+	kb_sim_out_release(&sb->o);
+	free(sb->out);
+	free(sb->spec);
+	free(sb->variant);
+	free(sb);
+}
+
+/* ---- kbench sim: the plugin on a user-mode program (qemu-i386) ---- */
+
+static const char *qemu_user_path(void)
+{
+	const char *e = getenv("KBENCH_QEMU_USER");
+
+	return e && *e ? e : QEMU_I386;
+}
+
+static int usage_sim(FILE *f, int ret)
+{
+	fprintf(f, "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
+		   "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
+		   "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
+		   "counted: per region between the guest's markers, and for the whole run.  --map\n"
+		   "takes `nm PROGRAM` output (or a System.map) for per-function counts; --out\n"
+		   "keeps the plugin's own output in FILE and the program's in FILE.log.  Exit\n"
+		   "status 1 when markers are nested, unbalanced or never ended, 3 when qemu-i386\n"
+		   "or the plugin cannot run here.\n");
+	return ret;
+}
+
+static json_t *region_json(const struct kb_sim_region *r)
+{
+	json_t *j = json_object(), *f = json_array();
+	const char *wl = r->seq ? kb_sim_marker_workload(r->id) : NULL;
+
+	if (r->seq) {
+		json_object_set_new(j, "seq", json_integer((json_int_t)r->seq));
+		json_object_set_new(j, "id", json_sprintf("0x%08x", r->id));
+		json_object_set_new(j, "workload", wl ? json_string(wl) : json_null());
+	}
+	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
+		json_object_set_new(j, counter_names[i], json_integer((json_int_t)r->c[i]));
+	for (size_t i = 0; i < r->n_funcs; i++)
+		json_array_append_new(f, json_pack("[s,I,I]", r->funcs[i].name,
+						   (json_int_t)r->funcs[i].insn,
+						   (json_int_t)r->funcs[i].miss));
+	json_object_set_new(j, "functions", f);
+	return j;
+}
+
+static void print_region(const char *label, const struct kb_sim_region *r)
+{
+	uint64_t ins = r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u];
+	uint64_t miss = r->c[KB_SIM_l1i_miss_k] + r->c[KB_SIM_l1i_miss_u];
+
+	printf("%-16s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %8.4f%% %10" PRIu64 " %10" PRIu64 "\n",
+	       label, r->c[KB_SIM_insn_k], r->c[KB_SIM_insn_u], miss,
+	       ins ? 100.0 * (double)miss / (double)ins : 0.0, r->c[KB_SIM_l2_miss],
+	       r->c[KB_SIM_kfoot_lines]);
+}
+
+int kb_cmd_sim(int argc, char **argv)
+{
+	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 1u << 20, 16, 64 };
+	const char *map = NULL, *out = NULL, *bad;
+	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL;
+	int as_json = 0, i, r, ret = KB_EXIT_FAILED;
+	char **qargv;
+	struct kb_sim_out o;
+
+	kb_sim_host_geom(&l1i, &l2);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return usage_sim(stdout, KB_EXIT_OK);
+		if (!strcmp(a, "--json")) {
+			as_json = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			return usage_sim(stderr, KB_EXIT_USAGE);
+		if (!strcmp(a, "--l1i") && kb_sim_geom_parse(argv[i + 1], 0, &l1i, &bad) < 0) {
+			kb_error("--l1i '%s': %s", argv[i + 1], bad);
+			return KB_EXIT_USAGE;
+		} else if (!strcmp(a, "--l2") && kb_sim_geom_parse(argv[i + 1], 1, &l2, &bad) < 0) {
+			kb_error("--l2 '%s': %s", argv[i + 1], bad);
+			return KB_EXIT_USAGE;
+		} else if (!strcmp(a, "--map")) {
+			map = argv[i + 1];
+		} else if (!strcmp(a, "--out")) {
+			out = argv[i + 1];
+		} else if (strcmp(a, "--l1i") && strcmp(a, "--l2")) {
+			kb_error("unknown option '%s'", a);
+			return usage_sim(stderr, KB_EXIT_USAGE);
+		}
+		i++;
+	}
+	if (i >= argc)
+		return usage_sim(stderr, KB_EXIT_USAGE);
+	if (!*qemu_user_path() || access(qemu_user_path(), X_OK) < 0) {
+		kb_error("kbench sim needs qemu-i386: install Debian package 'qemu-user' "
+			 "(or set KBENCH_QEMU_USER)");
+		return KB_EXIT_NOT_SUPPORTED;
+	}
+	if (!out) {
+		char tmpl[] = "/tmp/kbench-sim.XXXXXX";
+		int fd = mkstemp(tmpl);
+
+		if (fd < 0) {
+			kb_error_errno(errno, "cannot create a file in /tmp");
+			return KB_EXIT_FAILED;
+		}
+		close(fd);
+		tmpout = kb_xstrdup(tmpl);
+		out = tmpout;
+	}
+	log = kb_xasprintf("%s.log", out);
+	plugin = kb_sim_find_plugin();
+	if (access(plugin, R_OK) < 0) {
+		kb_error("plugin '%s': %s (build kbench, or set KBENCH_PLUGIN)", plugin, strerror(errno));
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	spec = plugin_spec(plugin, out, map, &l1i, &l2);
+	qargv = kb_xcalloc((size_t)(argc - i) + 4, sizeof(*qargv));
+	qargv[0] = (char *)qemu_user_path();
+	qargv[1] = "-plugin";
+	qargv[2] = spec;
+	for (int k = i; k < argc; k++)
+		qargv[3 + k - i] = argv[k];
+	unlink(log);
+	r = kb_run_argv(qargv, NULL, log);
+	free(qargv);
+	if (r < 0)
+		goto out;
+	if (kb_sim_out_read(&o, out) < 0 || !o.header) {
+		kb_sim_out_release(&o);
+		char *text = NULL;
+
+		if (kb_read_file(log, &text, NULL) == 0 && strstr(text, "Could not load plugin"))
+			kb_error("qemu-i386 refused the plugin '%s' (this kbench builds it for QEMU plugin API %d; "
+				 "rebuild kbench against the QEMU installed); QEMU said:", plugin, KB_QEMU_PLUGIN_API);
+		else
+			kb_error("qemu-i386 did not run the plugin (exit status %d); its output:", r);
+		free(text);
+		kb_print_tail(stderr, log, 8, "kbench:   | ");
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	if (as_json) {
+		json_t *j = json_object(), *regs = json_array();
+
+		json_object_set_new(j, "program", json_string(argv[i]));
+		json_object_set_new(j, "exit_status", json_integer(r));
+		json_object_set_new(j, "l1i", json_sprintf("%u:%u:%u", o.l1i.size, o.l1i.ways, o.l1i.line));
+		json_object_set_new(j, "l2", o.l2.size ? json_sprintf("%u:%u:%u", o.l2.size, o.l2.ways,
+								      o.l2.line) : json_string("off"));
+		for (size_t k = 0; k < o.n_regions; k++)
+			json_array_append_new(regs, region_json(&o.regions[k]));
+		json_object_set_new(j, "regions", regs);
+		json_object_set_new(j, "total", o.have_total ? region_json(&o.total) : json_null());
+		json_object_set_new(j, "errors", json_array());
+		for (size_t k = 0; k < o.n_errors; k++) {
+			char *t = kb_sim_error_text(&o.errors[k]);
+
+			json_array_append_new(json_object_get(j, "errors"),
+					      json_pack("{s:s,s:s}", "kind", o.errors[k].kind, "message", t));
+			free(t);
+		}
+		json_object_set_new(j, "complete", json_boolean(o.ended));
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(j);
+	} else {
+		printf("L1i %u:%u:%u, L2 %u:%u:%u (program exit status %d)\n", o.l1i.size, o.l1i.ways,
+		       o.l1i.line, o.l2.size, o.l2.ways, o.l2.line, r);
+		printf("%-16s %14s %14s %12s %9s %10s %10s\n", "region", "insn_k", "insn_u", "l1i_miss",
+		       "miss/insn", "l2_miss", "kfoot_ln");
+		for (size_t k = 0; k < o.n_regions; k++) {
+			const char *wl = kb_sim_marker_workload(o.regions[k].id);
+			char label[40];
+
+			snprintf(label, sizeof(label), "%" PRIu64 " %s", o.regions[k].seq, wl ? wl : "?");
+			print_region(label, &o.regions[k]);
+		}
+		if (o.have_total)
+			print_region("whole run", &o.total);
+	}
+	for (size_t k = 0; k < o.n_errors; k++) {
+		char *t = kb_sim_error_text(&o.errors[k]);
+
+		kb_error("%s", t);
+		free(t);
+	}
+	if (!o.ended)
+		kb_error("the plugin's output '%s' ends early: qemu-i386 did not exit normally", out);
+	ret = o.n_errors || !o.ended ? KB_EXIT_FAILED : KB_EXIT_OK;
+	kb_sim_out_release(&o);
+out:
+	free(why);
+	if (tmpout) {
+		unlink(tmpout);
+		unlink(log);
+	}
+	free(tmpout);
+	free(log);
+	free(plugin);
+	free(spec);
+	return ret;
+}

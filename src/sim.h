@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sim backend, host side: choose it, load kbench's QEMU TCG plugin
+ * (plugin/kbench-sim.c) into a boot, and parse what the plugin writes
+ * (plugin/simfmt.h).  Its figures are simulated (instructions, L1i and L2
+ * misses, footprint) or modeled (cycles), never measured.
+ */
+#ifndef KB_SIM_H
+#define KB_SIM_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../plugin/simfmt.h"
+
+struct kb_conf;
+struct kb_store;
+
+/* A cache: size in bytes, ways, line in bytes; size 0: none. */
+struct kb_sim_geom {
+	unsigned size, ways, line;
+};
+
+/* "32768:8:64", "32K:8:64", "1M:16:64"; "off" (allow_off) gives size 0.
+ * 0, or -1 with *why (static text) saying what is wrong. */
+int kb_sim_geom_parse(const char *s, int allow_off, struct kb_sim_geom *g, const char **why);
+/* This host's L1i and L2 from libcpuid; 0, or -1 when it cannot tell. */
+int kb_sim_host_geom(struct kb_sim_geom *l1i, struct kb_sim_geom *l2);
+/* Check the [run] sim_* keys; -1 after a message naming the key. */
+int kb_sim_check_conf(const struct kb_conf *conf);
+
+/* ---- the plugin's output ---- */
+
+struct kb_sim_func {
+	char *name;
+	uint64_t insn, miss;
+};
+
+struct kb_sim_region {
+	uint64_t seq;			/* 1 for the first begin marker; 0 for the whole run */
+	uint32_t id;			/* its begin marker */
+	uint64_t c[KB_SIM_NCOUNTERS];
+	uint64_t host_ns;		/* host time inside the region: not deterministic */
+	struct kb_sim_func *funcs;	/* functions that ran in it */
+	size_t n_funcs;
+	int claimed;			/* matched to a sample */
+};
+
+struct kb_sim_error {
+	uint64_t seq;
+	char kind[16];			/* KB_SIM_ERR_* */
+	uint32_t id, open;
+};
+
+struct kb_sim_out {
+	int header;			/* a valid header line was read */
+	int api, system, markers_only;
+	struct kb_sim_geom l1i, l2;
+	struct kb_sim_region *regions;
+	size_t n_regions;
+	struct kb_sim_region total;	/* whole run, from the "total" line */
+	int have_total;
+	struct kb_sim_error *errors;
+	size_t n_errors;
+	int ended;			/* the "end" line: the file is complete */
+	size_t bad;			/* lines not understood */
+	char first_bad[96];
+	/* incremental reading */
+	int fd;
+	uint64_t off;
+	char *pending;
+	size_t n_pending;
+};
+
+void kb_sim_out_init(struct kb_sim_out *o);
+/* Parse one line (without its newline). */
+void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len);
+/* Read the complete lines appended to path since the last call (opening it
+ * the first time).  0, or -errno (the file is not there yet: -ENOENT). */
+int kb_sim_out_poll(struct kb_sim_out *o, const char *path);
+/* The whole file at once: kb_sim_out_init + poll.  0 or -errno with a message. */
+int kb_sim_out_read(struct kb_sim_out *o, const char *path);
+void kb_sim_out_release(struct kb_sim_out *o);
+
+/* The workload a marker ID names, or NULL. */
+const char *kb_sim_marker_workload(uint32_t id);
+/* A marker error in words, malloc'd: "nested markers: 'pipe' began while
+ * 'getppid' was open (region 3)". */
+char *kb_sim_error_text(const struct kb_sim_error *e);
+/* The counters of a region as JSON fields (the sample's "fields" names):
+ * ins_k, ins_u, l1i_k, l1i_u, l1i_fill, l2_miss and model_cycles. */
+struct kb_sim_model {
+	double cpi, l1i_penalty, l2_penalty;
+};
+void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields);
+uint64_t kb_sim_model_cycles(const struct kb_sim_region *r, const struct kb_sim_model *m);
+
+/* ---- the backend in a run ---- */
+
+struct kb_sim_run {
+	char *plugin;			/* kbench-sim.so */
+	struct kb_sim_geom l1i, l2;
+	struct kb_sim_model model;
+	char *geom_why;			/* where the geometry came from */
+};
+
+/* $KBENCH_PLUGIN, else the build tree's plugin/kbench-sim.so beside this
+ * kbench, else the installed one; malloc'd. */
+char *kb_sim_find_plugin(void);
+/* Does QEMU load this plugin?  1 yes; 0 no, *why (malloc'd) says QEMU's own
+ * words (a plugin built for another API version is refused here). */
+int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why);
+/*
+ * The run's backend from [run] backend and the accelerator: "sim" (sr
+ * filled) or "clock", *why (malloc'd) saying why; NULL when backend = sim
+ * cannot be had (*why says why).
+ */
+const char *kb_sim_choose(const struct kb_conf *conf, const char *accel, struct kb_sim_run *sr,
+			  char **why);
+json_t *kb_sim_run_json(const struct kb_sim_run *sr);
+void kb_sim_run_release(struct kb_sim_run *sr);
+
+/* One boot under the plugin. */
+struct kb_sim_boot;
+/* out: where the plugin writes (the run's boots/<variant>-<n>.sim); map:
+ * the variant's System.map or NULL; store and the keys name the lines of
+ * sim.jsonl (footprint and per-function attribution, one per sample). */
+struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
+				    struct kb_store *store, const char *variant, long boot, long vboot);
+/* QEMU arguments: -icount, -rtc, -plugin; NULL-terminated, owned by sb. */
+const char *const *kb_sim_boot_argv(const struct kb_sim_boot *sb);
+/* A sample of workload wl came in: its region is the plugin's latest one
+ * (the plugin writes it when the end marker runs, before the guest prints
+ * the sample).  Adds the counts to fields and writes its sim.jsonl line.
+ * 0, or -1 with *why (static text) when there is no such region. */
+int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
+		       json_t *fields, const char **why);
+/* QEMU has ended: read the rest, report marker errors and a cut-short file
+ * (messages name the variant and boot).  Returns the number of problems. */
+int kb_sim_boot_finish(struct kb_sim_boot *sb);
+void kb_sim_boot_free(struct kb_sim_boot *sb);
+
+#endif

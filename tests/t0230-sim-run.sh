@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# kbench run with the sim backend on a real kernel (O2, from the build cache;
+# the first run builds it): backend auto picks sim under TCG; two boots of the
+# same kernel give identical counts; each sample carries them, labelled
+# simulated or modeled; per-function attribution (System.map) sums to the
+# region's totals; the dynamic footprint is there.
+. "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+plan 10
+d=$(scratch)
+src=/usr/src/linux-source-6.1.tar.xz
+cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
+
+if [ ! -f "$src" ]; then
+	for i in $(seq 10); do skip "needs:linux-source-6.1" "sim backend run $i"; done
+	exit 0
+fi
+cat > "$d/variants.conf" <<CONF
+[kernel]
+source = $src
+cache = $cache
+
+[run]
+accel = tcg
+backend = auto
+boots = 2
+samples = 2
+scale = 0.05
+workloads = getppid,pipe
+timeout = 240
+output = $d/results
+
+[variant O2]
+config = CC_OPTIMIZE_FOR_PERFORMANCE=y
+CONF
+
+"$KBENCH" run "$d/variants.conf" > "$d/run.out" 2> "$d/run.err"
+rc=$?
+check "kbench run exits 0 (got $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 30
+run=$(sed -n 's,/report.md$,,p' "$d/run.out" | tail -n 1)
+run=${run:-$d/no-run-directory}
+j() { jq -r "$1" "$run/manifest.json" 2>/dev/null; }
+diag "backend: $(j '.backend + ": " + .backend_why')"
+
+check "backend auto under TCG chose sim, with the plugin and geometry recorded" test \
+	"$(j '.backend == "sim" and (.sim.plugin | length > 0) and .sim.l1i.size > 0')" = true
+check "cycles are stated as a model" sh -c \
+	"jq -e '.sim.cycle_model.formula | test(\"a model, not a measurement\")' '$run/manifest.json' >/dev/null"
+check "8 samples, each from the sim backend with its counts" test \
+	"$(jq -s '[.[] | select(.backend == "sim" and .fields.ins_k > 0 and .fields.ins_u > 0 and
+		(.fields | has("l1i_k") and has("l2_miss") and has("model_cycles")))] | length' "$run/samples.jsonl")" = 8
+
+# Determinism: both boots of the kernel give the same counts, sample by sample.
+check "two boots, identical counts in every sample" test \
+	"$(jq -s 'group_by([.workload, .rep]) | map(map(.fields) | unique | length) | (length == 4 and all(. == 1))' "$run/samples.jsonl")" = true
+check "two boots, identical footprint and attribution" test \
+	"$(jq -s 'group_by([.workload, .rep]) | map(map(del(.boot, .vboot)) | unique | length) | (length == 4 and all(. == 1))' "$run/sim.jsonl")" = true
+jq -r 'select(.boot == 1) | "\(.workload) rep \(.rep): \(.insn_k) kernel + \(.insn_u) user instructions, \(.l1i_miss_k) kernel L1i misses, \(.kfoot_lines) kernel lines"' "$run/sim.jsonl" |
+	sed 's/^/# /'
+
+check "per-function instructions and misses sum to the region's" test \
+	"$(jq -s 'all(.[]; ([.functions[][1]] | add) == .insn_k + .insn_u and ([.functions[][2]] | add) == .l1i_miss_k + .l1i_miss_u)' "$run/sim.jsonl")" = true
+check "getppid's kernel time is in functions named from System.map" test \
+	"$(jq -s '[.[] | select(.workload == "getppid") | .functions[][0]] | any(test("sys_getppid")) and any(test("entry_SYSENTER_32|entry_INT80_32"))' "$run/sim.jsonl")" = true
+check "a dynamic kernel footprint: lines and bytes" test \
+	"$(jq -s 'all(.[]; .kfoot_lines > 0 and .kfoot_bytes > .kfoot_lines and .kfoot_bytes <= 64 * .kfoot_lines)' "$run/sim.jsonl")" = true
+check "no marker or plugin problems in any boot" test \
+	"$(jq -s 'length == 2 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
