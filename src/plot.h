@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_PLOT_H
+#define KB_PLOT_H
+
+/* Plots by gnuplot as SVG text, for inlining in report.html.  kbench writes
+ * the script itself; text from the config or the guest reaches gnuplot only
+ * through kb_plot_label, so it cannot become a gnuplot command or markup. */
+
+#include <stddef.h>
+
+/* A label safe inside a gnuplot double-quoted string, a data file and SVG
+ * text: letters, digits and ._/=+- kept, anything else '_' (malloc'd). */
+char *kb_plot_label(const char *s);
+
+/* Run gnuplot (KBENCH_GNUPLOT, else the one configure found) on script in
+ * a new temporary directory holding "plot.dat" with data; the script writes
+ * "plot.svg".  Returns the SVG element (XML prolog and doctype removed;
+ * malloc'd), or NULL with *why set (malloc'd). */
+char *kb_plot_svg(const char *script, const char *data, char **why);
+
+#endif

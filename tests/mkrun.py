@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Write a synthetic kbench run directory (manifest.json, samples.jsonl,
+boots.jsonl) from a JSON spec, so report, stats and compare can be tested on
+known data without booting anything.  Standard library only.
+
+spec: {"dir": PATH, "seed": N, "boots": N, "samples": N, "scale": 0.1,
+       "backend": "clock", "accel": "tcg", "kernel_id": "...",
+       "cases": [{"workload": "getppid", "case": "getppid", "ns": 400.0}, ...],
+       "variants": [{"name": "O2", "text": 2000000, "factor": 1.0,
+                     "factors": {"case": f}, "noise": 0.02}, ...],
+       "brand": "cpu brand", "boot_failures": [["O2", 2, "timeout", "why"]],
+       "spikes": [["O2", 3, 1.5]], "quantum": 10}
+spikes multiply one boot's level (an outlier boot); quantum rounds every
+sample to a multiple (ties between boots).
+Each boot's level is ns * factor * (1 + noise * N(0,1)); each sample adds
+noise / 4 around it.  Boots are interleaved in shuffled rounds like kbench's.
+"""
+import json
+import os
+import random
+import sys
+
+
+def main():
+    spec = json.loads(sys.argv[1])
+    rnd = random.Random(spec.get("seed", 1))
+    d = spec["dir"]
+    os.makedirs(d, exist_ok=True)
+    variants = spec["variants"]
+    workloads = []
+    for c in spec["cases"]:
+        if c["workload"] not in workloads:
+            workloads.append(c["workload"])
+    manifest = {
+        "kbench": "test", "run_id": os.path.basename(d), "state": "complete",
+        "seed": spec.get("seed", 1), "baseline": spec.get("baseline", variants[0]["name"]),
+        "run": {"boots": spec.get("boots", 5), "workloads": ",".join(workloads),
+                "samples": spec.get("samples", 3), "scale": spec.get("scale", 0.1),
+                "timeout": 60, "memory_mb": 128},
+        "host": {"cpu": {"brand": spec.get("brand", "synthetic")}},
+        "kernel": {"source": "synthetic", "id": spec.get("kernel_id", "sha256:synthetic"),
+                   "version": "6.1.0", "arch": "i386", "base": "tinyconfig"},
+        "variants": [], "accel": {"chosen": spec.get("accel", "tcg"), "why": spec.get("why", "synthetic")},
+        "backend": spec.get("backend", "clock"),
+    }
+    for v in variants:
+        mv = {"name": v["name"], "flags": v.get("flags", ""), "status": v.get("status", "built"),
+              "vmlinux": "variants/%s/vmlinux" % v["name"]}
+        if v.get("text") is not None:
+            mv["size"] = {"text": v["text"], "data": 100000, "bss": 200000,
+                          "dec": v["text"] + 300000}
+        manifest["variants"].append(mv)
+    samples, boots = [], []
+    fail = {(f[0], f[1]): f for f in spec.get("boot_failures", [])}
+    seq = 0
+    for rnd_i in range(spec.get("boots", 5)):
+        order = list(range(len(variants)))
+        rnd.shuffle(order)
+        for vi in order:
+            v = variants[vi]
+            seq += 1
+            vboot = rnd_i + 1
+            f = fail.get((v["name"], vboot))
+            if f:
+                boots.append({"variant": v["name"], "boot": seq, "vboot": vboot, "status": f[2],
+                              "reason": f[3], "samples": 0, "serial": "boots/x.serial"})
+                continue
+            n = 0
+            for c in spec["cases"]:
+                factor = v.get("factors", {}).get(c["case"], v.get("factor", 1.0))
+                noise = v.get("noise", spec.get("noise", 0.02))
+                level = c["ns"] * factor * (1 + noise * rnd.gauss(0, 1))
+                for sv, sb, sf in spec.get("spikes", []):
+                    if sv == v["name"] and sb == vboot:
+                        level *= sf
+                for rep in range(1, spec.get("samples", 3) + 1):
+                    it = c.get("iterations", 10000)
+                    per = level * (1 + noise / 4 * rnd.gauss(0, 1))
+                    if spec.get("quantum"):
+                        q = spec["quantum"]
+                        per = max(q, round(per / q) * q)
+                    fields = dict(c.get("fields", {}))
+                    s = {"variant": v["name"], "boot": seq, "vboot": vboot,
+                         "workload": c["workload"], "case": c["case"], "rep": rep,
+                         "iterations": it, "ns": int(per * it), "ns_per_op": per,
+                         "backend": manifest["backend"], "accel": manifest["accel"]["chosen"],
+                         "fields": fields}
+                    for k, per_op in c.get("counts", {}).items():
+                        fields[k] = int(per_op * factor * it)
+                    samples.append(s)
+                    n += 1
+            boots.append({"variant": v["name"], "boot": seq, "vboot": vboot, "status": "ok",
+                          "reason": "", "samples": n, "serial": "boots/%s-%d.serial" % (v["name"], vboot)})
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=2)
+    with open(os.path.join(d, "samples.jsonl"), "w") as f:
+        for s in samples:
+            f.write(json.dumps(s) + "\n")
+    with open(os.path.join(d, "boots.jsonl"), "w") as f:
+        for b in boots:
+            f.write(json.dumps(b) + "\n")
+
+
+main()

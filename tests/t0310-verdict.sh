@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Verdicts on synthetic runs with a known truth: a variant made 8% slower
+# (boot-to-boot noise 3%) comes out slower with Holm-corrected p < 0.05 in
+# every case; a variant identical to the baseline comes out not
+# distinguishable; 3 boots per variant cannot decide and the report says why;
+# a deterministic (sim) run needs one boot.  tests/t0340-verdict-tcg.sh
+# checks the same on real boots.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 8
+d=$(scratch)
+PY=
+for p in "${KBENCH_PYTHON:-}" python3 /usr/bin/python3; do
+	[ -n "$p" ] && "$p" -c 'import json, random' 2>/dev/null && { PY=$p; break; }
+done
+if [ -z "$PY" ] || ! command -v jq >/dev/null; then
+	for i in $(seq 8); do skip "needs:python3,jq" "verdict $i"; done
+	exit 0
+fi
+cases='[{"workload": "getppid", "case": "getppid", "ns": 400}, {"workload": "pipe", "case": "pipe", "ns": 30000}]'
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 5, \"boots\": 6, \"noise\": 0.03, \"cases\": $cases,
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"same\", \"text\": 2000000},
+	       {\"name\": \"slow\", \"text\": 1400000, \"factor\": 1.08}]}"
+"$KBENCH" report "$d/r" > /dev/null 2> "$d/err"
+j=$d/r/summary.json
+verdict() { jq -r "[.results[] | select(.metric == \"ns_per_op\" and .variant == \"$1\" and .case == \"$2\")][0] | .verdict + \" \" + (.p_holm | tostring)" "$j"; }
+for c in getppid pipe; do
+	v=$(verdict slow $c)
+	check "8% slower variant, $c: slower, Holm p < 0.05 ($v)" sh -c \
+		"echo '$v' | awk '\$1 == \"slower\" && \$2 < 0.05 { ok = 1 } END { exit !ok }'"
+	v=$(verdict same $c)
+	check "identical variant, $c: not distinguishable ($v)" sh -c "echo '$v' | grep -q '^not distinguishable '"
+done
+check "report.md verdict row for the slow variant" grep -qE '^\| getppid \| slow \| -30\.0% \| 1\.0[0-9]{2} \[[0-9.]+, [0-9.]+\] \| [0-9.e-]+ \| \+[0-9.]+ \(large\) \| slower \|' "$d/r/report.md"
+check "the claim sentence answers for the smaller kernel" grep -q 'No: this smaller kernel is slower in every case' "$d/r/report.md"
+
+# 3 boots each: the smallest exact p is 0.1; nothing can be called.
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/three\", \"seed\": 5, \"boots\": 3, \"noise\": 0.03, \"cases\": $cases,
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"slow\", \"text\": 1400000, \"factor\": 1.5}]}"
+"$KBENCH" report "$d/three" > /dev/null 2>&1
+check "3 boots: not distinguishable, and the report says why" sh -c \
+	"grep -q 'smallest p-value the exact rank test can give is 0.1' '$d/three/report.md' &&
+	 jq -e '[.results[] | select(.variant == \"slow\") | .verdict] | all(. == \"not distinguishable\")' '$d/three/summary.json' >/dev/null"
+
+# sim: deterministic counts, one boot, identical in every boot.
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/sim\", \"seed\": 5, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\",
+  \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400, \"counts\": {\"instructions\": 263, \"cycles\": 400}}],
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
+"$KBENCH" report "$d/sim" > /dev/null 2>&1
+check "sim: one boot decides on modeled cycles, labelled modeled" sh -c \
+	"jq -e '.primary_metric == \"cycles_per_op\" and ([.results[] | select(.metric == \"cycles_per_op\" and .variant == \"Os\")][0].verdict == \"faster\")' '$d/sim/summary.json' >/dev/null &&
+	 grep -q 'On cycles per operation (modeled' '$d/sim/report.md' &&
+	 grep -q 'one boot per variant suffices' '$d/sim/report.md'"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# report.html: one self-contained file (no script, nothing fetched), gnuplot
+# SVG plots inlined (size, cost per case, the icache sweep, size against
+# cost), hostile strings from the config and the guest escaped in the HTML
+# and the markdown, and a page that headless Chromium renders (screenshot
+# kept in the test output directory).  Without gnuplot the report is still
+# written and says why the plots are missing.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 11
+d=$(scratch)
+PY=
+for p in "${KBENCH_PYTHON:-}" python3 /usr/bin/python3; do
+	[ -n "$p" ] && "$p" -c 'import json, random' 2>/dev/null && { PY=$p; break; }
+done
+if [ -z "$PY" ]; then
+	for i in $(seq 11); do skip "needs:python3" "report.html $i"; done
+	exit 0
+fi
+evil='<script>alert(1)</script>'
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 9, \"boots\": 5, \"noise\": 0.03,
+  \"brand\": \"<iframe src='https://example.invalid/x'></iframe>\", \"why\": \"\\\"><img src=x onerror=alert(2)>\",
+  \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400},
+	    {\"workload\": \"icache\", \"case\": \"icache/k=0\", \"ns\": 500},
+	    {\"workload\": \"icache\", \"case\": \"icache/k=16\", \"ns\": 650},
+	    {\"workload\": \"icache\", \"case\": \"icache/k=64\", \"ns\": 1100},
+	    {\"workload\": \"x\", \"case\": \"$evil\", \"ns\": 900}],
+  \"variants\": [{\"name\": \"O2\", \"text\": 2062329}, {\"name\": \"Os\", \"text\": 1356393, \"factor\": 0.9},
+	       {\"name\": \"$evil\", \"text\": 1700000, \"factor\": 1.05, \"flags\": \"\`rm -rf\` | <b>x</b>\"}],
+  \"boot_failures\": [[\"Os\", 5, \"timeout\", \"</td></tr></table><script>alert(3)</script>\"]]}"
+"$KBENCH" report "$d/r" > "$d/out" 2> "$d/err"
+check "kbench report writes report.html, summary.json and summary.csv" \
+	test -s "$d/r/report.html" -a -s "$d/r/summary.json" -a -s "$d/r/summary.csv"
+h=$d/r/report.html
+check "no script, iframe, img or event handler markup in report.html" sh -c \
+	"! grep -qiE '<script|<iframe|<img|<object|<embed|<link|<b>' '$h'"
+check "hostile strings are there, escaped" sh -c \
+	"grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$h' && grep -qF '&lt;iframe src=&#39;https://example.invalid/x&#39;' '$h'"
+# URLs may appear as escaped text; no src or href may point anywhere but
+# inside the page.
+check "nothing to fetch: every src and href is a fragment" sh -c \
+	"! grep -oiE '(src|href)=[\"'\'']+[^#]' '$h'"
+check "a content security policy forbids scripts and fetches" \
+	grep -qF "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"" "$h"
+n=$(grep -c '<svg' "$h")
+check "four gnuplot SVG plots inlined (got $n): size, cost, icache sweep, size against cost" test "$n" -eq 4
+# (the size table is binutils size's text inside a code fence: inert there)
+md_inert() { grep -qF '\<script\>alert(1)\</script\>' "$1" && ! grep -v '/vmlinux$' "$1" | grep -q '<script>'; }
+check "markdown keeps the strings inert" md_inert "$d/r/report.md"
+check "csv: a text cell cannot start a formula" sh -c \
+	"head -n 1 '$d/r/summary.csv' | grep -q '^case,metric,unit,source,variant,text' && ! grep -q ',\"[=+@-]' '$d/r/summary.csv'"
+
+KBENCH_GNUPLOT=/nonexistent/gnuplot "$KBENCH" report "$d/r" > /dev/null 2> "$d/err2"
+check "without gnuplot: report written, plots said missing" sh -c \
+	"grep -q 'Plot not drawn: /nonexistent/gnuplot could not run' '$h' && grep -q 'plot' '$d/err2'"
+"$KBENCH" report "$d/r" > /dev/null 2>&1
+
+chromium=
+for c in chromium chromium-browser; do
+	command -v "$c" >/dev/null 2>&1 && { chromium=$c; break; }
+done
+if [ -z "$chromium" ]; then
+	skip "needs:chromium" "report.html renders in headless Chromium"
+	skip "needs:chromium" "rendered page shows the verdict and the plots"
+	exit 0
+fi
+flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
+timeout 120 "$chromium" $flags --user-data-dir="$d/profile1" --screenshot="$d/report.png" \
+	--window-size=1200,2000 "file://$h" > "$d/chromium.log" 2>&1
+check "report.html renders in headless Chromium (screenshot $d/report.png)" sh -c \
+	"[ \$(stat -c %s '$d/report.png' 2>/dev/null || echo 0) -gt 20000 ]"
+timeout 120 "$chromium" $flags --user-data-dir="$d/profile2" --dump-dom "file://$h" > "$d/dom.html" 2>> "$d/chromium.log"
+check "rendered page shows the verdict and the plots" sh -c \
+	"grep -q 'Is the smaller kernel also faster?' '$d/dom.html' && [ \$(grep -o '<svg' '$d/dom.html' | wc -l) -eq 4 ] &&
+	 ! grep -qi '<script' '$d/dom.html'"
+rm -rf "$d/profile1" "$d/profile2"

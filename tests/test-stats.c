@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the statistics: known answers worked out by hand (exact
+ * Mann-Whitney tails are 2 / C(n1 + n2, n1) at the extremes), properties
+ * (bootstrap intervals hold the median, seeds reproduce), the calibration
+ * of the rank test under the null, and the verdicts of the result model on
+ * small in-memory runs.  tests/t0300-stats-scipy.sh checks the same figures
+ * against scipy on fixed data.
+ */
+#include "config.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+#include "summary.h"
+#include "util.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+static void medians_and_mad(void **state)
+{
+	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, v[] = { 1, 2, 3, 4, 100 };
+
+	(void)state;
+	NEAR(kb_stats_median(odd, 3), 2);
+	NEAR(kb_stats_median(even, 4), 2.5);
+	assert_true(odd[0] == 3);	/* the input is not sorted in place */
+	NEAR(kb_stats_mad(v, 5), 1);
+	assert_true(isnan(kb_stats_median(v, 0)));
+}
+
+static void outliers_marked(void **state)
+{
+	double v[] = { 1, 2, 3, 4, 100 }, flat[] = { 5, 5, 5, 5, 9 }, same[] = { 7, 7, 7, 7 };
+	unsigned char o[5];
+
+	(void)state;
+	assert_int_equal(kb_stats_outliers(v, 5, 3.5, o), 1);
+	assert_true(o[4] && !o[0] && !o[1] && !o[2] && !o[3]);
+	/* MAD 0: the mean absolute deviation stands in (z = 4 / 1.0027) */
+	assert_int_equal(kb_stats_outliers(flat, 5, 3.5, o), 1);
+	assert_true(o[4]);
+	assert_int_equal(kb_stats_outliers(flat, 5, 4.5, o), 0);
+	assert_int_equal(kb_stats_outliers(same, 4, 3.5, o), 0);
+	assert_int_equal(kb_stats_outliers(v, 2, 3.5, o), 0);
+}
+
+static void mann_whitney_exact(void **state)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	double x[] = { 1.1, 2.2, 3.3, 4.4, 5.5 }, y[] = { 6.1, 7.2, 8.3, 9.4, 10.5 };
+	double m1[] = { 1, 2, 4 }, m2[] = { 3, 5, 6 };
+	struct kb_mwu r;
+
+	(void)state;
+	assert_int_equal(kb_stats_mann_whitney(a, 3, b, 3, &r), 0);
+	assert_true(r.exact);
+	NEAR(r.u, 0);
+	NEAR(r.p, 0.1);
+	kb_stats_mann_whitney(b, 3, a, 3, &r);
+	NEAR(r.u, 9);
+	NEAR(r.p, 0.1);
+	kb_stats_mann_whitney(x, 5, y, 5, &r);
+	NEAR(r.p, 2.0 / 252);
+	NEAR(kb_stats_mwu_min_p(5, 5), 2.0 / 252);
+	NEAR(kb_stats_mwu_min_p(3, 3), 0.1);
+	NEAR(kb_stats_mwu_min_p(1, 1), 1);
+	/* U = 1 of 9: of the 20 orderings, 2 have U >= 8 (counts 1,1,2,3,3,3,3,2,1,1) */
+	kb_stats_mann_whitney(m1, 3, m2, 3, &r);
+	NEAR(r.u, 1);
+	NEAR(r.p, 2 * 2.0 / 20);
+	assert_int_equal(kb_stats_mann_whitney(a, 0, b, 3, &r), -EINVAL);
+}
+
+static void mann_whitney_ties(void **state)
+{
+	double a[] = { 1, 1, 1 }, b[] = { 1, 1, 1 }, c[] = { 1, 2, 2, 3 }, d[] = { 2, 3, 3, 4 };
+	struct kb_mwu r;
+
+	(void)state;
+	kb_stats_mann_whitney(a, 3, b, 3, &r);
+	assert_false(r.exact);
+	NEAR(r.p, 1);	/* all tied: no evidence at all */
+	kb_stats_mann_whitney(c, 4, d, 4, &r);
+	assert_false(r.exact);
+	assert_true(r.p > 0 && r.p < 1);
+}
+
+/* Under the null (same distribution), p < 0.05 about 5% of the time or
+ * less (the exact test is conservative at small n): the verdict's false
+ * alarm rate is what it says. */
+static void mann_whitney_calibrated(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double a[6], b[6];
+	int alarms = 0, trials = 4000;
+	struct kb_mwu r;
+
+	(void)state;
+	gsl_rng_set(rng, 42);
+	for (int t = 0; t < trials; t++) {
+		for (int i = 0; i < 6; i++) {
+			a[i] = gsl_ran_lognormal(rng, 0, 0.3);
+			b[i] = gsl_ran_lognormal(rng, 0, 0.3);
+		}
+		kb_stats_mann_whitney(a, 6, b, 6, &r);
+		alarms += r.p < 0.05;
+	}
+	/* exact size at 6 vs 6: P(p < 0.05) = 2 * 19 / 924 = 0.041 */
+	assert_true(alarms > trials * 0.03 && alarms < trials * 0.055);
+	gsl_rng_free(rng);
+}
+
+static void cliffs_delta_and_labels(void **state)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 };
+
+	(void)state;
+	NEAR(kb_stats_cliffs_delta(a, 3, b, 3), -5.0 / 9);
+	NEAR(kb_stats_cliffs_delta(b, 3, a, 3), 5.0 / 9);
+	assert_string_equal(kb_stats_effect_label(-5.0 / 9), "large");
+	assert_string_equal(kb_stats_effect_label(0.1), "negligible");
+	assert_string_equal(kb_stats_effect_label(0.2), "small");
+	assert_string_equal(kb_stats_effect_label(0.4), "medium");
+}
+
+static void holm(void **state)
+{
+	double p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4], one[] = { 0.7 }, big[] = { 0.6, 0.9 };
+
+	(void)state;
+	kb_stats_holm(p, 4, adj);
+	NEAR(adj[0], 0.03);
+	NEAR(adj[1], 0.06);
+	NEAR(adj[2], 0.06);
+	NEAR(adj[3], 0.02);
+	kb_stats_holm(one, 1, adj);
+	NEAR(adj[0], 0.7);
+	kb_stats_holm(big, 2, adj);
+	NEAR(adj[0], 1);
+	NEAR(adj[1], 1);
+}
+
+static void spearman(void **state)
+{
+	double x[] = { 1, 2, 3, 4 }, up[] = { 10, 20, 30, 40 }, down[] = { 4, 3, 2, 1 };
+	double flat[] = { 5, 5, 5, 5 }, tie[] = { 1, 2, 2, 3 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double big_x[12], big_y[12];
+
+	(void)state;
+	NEAR(kb_stats_spearman(x, up, 4), 1);
+	NEAR(kb_stats_spearman(x, down, 4), -1);
+	assert_true(isnan(kb_stats_spearman(x, flat, 4)));
+	NEAR(kb_stats_spearman(x, tie, 4), 0.9486832980505138);
+	/* exact: 1 of 24 orderings reaches rho = 1; two-sided doubles it */
+	NEAR(kb_stats_spearman_p(x, up, 4, rng, 1000), 2.0 / 24);
+	NEAR(kb_stats_spearman_p(x, up, 2, rng, 1000), 1);
+	for (int i = 0; i < 12; i++) {
+		big_x[i] = i;
+		big_y[i] = i;
+	}
+	/* sampled: (0 + 1) / (999 + 1) each side */
+	NEAR(kb_stats_spearman_p(big_x, big_y, 12, rng, 999), 2 * 1.0 / 1000);
+	gsl_rng_free(rng);
+}
+
+static void bootstrap(void **state)
+{
+	double v[] = { 10, 11, 12, 13, 30 }, c[] = { 2, 2, 2 }, one[] = { 1, 1 };
+	struct kb_interval ci, ci2;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 7);
+	assert_int_equal(kb_stats_bootstrap_median(v, 5, rng, 5000, 0.95, &ci), 0);
+	assert_true(ci.lo >= 10 && ci.lo <= 12 && ci.hi >= 12 && ci.hi <= 30);
+	gsl_rng_set(rng, 7);
+	kb_stats_bootstrap_median(v, 5, rng, 5000, 0.95, &ci2);
+	NEAR(ci.lo, ci2.lo);
+	NEAR(ci.hi, ci2.hi);
+	kb_stats_bootstrap_ratio(c, 3, one, 2, rng, 1000, 0.95, &ci);
+	NEAR(ci.lo, 2);
+	NEAR(ci.hi, 2);
+	assert_int_equal(kb_stats_bootstrap_median(v, 0, rng, 10, 0.95, &ci), -EINVAL);
+	gsl_rng_free(rng);
+}
+
+static void seeds(void **state)
+{
+	(void)state;
+	assert_true(kb_stats_seed(1, "ab", "c", "d") != kb_stats_seed(1, "a", "bc", "d"));
+	assert_true(kb_stats_seed(1, "a", "b", "c") == kb_stats_seed(1, "a", "b", "c"));
+	assert_true(kb_stats_seed(1, "a", "b", "c") != kb_stats_seed(2, "a", "b", "c"));
+}
+
+/* ---- the result model on in-memory runs ---- */
+
+/* variants[i] with per-boot levels levels[i][b] (3 samples each, +-0.5%). */
+static json_t *run_of(const char *backend, size_t nv, const char *const *names,
+		      const long long *text, size_t nb, const double levels[][8], json_t **samples)
+{
+	json_t *m = json_pack("{s:s,s:I,s:s,s:{s:s},s:{s:s},s:[]}", "run_id", "t", "seed", (json_int_t)5,
+			      "baseline", names[0], "run", "workloads", "getppid", "accel", "chosen",
+			      "tcg", "variants");
+	long long seq = 0;
+
+	*samples = json_array();
+	for (size_t v = 0; v < nv; v++)
+		json_array_append_new(json_object_get(m, "variants"),
+				      json_pack("{s:s,s:s,s:{s:I,s:I,s:I}}", "name", names[v], "status",
+						"built", "size", "text", (json_int_t)text[v], "data",
+						(json_int_t)1, "bss", (json_int_t)1));
+	json_object_set_new(m, "backend", json_string(backend));
+	for (size_t b = 0; b < nb; b++)
+		for (size_t v = 0; v < nv; v++) {
+			seq++;
+			for (int r = 0; r < 3; r++) {
+				double x = levels[v][b] * (1 + 0.005 * (r - 1) * !strcmp(backend, "clock"));
+
+				json_array_append_new(*samples,
+					json_pack("{s:s,s:I,s:s,s:s,s:I,s:f,s:s,s:{s:I}}", "variant", names[v],
+						  "boot", (json_int_t)seq, "workload", "getppid", "case", "getppid",
+						  "iterations", (json_int_t)1000, "ns_per_op", x, "backend", backend,
+						  "fields", "instructions", (json_int_t)(x * 1000)));
+			}
+		}
+	return m;
+}
+
+static void model_verdicts(void **state)
+{
+	static const char *const names[] = { "base", "same", "slow" };
+	static const long long text[] = { 2000, 2000, 1500 };
+	static const double lv[3][8] = {
+		{ 100, 103, 98, 101, 99, 102 },
+		{ 101, 99, 102, 100, 98, 103 },
+		{ 120, 124, 119, 122, 121, 125 },
+	};
+	struct kb_summary_opts o = KB_SUMMARY_OPTS_INIT;
+	json_t *samples, *m = run_of("clock", 3, names, text, 6, lv, &samples), *boots = json_array();
+	json_t *model = kb_summary_build(m, samples, boots, &o), *r;
+
+	(void)state;
+	r = kb_summary_find(model, "getppid", "ns_per_op", "slow");
+	assert_non_null(r);
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")), "slower");
+	assert_true(kb_summary_num(r, "p_holm") < 0.05);
+	NEAR(kb_summary_num(r, "cliffs_delta"), 1);
+	r = kb_summary_find(model, "getppid", "ns_per_op", "same");
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")), "not distinguishable");
+	r = kb_summary_find(model, "getppid", "ns_per_op", "base");
+	NEAR(kb_summary_num(r, "ratio"), 1);
+	assert_null(json_object_get(r, "p"));
+	/* fields become per-operation metrics */
+	r = kb_summary_find(model, "getppid", "instructions_per_op", "slow");
+	assert_non_null(r);
+	assert_true(kb_summary_num(r, "median") > 119 && kb_summary_num(r, "median") < 125);
+	assert_string_equal(json_string_value(json_object_get(model, "primary_metric")), "ns_per_op");
+	json_decref(model);
+	json_decref(m);
+	json_decref(samples);
+	json_decref(boots);
+}
+
+static void model_deterministic(void **state)
+{
+	static const char *const names[] = { "O2", "Os" };
+	static const long long text[] = { 2000, 1500 };
+	static const double lv[2][8] = { { 100 }, { 90 } };
+	struct kb_summary_opts o = KB_SUMMARY_OPTS_INIT;
+	json_t *samples, *m = run_of("sim", 2, names, text, 1, lv, &samples), *boots = json_array();
+	json_t *model = kb_summary_build(m, samples, boots, &o), *r, *c;
+	size_t i;
+	int said = 0;
+
+	(void)state;
+	assert_true(json_is_true(json_object_get(model, "deterministic")));
+	assert_string_equal(json_string_value(json_object_get(model, "primary_metric")),
+			    "instructions_per_op");
+	r = kb_summary_find(model, "getppid", "instructions_per_op", "Os");
+	assert_string_equal(json_string_value(json_object_get(r, "verdict")), "faster");
+	assert_string_equal(json_string_value(json_object_get(kb_summary_metric(model, "instructions_per_op"),
+							      "source")), "simulated");
+	json_array_foreach(json_object_get(model, "caveats"), i, c)
+		said |= strstr(json_string_value(c), "one boot per variant suffices") != NULL;
+	assert_true(said);
+	json_decref(model);
+	json_decref(m);
+	json_decref(samples);
+	json_decref(boots);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(medians_and_mad),
+		cmocka_unit_test(outliers_marked),
+		cmocka_unit_test(mann_whitney_exact),
+		cmocka_unit_test(mann_whitney_ties),
+		cmocka_unit_test(mann_whitney_calibrated),
+		cmocka_unit_test(cliffs_delta_and_labels),
+		cmocka_unit_test(holm),
+		cmocka_unit_test(spearman),
+		cmocka_unit_test(bootstrap),
+		cmocka_unit_test(seeds),
+		cmocka_unit_test(model_verdicts),
+		cmocka_unit_test(model_deterministic),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
