@@ -6,7 +6,10 @@
 int kb_cmd_run(int argc, char **argv);
 int kb_cmd_build(int argc, char **argv);
 int kb_cmd_size(int argc, char **argv);
+int kb_cmd_bloat(int argc, char **argv);
 int kb_cmd_probe(int argc, char **argv);
 int kb_cmd_report(int argc, char **argv);
+int kb_cmd_sim(int argc, char **argv);
+int kb_cmd_compare(int argc, char **argv);
 
 #endif

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../workloads/icache.h"
 #include "conf.h"
+#include "sim.h"
 #include "util.h"
 
 enum opt_section { SEC_KERNEL, SEC_RUN, SEC_VARIANT };
@@ -29,6 +31,7 @@ enum opt_type {
 	OPT_ENUM,	/* long: index into allowed[] */
 	OPT_CHOICE,	/* char *: one of allowed[] */
 	OPT_WORKLOADS,	/* char *: comma-separated workload names */
+	OPT_ULIST,	/* char *: comma-separated distinct integers in [min, max] */
 	OPT_KOPTS,	/* Kconfig assignments, appended (variant only) */
 };
 
@@ -68,7 +71,7 @@ static const struct opt options[] = {
 	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
 	  .help = "QEMU accelerator; auto uses KVM only if a guest really makes progress under it" },
 	{ .name = "boots", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boots),
-	  .def = "3", .min = 1, .max = 10000,
+	  .def = "5", .min = 1, .max = 10000,
 	  .help = "boots per variant: the unit of replication" },
 	{ .name = "workloads", .section = SEC_RUN, .type = OPT_WORKLOADS, .off = KOFF(workloads),
 	  .def = "all", .help = "comma-separated workloads to run in each boot, or 'all'" },
@@ -78,6 +81,9 @@ static const struct opt options[] = {
 	{ .name = "scale", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(scale),
 	  .def = "1.0", .max = 1000,
 	  .help = "multiplier of each workload's default iteration count" },
+	{ .name = "sweep", .section = SEC_RUN, .type = OPT_ULIST, .off = KOFF(sweep),
+	  .def = "0,4,8,16,32,64,128", .min = 0, .max = KB_ICACHE_MAX_KIB,
+	  .help = "KiB of straight-line user code between system calls, one icache sample per value" },
 	{ .name = "timeout", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(timeout),
 	  .def = "300", .min = 1, .max = 86400,
 	  .help = "seconds one boot may take before QEMU is killed" },
@@ -92,6 +98,26 @@ static const struct opt options[] = {
 	  .def = "0", .help = "random seed for the boot order (0: chosen from the clock and recorded)" },
 	{ .name = "baseline", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(baseline),
 	  .help = "variant the others are compared with (default: the first)" },
+	{ .name = "backend", .section = SEC_RUN, .type = OPT_ENUM, .off = KOFF(backend),
+	  .def = "auto", .allowed = { "auto", "clock", "sim" },
+	  .help = "what measures: clock (guest wall time), sim (TCG with kbench's plugin: exact "
+		  "instructions, simulated L1i/L2, deterministic under -icount); auto: sim under TCG "
+		  "when the plugin loads, else clock" },
+	{ .name = "sim_l1i", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(sim_l1i),
+	  .def = "auto",
+	  .help = "sim: L1i as SIZE:WAYS:LINE (e.g. 32K:8:64, a Pentium M); auto: this host's (libcpuid)" },
+	{ .name = "sim_l2", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(sim_l2),
+	  .def = "auto", .help = "sim: unified L2 behind the L1i, SIZE:WAYS:LINE or off; auto: this host's" },
+	{ .name = "sim_cpi", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(sim_cpi),
+	  .def = "1.0", .max = 100,
+	  .help = "sim cycle model: cycles per instruction before misses (a model, never a measurement)" },
+	{ .name = "sim_l1i_penalty", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(sim_l1i_penalty),
+	  .def = "12", .max = 10000,
+	  .help = "sim cycle model: cycles per L1i miss served by L2 (12 to 16 on recent x86 cores: "
+		  "Intel and AMD optimization guides give their L2 latency)" },
+	{ .name = "sim_l2_penalty", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(sim_l2_penalty),
+	  .def = "40", .max = 10000,
+	  .help = "sim cycle model: extra cycles per L2 miss (about an L3 hit on those cores)" },
 
 	{ .name = "description", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(description),
 	  .help = "one line shown in the report" },
@@ -101,6 +127,9 @@ static const struct opt options[] = {
 	  .help = "extra compiler flags, passed to make as KCFLAGS" },
 	{ .name = "cc", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(cc),
 	  .help = "compiler, passed to make as CC" },
+	{ .name = "cmdline", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(cmdline),
+	  .help = "extra kernel command line for this variant's boots, e.g. clearcpuid=11 "
+		  "(the same built kernel, booted differently)" },
 	{ .name = "bzimage", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(bzimage),
 	  .help = "prebuilt kernel image (with vmlinux): no build" },
 	{ .name = "vmlinux", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(vmlinux),
@@ -317,6 +346,47 @@ static int parse_workloads(struct parse *p, char **dst, const char *value)
 	return 0;
 }
 
+/* "0, 4,8": at most KB_SWEEP_MAX_POINTS distinct integers, kept as "0,4,8" */
+static int parse_ulist(struct parse *p, const struct opt *o, char **dst, const char *value)
+{
+	char *copy = kb_xstrdup(value), *save = NULL, *out = kb_xcalloc(1, strlen(value) + 1);
+	long seen[KB_SWEEP_MAX_POINTS];
+	size_t n = 0, len = 0;
+	int bad = 0;
+
+	for (char *tok = strtok_r(copy, " \t,", &save); tok && !bad; tok = strtok_r(NULL, " \t,", &save)) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(tok, &end, 10);
+		if (!isdigit((unsigned char)tok[0]) || *end || errno || v < o->min || v > o->max) {
+			bad = perr(p, "'%s': '%s' is not an integer in [%ld, %ld]", o->name, tok,
+				   o->min, o->max);
+			break;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (seen[i] == v)
+				bad = perr(p, "'%s': %ld given twice", o->name, v);
+		if (!bad && n == KB_SWEEP_MAX_POINTS)
+			bad = perr(p, "'%s': more than %d values", o->name, KB_SWEEP_MAX_POINTS);
+		if (!bad) {
+			seen[n++] = v;
+			len += (size_t)sprintf(out + len, "%s%ld", len ? "," : "", v);
+		}
+	}
+	if (!bad && !n)
+		bad = perr(p, "'%s': empty list", o->name);
+	free(copy);
+	if (bad) {
+		free(out);
+		return 1;
+	}
+	free(*dst);
+	*dst = out;
+	return 0;
+}
+
 static int set_option(struct parse *p, const struct opt *o, void *base, const char *value)
 {
 	void *field = (char *)base + o->off;
@@ -398,6 +468,8 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 	case OPT_WORKLOADS:
 		parse_workloads(p, (char **)field, value);
 		return 0;
+	case OPT_ULIST:
+		return parse_ulist(p, o, (char **)field, value);
 	case OPT_KOPTS:
 		return parse_kopts(p, base, value);
 	}
@@ -559,6 +631,8 @@ static void finish(struct parse *p)
 		p->line = v->line;
 		if (!!v->bzimage != !!v->vmlinux)
 			perr(p, "variant '%s': bzimage and vmlinux go together", v->name);
+		if (v->cmdline && (!strncmp(v->cmdline, "kb_", 3) || strstr(v->cmdline, " kb_")))
+			perr(p, "variant '%s': cmdline: kb_ parameters belong to kbench's guest runner", v->name);
 		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc))
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
 	}
@@ -566,6 +640,8 @@ static void finish(struct parse *p)
 		fprintf(stderr, "%s: baseline '%s' is not a variant\n", c->path, c->baseline);
 		p->errors++;
 	}
+	if (kb_sim_check_conf(c) < 0)
+		p->errors++;
 	if (!c->baseline && c->n_variants)
 		c->baseline = kb_xstrdup(c->variants[0].name);
 	if (!c->cache) {
@@ -652,6 +728,7 @@ static void free_fields(void *base, enum opt_section sec)
 		if (o->section != sec)
 			continue;
 		if (o->type == OPT_STR || o->type == OPT_FLAGS || o->type == OPT_PATH || o->type == OPT_WORKLOADS ||
+		    o->type == OPT_ULIST ||
 		    o->type == OPT_CHOICE) {
 			char **s = (char **)((char *)base + o->off);
 

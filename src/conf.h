@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 enum kb_accel { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG };
+enum kb_backend { KB_BACKEND_AUTO, KB_BACKEND_CLOCK, KB_BACKEND_SIM };
 
 /* One Kconfig assignment a variant asks for, e.g. CC_OPTIMIZE_FOR_SIZE=y. */
 struct kb_kopt {
@@ -21,6 +22,7 @@ struct kb_variant {
 	size_t n_kopts;
 	char *kcflags;		/* passed to make as KCFLAGS=..., one argv entry */
 	char *cc;		/* passed as CC=... */
+	char *cmdline;		/* extra kernel command line at boot (not a build input) */
 	char *bzimage;		/* prebuilt pair instead of a build */
 	char *vmlinux;
 };
@@ -43,12 +45,19 @@ struct kb_conf {
 	char *workloads;	/* comma-separated, validated */
 	long samples;
 	double scale;
+	char *sweep;		/* icache sweep, KiB: "0,4,8", validated */
 	long timeout;		/* seconds per boot */
 	long memory;		/* MiB */
 	long serial_limit;	/* bytes per boot */
 	char *output;
 	unsigned long long seed;
 	char *baseline;
+	long backend;		/* enum kb_backend */
+	char *sim_l1i;		/* "auto" or SIZE:WAYS:LINE (checked by sim.c) */
+	char *sim_l2;		/* "auto", "off" or SIZE:WAYS:LINE */
+	double sim_cpi;		/* the sim backend's cycle model */
+	double sim_l1i_penalty;
+	double sim_l2_penalty;
 
 	struct kb_variant *variants;
 	size_t n_variants;

@@ -18,8 +18,11 @@ static const struct kb_command commands[] = {
 	{ "run",    "build, boot and measure every variant, then write the report", kb_cmd_run },
 	{ "build",  "build the kernels of variants.conf only",                      kb_cmd_build },
 	{ "size",   "text/data/bss of ELF files, as binutils size prints them",     kb_cmd_size },
+	{ "bloat",  "per-symbol size changes, as scripts/bloat-o-meter prints them", kb_cmd_bloat },
 	{ "report", "write the report of a run directory again",                    kb_cmd_report },
+	{ "compare", "compare two runs of the same variants (B against A)",         kb_cmd_compare },
 	{ "probe",  "what this host can measure (KVM, PMU, caches, QEMU)",          kb_cmd_probe },
+	{ "sim",    "run a static i386 program under kbench's cache-simulating QEMU plugin", kb_cmd_sim },
 };
 
 static void usage(FILE *f)

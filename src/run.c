@@ -19,6 +19,7 @@
 #include "probe.h"
 #include "record.h"
 #include "report.h"
+#include "sim.h"
 #include "size.h"
 #include "store.h"
 #include "util.h"
@@ -53,31 +54,25 @@ static char *find_runner(void)
 	return kb_xstrdup(PKGLIBEXECDIR "/kbench-runner");
 }
 
+/* One line saying how a variant differs: its options, flags, boot arguments. */
 static char *flags_summary(const struct kb_variant *v)
 {
-	size_t cap = 64, len = 0;
-	char *s = kb_xcalloc(1, cap);
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
 
-	for (size_t i = 0; i < v->n_kopts; i++) {
-		char *a = kb_xasprintf("%sCONFIG_%s=%s", len ? " " : "", v->kopts[i].name, v->kopts[i].value);
-
-		cap += strlen(a);
-		s = kb_xrealloc(s, cap);
-		len += (size_t)sprintf(s + len, "%s", a);
-		free(a);
-	}
-	if (v->kcflags) {
-		char *a = kb_xasprintf("%sKCFLAGS=%s", len ? " " : "", v->kcflags);
-
-		cap += strlen(a);
-		s = kb_xrealloc(s, cap);
-		len += (size_t)sprintf(s + len, "%s", a);
-		free(a);
-	}
-	if (v->bzimage) {
-		free(s);
-		s = kb_xasprintf("prebuilt %s", v->bzimage);
-	}
+	if (v->bzimage)
+		return kb_xasprintf("prebuilt %s", v->bzimage);
+	f = open_memstream(&s, &len);
+	if (!f)
+		abort();
+	for (size_t i = 0; i < v->n_kopts; i++)
+		fprintf(f, "%sCONFIG_%s=%s", ftell(f) ? " " : "", v->kopts[i].name, v->kopts[i].value);
+	if (v->kcflags)
+		fprintf(f, "%sKCFLAGS=%s", ftell(f) ? " " : "", v->kcflags);
+	if (v->cmdline)
+		fprintf(f, "%sboot: %s", ftell(f) ? " " : "", v->cmdline);
+	fclose(f);
 	return s;
 }
 
@@ -94,6 +89,7 @@ static json_t *variant_json(const struct kb_variant *v)
 	json_object_set_new(j, "config", cfg);
 	json_object_set_new(j, "kcflags", v->kcflags ? json_string(v->kcflags) : json_null());
 	json_object_set_new(j, "cc", v->cc ? json_string(v->cc) : json_null());
+	json_object_set_new(j, "cmdline", v->cmdline ? json_string(v->cmdline) : json_null());
 	json_object_set_new(j, "flags", json_string(flags));
 	json_object_set_new(j, "status", json_string("pending"));
 	free(flags);
@@ -205,6 +201,8 @@ struct boot {
 	long samples, garbled, rejected, guest_errors;
 	char panic[256];
 	char first_bad[128];
+	char pmu[128];		/* the guest's counters: "guest", or "none: why" */
+	struct kb_sim_boot *sim;	/* the sim backend's plugin output, or NULL */
 };
 
 static int workload_planned(const struct kb_conf *conf, const char *wl)
@@ -244,7 +242,7 @@ static int is_sample_key(const char *key)
 static void on_sample(struct boot *b, const struct kb_record *r)
 {
 	unsigned long long rep, iter, ns, k;
-	const char *wl = kb_record_get(r, "wl");
+	const char *wl = kb_record_get(r, "wl"), *sim_why = NULL;
 	json_t *j, *fields;
 	char *cas;
 
@@ -269,6 +267,11 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 	}
 	/* A case is what the report compares: the workload, and its parameter. */
 	cas = kb_record_get_u64(r, "k", &k) == 0 ? kb_xasprintf("%s/k=%llu", wl, k) : kb_xstrdup(wl);
+	if (b->sim && kb_sim_boot_sample(b->sim, wl, cas, (long)rep, fields, &sim_why) < 0) {
+		json_decref(fields);
+		free(cas);
+		return reject(b, sim_why);
+	}
 	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:f,s:s,s:s,s:o}",
 		      "variant", b->variant, "boot", (json_int_t)b->seq, "vboot", (json_int_t)b->vboot,
 		      "workload", wl, "case", cas, "rep", (json_int_t)rep,
@@ -305,9 +308,13 @@ static void on_line(void *ctx, const char *line, size_t len)
 		b->garbled++;
 		return;
 	}
-	if (!strcmp(r.kind, "hello"))
+	if (!strcmp(r.kind, "hello")) {
+		const char *pmu_why = kb_record_get(&r, "pmu_why");
+
 		b->hello = 1;
-	else if (!strcmp(r.kind, "sample"))
+		snprintf(b->pmu, sizeof(b->pmu), "%s%s%s", kb_record_get(&r, "pmu") ?: "?",
+			 pmu_why ? ": " : "", pmu_why ? pmu_why : "");
+	} else if (!strcmp(r.kind, "sample"))
 		on_sample(b, &r);
 	else if (!strcmp(r.kind, "done"))
 		b->done = 1;
@@ -320,15 +327,17 @@ static void on_line(void *ctx, const char *line, size_t len)
 }
 
 static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct variant_state *s,
-		     long seq, long total, const char *accel, const char *image)
+		     long seq, long total, const char *accel, const char *image,
+		     const struct kb_sim_run *sim)
 {
 	struct boot b = { .conf = conf, .store = store, .variant = s->v->name, .seq = seq,
 			  .vboot = s->boots_done + 1, .accel = accel, .backend = "clock" };
 	char *serial = kb_store_path(store, "boots/%s-%ld.serial", s->v->name, b.vboot);
 	char *qlog = kb_store_path(store, "boots/%s-%ld.qemu.log", s->v->name, b.vboot);
-	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet kb_workloads=%s "
-				    "kb_samples=%ld kb_scale=%g", conf->workloads, conf->samples,
-				    conf->scale);
+	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=%s "
+				    "kb_samples=%ld kb_scale=%g kb_sweep=%s", s->v->cmdline ? s->v->cmdline : "",
+				    s->v->cmdline ? " " : "", conf->workloads, conf->samples,
+				    conf->scale, conf->sweep);
 	struct kb_vm_opts o = {
 		.qemu = kb_qemu_path(), .accel = accel, .kernel = s->k.bzimage, .initrd = image,
 		.append = append, .memory_mb = conf->memory, .timeout = (double)conf->timeout,
@@ -342,6 +351,14 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 	int r;
 
 	s->boots_done++;
+	if (sim) {
+		char *out = kb_store_path(store, "boots/%s-%ld.sim", s->v->name, b.vboot);
+
+		b.sim = kb_sim_boot_new(sim, out, s->k.system_map, store, s->v->name, seq, b.vboot);
+		b.backend = "sim";
+		o.extra_argv = kb_sim_boot_argv(b.sim);
+		free(out);
+	}
 	r = kb_vm_boot(&o, &res);
 	if (kb_interrupted) {
 		/* Not a finished boot: no boots.jsonl line, so --resume runs it
@@ -383,6 +400,10 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 		      "serial", serial + strlen(store->dir) + 1);
 	if (b.first_bad[0])
 		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
+	if (b.pmu[0])
+		json_object_set_new(j, "pmu", json_string(b.pmu));
+	if (b.sim)
+		json_object_set_new(j, "sim_problems", json_integer(kb_sim_boot_finish(b.sim)));
 	kb_store_append(store, "boots.jsonl", j);
 	json_decref(j);
 	kb_info("boot %ld/%ld: variant '%s' (%ld/%ld): %s, %ld samples, %.1f s", seq, total,
@@ -397,6 +418,7 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 	r = strcmp(status, "ok") ? -1 : 0;
 	free(reason);
 out:
+	kb_sim_boot_free(b.sim);
 	free(serial);
 	free(qlog);
 	free(append);
@@ -405,6 +427,10 @@ out:
 
 static const char *choose_accel(const struct kb_conf *conf, char **why)
 {
+	if (conf->backend == KB_BACKEND_SIM && conf->accel == KB_ACCEL_AUTO) {
+		*why = kb_xstrdup("backend = sim: QEMU plugins run under TCG");
+		return "tcg";
+	}
 	switch (conf->accel) {
 	case KB_ACCEL_TCG:
 		*why = kb_xstrdup("accel = tcg in the configuration");
@@ -643,8 +669,9 @@ int kb_cmd_run(int argc, char **argv)
 	struct kb_conf conf;
 	struct kb_store store;
 	struct variant_state *vs = NULL;
-	const char *path, *accel, *was;
-	char *why = NULL, *runner = NULL, *image = NULL, *logdir = NULL;
+	const char *path, *accel, *was, *backend;
+	char *why = NULL, *runner = NULL, *image = NULL, *logdir = NULL, *bwhy = NULL;
+	struct kb_sim_run simrun = { 0 };
 	unsigned char *done = NULL;
 	long total = 0, bad_boots = 0, ran = 0, todo = 0, *partial = NULL;
 	size_t nbuilt = 0, npartial = 0, *plan = NULL;
@@ -694,7 +721,6 @@ int kb_cmd_run(int argc, char **argv)
 	}
 	json_object_set_new(store.manifest, "accel", json_pack("{s:s?,s:s}", "chosen", accel,
 							       "why", why ? why : ""));
-	json_object_set_new(store.manifest, "backend", json_string("clock"));
 	kb_store_save_manifest(&store);
 	if (!accel) {
 		kb_error("accel = kvm, but %s", why);
@@ -702,6 +728,25 @@ int kb_cmd_run(int argc, char **argv)
 		goto report;
 	}
 	kb_info("accelerator %s: %s", accel, why);
+	backend = kb_sim_choose(&conf, accel, &simrun, &bwhy);
+	was = json_string_value(json_object_get(store.manifest, "backend"));
+	if (resume && was && strcmp(was, backend ? backend : "none")) {
+		kb_error("'%s' was measured with backend %s, but this host now gives %s (%s): "
+			 "samples would not be comparable", store.dir, was, backend ? backend : "none", bwhy);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto report;
+	}
+	json_object_set_new(store.manifest, "backend", json_string(backend ? backend : "none"));
+	json_object_set_new(store.manifest, "backend_why", json_string(bwhy));
+	if (backend && !strcmp(backend, "sim"))
+		json_object_set_new(store.manifest, "sim", kb_sim_run_json(&simrun));
+	kb_store_save_manifest(&store);
+	if (!backend) {
+		kb_error("backend = sim, but %s", bwhy);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto report;
+	}
+	kb_info("backend %s: %s", backend, bwhy);
 
 	plan = make_plan(&conf, vs, conf.seed, &total);
 	done = finished_boots(&store, total);
@@ -712,6 +757,9 @@ int kb_cmd_run(int argc, char **argv)
 			partial[npartial++] = seq;
 	todo = (long)npartial;
 	if (resume && kb_store_drop_lines(&store, "samples.jsonl", "boot", partial, npartial) < 0)
+		goto report;
+	if (resume && simrun.plugin &&
+	    kb_store_drop_lines(&store, "sim.jsonl", "boot", partial, npartial) < 0)
 		goto report;
 	if (resume)
 		kb_info("%ld of %ld boots finished before; %ld to go", total - todo, total, todo);
@@ -725,9 +773,12 @@ int kb_cmd_run(int argc, char **argv)
 			continue;
 		}
 		if (ran)
-			kb_info("progress: boot %ld/%ld, %.0f s elapsed, about %.0f s left", seq, total,
-				kb_now() - t0, el / (double)ran * (double)(todo - ran));
-		r = boot_once(&conf, &store, v, seq, total, accel, image);
+			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s' boot %d/%ld; "
+				"%.0f s elapsed, about %.0f s left", seq, total, plan[seq - 1] + 1,
+				conf.n_variants, v->v->name, v->boots_done + 1, conf.boots, kb_now() - t0,
+				el / (double)ran * (double)(todo - ran));
+		r = boot_once(&conf, &store, v, seq, total, accel, image,
+			      simrun.plugin ? &simrun : NULL);
 		if (r < 0 && !kb_interrupted)
 			bad_boots++;
 		ran++;
@@ -759,6 +810,8 @@ report:
 	free(done);
 	free(partial);
 	free(why);
+	free(bwhy);
+	kb_sim_run_release(&simrun);
 	free(runner);
 	free(image);
 	free(logdir);

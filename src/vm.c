@@ -61,6 +61,8 @@ static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)
 		argv[n++] = "-append";
 		argv[n++] = (char *)o->append;
 	}
+	for (int i = 0; o->extra_argv && o->extra_argv[i] && i < KB_VM_MAX_EXTRA; i++)
+		argv[n++] = (char *)o->extra_argv[i];
 	argv[n] = NULL;
 }
 
@@ -86,7 +88,7 @@ static void feed(struct lines *l, const char *p, size_t n)
 
 int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 {
-	char *argv[32], mem[32];
+	char *argv[32 + KB_VM_MAX_EXTRA], mem[32];
 	struct lines lines = { .o = o };
 	int pfd[2], logfd = -1, serfd = -1, status = 0, ret = 0;
 	double t0 = kb_now(), deadline = t0 + o->timeout;

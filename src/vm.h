@@ -22,7 +22,11 @@ struct kb_vm_opts {
 	size_t max_bytes;		/* serial bytes before the guest is cut off */
 	kb_vm_line_fn on_line;
 	void *ctx;
+	/* more QEMU arguments (the sim backend's -plugin, -icount), NULL-terminated,
+	 * at most KB_VM_MAX_EXTRA; or NULL */
+	const char *const *extra_argv;
 };
+#define KB_VM_MAX_EXTRA 16
 
 /* The QEMU binary: $KBENCH_QEMU, else the one configure found. */
 const char *kb_qemu_path(void);

@@ -3,7 +3,7 @@
 # Bad variants.conf files: exit status 2 and a message naming file:line,
 # before anything is built.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 10
+plan 12
 d=$(scratch)
 
 # expect_error NAME LINE PATTERN CONTENT: kbench run refuses with file:line
@@ -29,6 +29,9 @@ expect_error missing 2 "'boots': missing value" '[run]\nboots =\n[variant a]\n'
 expect_error range 2 "'boots': 0 is out of range" '[run]\nboots = 0\n[variant a]\n'
 expect_error workload 2 "unknown workload 'getpid' (did you mean 'getppid'?)" \
 	'[run]\nworkloads = getpid\n[variant a]\n'
+expect_error sweep 2 "'sweep': '512' is not an integer in \\[0, 256\\]" \
+	'[run]\nsweep = 0, 4, 512\n[variant a]\n'
+expect_error sweepdup 2 "'sweep': 4 given twice" '[run]\nsweep = 4,8,4\n[variant a]\n'
 expect_error kopt 2 "'foo' is not a Kconfig symbol name" '[variant a]\nconfig = foo=y\n'
 
 "$KBENCH" run "$d/nonexistent.conf" > /dev/null 2> "$d/nofile.err"

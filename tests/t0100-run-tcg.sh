@@ -4,13 +4,13 @@
 # Debian's linux-source-6.1 (cached outside the checkout between runs), boot
 # both under QEMU, and check samples, sizes and the report against binutils.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 17
+plan 19
 d=$(scratch)
 src=/usr/src/linux-source-6.1.tar.xz
 cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
 
 if [ ! -f "$src" ]; then
-	for i in $(seq 17); do skip "needs:linux-source-6.1" "end-to-end run $i"; done
+	for i in $(seq 19); do skip "needs:linux-source-6.1" "end-to-end run $i"; done
 	exit 0
 fi
 
@@ -54,6 +54,22 @@ done
 check "every boot ended ok" sh -c \
 	"jq -se 'length == 2 and all(.status == \"ok\")' '$run/boots.jsonl' >/dev/null"
 
+# Every workload of the plan (all of workloads.def), in both variants.
+missing=$(jq -rs --arg wls "$(jq -r .run.workloads "$run/manifest.json")" '
+	. as $s | [("O2", "Os") as $v | ($wls | split(","))[] as $w |
+	 select([$s[] | select(.variant == $v and .workload == $w and .ns > 0)] | length == 0) |
+	 "\($v)/\($w)"] | join(" ")' "$run/samples.jsonl")
+check "every planned workload has samples in both variants${missing:+ (none: $missing)}" \
+	test -z "$missing"
+# The icache sweep: per variant, one sample per K (the default sweep) and rep.
+sweep=$(jq -rs '[.[] | select(.workload == "icache")] | group_by(.variant)[] |
+	(.[0].variant + ":" + ([group_by(.fields.k)[] | "\(.[0].fields.k)x\(length)"] | join(",")))' \
+	"$run/samples.jsonl" | paste -sd' ' -)
+check "icache: one sample per K and rep in each variant" \
+	test "$sweep" = "O2:0x2,4x2,8x2,16x2,32x2,64x2,128x2 Os:0x2,4x2,8x2,16x2,32x2,64x2,128x2"
+[ -n "$sweep" ] && diag "icache samples per K: $sweep"
+diag "guest counters: $(jq -r '.variant + ": " + (.pmu // "?")' "$run/boots.jsonl" | paste -sd' ' -)"
+
 # The accelerator and why are recorded; a host whose KVM cannot run an i386
 # guest must have fallen back to TCG.
 check "accelerator and reason recorded" sh -c \
@@ -76,7 +92,7 @@ check "final .configs hold the optimisation choice" sh -c \
 	 grep -qx CONFIG_CC_OPTIMIZE_FOR_SIZE=y '$run/variants/Os/config'"
 
 check "report has a speed row per variant and workload" \
-	test "$(grep -cE '^\| (getppid|pipe) \| (O2|Os) \| [0-9.]+ \|' "$run/report.md")" = 4
+	test "$(sed -n '/^## Speed/,/^##/p' "$run/report.md" | grep -cE '^\| (getppid|pipe) \| (O2|Os) \| [0-9.]+ \|')" = 4
 
 cp "$run/report.md" "$d/report.before"
 "$KBENCH" report "$run" > /dev/null 2>&1
