@@ -287,7 +287,8 @@ int kb_cmd_probe(int argc, char **argv)
 	printf("qemu:                %s\n", json_string_value(json_object_get(v, "version")) ?: "not found");
 	printf("qemu plugins:        %s\n", yes_no(json_object_get(v, "plugins")));
 	printf("compiler:            %s\n", json_string_value(json_object_get(j, "compiler")) ?: "not found");
-	printf("backends:            clock%s\n",
+	printf("backends:            clock%s%s\n",
+	       json_is_true(json_object_get(v, "plugins")) ? ", sim" : "",
 	       json_is_true(json_object_get(json_object_get(j, "host_pmu"), "usable")) &&
 	       json_is_true(json_object_get(json_object_get(j, "kvm"), "usable")) ? ", pmu-host" : "");
 	json_decref(j);
