@@ -35,23 +35,8 @@ struct variant_state {
 
 static char *find_runner(void)
 {
-	const char *env = getenv("KBENCH_RUNNER");
-	char exe[4096];
-	ssize_t n;
-
-	if (env && *env)
-		return kb_xstrdup(env);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *p;
-
-		exe[n] = '\0';
-		p = kb_xasprintf("%s/../workloads/kbench-runner", dirname(exe));
-		if (access(p, X_OK) == 0)
-			return p;
-		free(p);
-	}
-	return kb_xstrdup(PKGLIBEXECDIR "/kbench-runner");
+	return kb_find_companion("KBENCH_RUNNER", "../workloads/kbench-runner",
+				 PKGLIBEXECDIR "/kbench-runner");
 }
 
 /* One line saying how a variant differs: its options, flags, boot arguments. */

@@ -399,30 +399,8 @@ void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, 
 
 char *kb_sim_find_plugin(void)
 {
-	const char *env = getenv("KBENCH_PLUGIN");
-	char exe[4096];
-	ssize_t n;
-
-	if (env && *env)
-		return kb_xstrdup(env);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *p;
-
-		exe[n] = '\0';
-		p = kb_xasprintf("%s/../plugin/kbench-sim.so", dirname(exe));
-		if (access(p, R_OK) == 0) {
-			char *real = realpath(p, NULL);
-
-			if (real) {
-				free(p);
-				return real;
-			}
-			return p;
-		}
-		free(p);
-	}
-	return kb_xstrdup(PKGLIBDIR "/kbench-sim.so");
+	return kb_find_companion("KBENCH_PLUGIN", "../plugin/kbench-sim.so",
+				 PKGLIBDIR "/kbench-sim.so");
 }
 
 /* A QEMU option value: commas doubled. */

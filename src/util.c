@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -386,4 +387,26 @@ char *kb_xstrndup(const char *s, size_t n)
 	char *p = strndup(s, n);
 
 	return p ? p : oom();
+}
+
+char *kb_find_companion(const char *env, const char *build_rel, const char *installed)
+{
+	const char *e = getenv(env);
+	char exe[4096];
+	ssize_t n;
+
+	if (e && *e)
+		return kb_xstrdup(e);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *p, *real;
+
+		exe[n] = '\0';
+		p = kb_xasprintf("%s/%s", dirname(exe), build_rel);
+		real = access(p, R_OK) == 0 ? realpath(p, NULL) : NULL;
+		free(p);
+		if (real)
+			return real;
+	}
+	return kb_xstrdup(installed);
 }

@@ -58,6 +58,11 @@ void kb_install_signal_handlers(void);
 void kb_child_started(pid_t pgid);
 void kb_child_ended(void);
 
+/* A file kbench ships (the guest runner, the plugin): $env if set, else
+ * build_rel relative to the kbench binary's directory when it is there (a
+ * build tree), else the installed path.  malloc'd, absolute. */
+char *kb_find_companion(const char *env, const char *build_rel, const char *installed);
+
 /* Monotonic time in seconds. */
 double kb_now(void);
 
