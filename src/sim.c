@@ -727,7 +727,8 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	kb_sim_fields(r, &sb->sr->model, fields);
 
 	/* footprint and attribution: one line per sample in sim.jsonl */
-	qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func);
+	if (r->n_funcs)	/* qsort's base must not be NULL, even for 0 items */
+		qsort(r->funcs, r->n_funcs, sizeof(*r->funcs), cmp_func);
 	funcs = json_array();
 	for (size_t i = 0; i < r->n_funcs; i++)
 		json_array_append_new(funcs, json_pack("[s,I,I]", r->funcs[i].name,
