@@ -28,3 +28,18 @@ scratch() {
 jq_true() { jq -e "$2" "$1" >/dev/null 2>&1; }
 # jq_all FILE FILTER: same, on a JSON-lines file slurped into an array
 jq_all() { jq -se "$2" "$1" >/dev/null 2>&1; }
+
+# Tests on real kernels: Debian's kernel source and the build cache kbench
+# uses by default (so CI reuses kernels built by earlier runs).
+kernel_src=/usr/src/linux-source-6.1.tar.xz
+kernel_cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
+# needs_kernel_source N NAME: without the source, skip all N checks and exit
+needs_kernel_source() {
+	[ -f "$kernel_src" ] && return 0
+	for i in $(seq "$1"); do skip "needs:linux-source-6.1" "$2 $i"; done
+	exit 0
+}
+# kernel_section: the [kernel] section of such a test's variants.conf
+kernel_section() {
+	printf '[kernel]\nsource = %s\ncache = %s\n' "$kernel_src" "$kernel_cache"
+}

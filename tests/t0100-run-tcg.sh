@@ -6,18 +6,10 @@
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 plan 19
 d=$(scratch)
-src=/usr/src/linux-source-6.1.tar.xz
-cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
-
-if [ ! -f "$src" ]; then
-	for i in $(seq 19); do skip "needs:linux-source-6.1" "end-to-end run $i"; done
-	exit 0
-fi
+needs_kernel_source 19 "end-to-end run"
 
 cat > "$d/variants.conf" <<CONF
-[kernel]
-source = $src
-cache = $cache
+$(kernel_section)
 
 [run]
 accel = auto
@@ -34,7 +26,7 @@ config = CC_OPTIMIZE_FOR_PERFORMANCE=y
 config = CC_OPTIMIZE_FOR_SIZE=y
 CONF
 
-diag "cache: $cache (first run builds two kernels: several minutes)"
+diag "cache: $kernel_cache (first run builds two kernels: several minutes)"
 "$KBENCH" run "$d/variants.conf" > "$d/run1.out" 2> "$d/run1.err"
 rc=$?
 check "kbench run exits 0" test $rc -eq 0

@@ -7,18 +7,10 @@
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 plan 13
 d=$(scratch)
-src=/usr/src/linux-source-6.1.tar.xz
-cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
-
-if [ ! -f "$src" ]; then
-	for i in $(seq 13); do skip "needs:linux-source-6.1" "resume $i"; done
-	exit 0
-fi
+needs_kernel_source 13 "resume"
 
 cat > "$d/variants.conf" <<CONF
-[kernel]
-source = $src
-cache = $cache
+$(kernel_section)
 [run]
 accel = tcg
 boots = 3

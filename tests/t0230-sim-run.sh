@@ -8,17 +8,9 @@
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 plan 10
 d=$(scratch)
-src=/usr/src/linux-source-6.1.tar.xz
-cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
-
-if [ ! -f "$src" ]; then
-	for i in $(seq 10); do skip "needs:linux-source-6.1" "sim backend run $i"; done
-	exit 0
-fi
+needs_kernel_source 10 "sim backend run"
 cat > "$d/variants.conf" <<CONF
-[kernel]
-source = $src
-cache = $cache
+$(kernel_section)
 
 [run]
 accel = tcg

@@ -15,17 +15,12 @@
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 plan 6
 d=$(scratch)
-src=/usr/src/linux-source-6.1.tar.xz
-cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
-
-if [ ! -f "$src" ] || ! command -v jq >/dev/null; then
+if [ ! -f "$kernel_src" ] || ! command -v jq >/dev/null; then
 	for i in $(seq 6); do skip "needs:linux-source-6.1,jq" "verdict on real boots $i"; done
 	exit 0
 fi
 cat > "$d/variants.conf" <<CONF
-[kernel]
-source = $src
-cache = $cache
+$(kernel_section)
 
 [run]
 accel = tcg
