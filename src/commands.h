@@ -11,5 +11,7 @@ int kb_cmd_probe(int argc, char **argv);
 int kb_cmd_report(int argc, char **argv);
 int kb_cmd_sim(int argc, char **argv);
 int kb_cmd_compare(int argc, char **argv);
+/* hidden: one verified boot, the command hyperfine times (boottime.c) */
+int kb_cmd_boot_check(int argc, char **argv);
 
 #endif

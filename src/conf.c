@@ -90,6 +90,13 @@ static const struct opt options[] = {
 	{ .name = "serial_limit", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(serial_limit),
 	  .def = "8388608", .min = 4096, .max = 1L << 30,
 	  .help = "bytes of serial output one boot may produce before it is stopped as a flood" },
+	{ .name = "boot_runs", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boot_runs),
+	  .def = "10", .min = 0, .max = 10000,
+	  .help = "whole boots per variant timed by hyperfine (QEMU start to guest exit, no "
+		  "workload), reported as workload 'boot'; 0: none" },
+	{ .name = "boot_warmup", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boot_warmup),
+	  .def = "1", .min = 0, .max = 100,
+	  .help = "untimed boots hyperfine runs before the timed ones (page cache, QEMU's files)" },
 	{ .name = "memory", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(memory),
 	  .def = "128", .min = 32, .max = 3072, .help = "guest memory in MiB" },
 	{ .name = "output", .section = SEC_RUN, .type = OPT_PATH, .off = KOFF(output),

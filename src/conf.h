@@ -49,6 +49,8 @@ struct kb_conf {
 	long timeout;		/* seconds per boot */
 	long memory;		/* MiB */
 	long serial_limit;	/* bytes per boot */
+	long boot_runs;		/* hyperfine-timed whole boots per variant; 0: none */
+	long boot_warmup;	/* untimed boots hyperfine runs first */
 	char *output;
 	unsigned long long seed;
 	char *baseline;

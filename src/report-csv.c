@@ -62,13 +62,12 @@ static json_t *correlation_of(json_t *model, json_t *r)
 	return NULL;
 }
 
-static int write_csv(FILE *f, const struct kb_report_ctx *ctx)
+/* One row per result of a model (the run's, or its boot_timing). */
+static void rows(FILE *f, json_t *model)
 {
-	json_t *model = ctx->model, *r, *x;
+	json_t *r, *x;
 	size_t i, k;
 
-	for (i = 0; i < KB_ARRAY_SIZE(columns); i++)
-		fprintf(f, "%s%c", columns[i], i + 1 < KB_ARRAY_SIZE(columns) ? ',' : '\n');
 	json_array_foreach(json_object_get(model, "results"), i, r) {
 		json_t *m = kb_summary_metric(model, str(r, "metric")), *v = NULL, *c;
 		json_t *ci = json_object_get(r, "ci"), *rci = json_object_get(r, "ratio_ci");
@@ -122,6 +121,14 @@ static int write_csv(FILE *f, const struct kb_report_ctx *ctx)
 		free(list);
 		free(outl);
 	}
+}
+
+static int write_csv(FILE *f, const struct kb_report_ctx *ctx)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(columns); i++)
+		fprintf(f, "%s%c", columns[i], i + 1 < KB_ARRAY_SIZE(columns) ? ',' : '\n');
+	rows(f, ctx->model);
+	rows(f, json_object_get(ctx->model, "boot_timing"));
 	return 0;
 }
 

@@ -373,6 +373,64 @@ static void verdict_table(FILE *f, json_t *model)
 	fputs("</table>\n", f);
 }
 
+/* Whole boots timed by hyperfine (the boot_timing model), in seconds. */
+static void boot_table(FILE *f, json_t *model)
+{
+	json_t *bt = json_object_get(model, "boot_timing"), *r, *c;
+	json_t *metric = kb_summary_metric(bt, "ns_per_op");
+	const char *baseline = str(model, "baseline");
+	size_t i;
+
+	if (!bt)
+		return;
+	fputs("<h2>Whole boot (hyperfine)</h2>\n<p>QEMU start to guest exit of <code>kbench "
+	      "boot-check</code> (no workload; a boot counts only when the guest said done), "
+	      "timed by hyperfine. ", f);
+	esc(f, metric ? str(metric, "source") : "measured");
+	fputs(": ", f);
+	esc(f, metric ? str(metric, "note") : "no boot was timed");
+	fputs(". One timed boot is one replicate; exact Mann-Whitney U against the baseline.</p>\n", f);
+	fprintf(f, "<table><tr><th>variant</th><th>boots timed</th><th>failed</th><th>median s "
+		"[%.0f%% CI]</th><th>vs ", 100 * kb_summary_num(model, "confidence"));
+	esc(f, baseline);
+	fputs("</th><th>p</th><th>Cliff's delta</th><th>verdict</th></tr>\n", f);
+	json_array_foreach(json_object_get(bt, "results"), i, r) {
+		char n[64];
+
+		fputs("<tr>", f);
+		td(f, str(r, "variant"));
+		snprintf(n, sizeof(n), "%lld", (long long)json_integer_value(json_object_get(r, "boots")));
+		td(f, n);
+		snprintf(n, sizeof(n), "%lld", (long long)json_integer_value(
+			 json_object_get(kb_report_timing(bt, str(r, "variant")), "failed")));
+		td(f, n);
+		tdn_begin(f);
+		if (json_integer_value(json_object_get(r, "boots")))
+			kb_report_seconds_ci(f, r);
+		fputs("</td>", f);
+		tdn_begin(f);
+		if (strcmp(str(r, "variant"), baseline))
+			kb_report_ratio_ci(f, r);
+		fputs("</td>", f);
+		tdn_begin(f);
+		if (json_object_get(r, "p"))
+			kb_report_p(f, kb_summary_num(r, "p"));
+		fputs("</td>", f);
+		tdn_begin(f);
+		if (json_object_get(r, "cliffs_delta"))
+			kb_report_delta(f, kb_summary_num(r, "cliffs_delta"));
+		fputs("</td>", f);
+		verdict_cell(f, str(r, "verdict"));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	json_array_foreach(json_object_get(bt, "caveats"), i, c) {
+		fputs("<p class=\"caveat\">", f);
+		esc(f, json_string_value(c));
+		fputs("</p>\n", f);
+	}
+}
+
 static void interval_td(FILE *f, json_t *ci, int ratio)
 {
 	tdn_begin(f);
@@ -553,6 +611,8 @@ static int write_html(FILE *f, const struct kb_report_ctx *ctx)
 		}
 		fputs("</ul>\n", f);
 	}
+
+	boot_table(f, model);
 
 	fputs("<h2>Plots</h2>\n", f);
 	plot_size(f, model);

@@ -204,6 +204,27 @@ static void strong_in(FILE *f, const char *s, int html)
 	fprintf(f, html ? "<strong>%s</strong>" : "**%s**", s);
 }
 
+/* The whole-boot figure of a variant, after its claim: said apart, being
+ * another kind of figure (one boot, not one operation). */
+static void boot_claim(FILE *f, json_t *model, const char *variant, int html)
+{
+	json_t *bt = json_object_get(model, "boot_timing");
+	json_t *r = kb_summary_find(bt, "boot", "ns_per_op", variant);
+	json_t *b = kb_summary_find(bt, "boot", "ns_per_op", str(model, "baseline"));
+
+	if (!r || !b || !json_integer_value(json_object_get(r, "boots")) ||
+	    !json_integer_value(json_object_get(b, "boots")))
+		return;
+	fputs(" Whole boot, QEMU start to guest exit, timed by hyperfine (", f);
+	text_in(f, str(kb_summary_metric(bt, "ns_per_op"), "note"), html);
+	fprintf(f, "): %.3f s against %.3f s, ratio ", kb_summary_num(r, "median") / 1e9,
+		kb_summary_num(b, "median") / 1e9);
+	kb_report_ratio_ci(f, r);
+	fputs(", p = ", f);
+	kb_report_p(f, kb_summary_num(r, "p"));
+	fprintf(f, ": %s.", str(r, "verdict"));
+}
+
 void kb_report_claim(FILE *f, json_t *model, json_t *c, int html)
 {
 	json_t *v = kb_report_variant(model, str(c, "variant")), *b = kb_report_variant(model, str(model, "baseline"));
@@ -249,6 +270,7 @@ void kb_report_claim(FILE *f, json_t *model, json_t *c, int html)
 		strong_in(f, "Not distinguishable: the measurements do not tell the two apart.", html);
 	else
 		strong_in(f, "Mixed: it depends on the case.", html);
+	boot_claim(f, model, str(c, "variant"), html);
 }
 
 static void verdict_section(FILE *f, json_t *model)
@@ -314,6 +336,83 @@ static void verdict_section(FILE *f, json_t *model)
 		}
 		fputs("\n", f);
 	}
+}
+
+json_t *kb_report_timing(json_t *bt, const char *variant)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(bt, "timing"), i, t)
+		if (!strcmp(str(t, "variant"), variant))
+			return t;
+	return NULL;
+}
+
+void kb_report_seconds_ci(FILE *f, json_t *r)
+{
+	json_t *ci = json_object_get(r, "ci");
+
+	fprintf(f, "%.3f", kb_summary_num(r, "median") / 1e9);
+	if (json_is_number(json_array_get(ci, 0)))
+		fprintf(f, " [%.3f, %.3f]", json_number_value(json_array_get(ci, 0)) / 1e9,
+			json_number_value(json_array_get(ci, 1)) / 1e9);
+}
+
+/* Whole boots timed by hyperfine: their own model (summary.c), their own
+ * table, never mixed into the per-operation verdicts. */
+static void boot_section(FILE *f, json_t *model)
+{
+	json_t *bt = json_object_get(model, "boot_timing"), *metric, *r, *c;
+	const char *baseline = str(model, "baseline");
+	size_t i;
+
+	if (!bt)
+		return;
+	metric = kb_summary_metric(bt, "ns_per_op");
+	fprintf(f, "## Whole boot (hyperfine)\n\nhyperfine timed whole boots of each variant: "
+		"`kbench boot-check`, QEMU start to guest exit, the guest runner doing no workload; a "
+		"boot counts only when the guest said done. Figure: %s, %s. Each timed boot is one replicate: "
+		"median with a %.0f%% bootstrap interval, ratio to `", metric ? str(metric, "source") : "measured",
+		metric ? str(metric, "note") : "no boot was timed", 100 * kb_summary_num(model, "confidence"));
+	cell(f, baseline);
+	fprintf(f, "` with its interval, two-sided exact Mann-Whitney U (one test: no correction), "
+		"Cliff's delta. hyperfine runs one variant's boots back to back (warm-up first), the "
+		"variants in a seeded shuffled order.\n\n");
+	fprintf(f, "| variant | text vs %s | boots timed | failed | median s [%.0f%% CI] | vs %s "
+		"[%.0f%% CI] | p | Cliff's delta | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n",
+		baseline, 100 * kb_summary_num(model, "confidence"), baseline,
+		100 * kb_summary_num(model, "confidence"));
+	json_array_foreach(json_object_get(bt, "results"), i, r) {
+		json_t *t = kb_report_timing(bt, vname_of(r));
+
+		fputs("| ", f);
+		cell(f, vname_of(r));
+		fputs(" | ", f);
+		kb_report_pct(f, kb_summary_num(kb_report_variant(model, vname_of(r)), "text_change"));
+		fprintf(f, " | %lld | %lld | ", (long long)json_integer_value(json_object_get(r, "boots")),
+			(long long)json_integer_value(json_object_get(t, "failed")));
+		if (json_integer_value(json_object_get(r, "boots")))
+			kb_report_seconds_ci(f, r);
+		fputs(" | ", f);
+		if (strcmp(vname_of(r), baseline))
+			kb_report_ratio_ci(f, r);
+		fputs(" | ", f);
+		if (json_object_get(r, "p"))
+			kb_report_p(f, kb_summary_num(r, "p"));
+		fputs(" | ", f);
+		if (json_object_get(r, "cliffs_delta"))
+			kb_report_delta(f, kb_summary_num(r, "cliffs_delta"));
+		fprintf(f, " | %s |\n", str(r, "verdict"));
+	}
+	fputs("\n", f);
+	json_array_foreach(json_object_get(bt, "caveats"), i, c) {
+		fputs("- ", f);
+		cell(f, json_string_value(c));
+		fputs("\n", f);
+	}
+	if (json_array_size(json_object_get(bt, "caveats")))
+		fputs("\n", f);
 }
 
 static void interval_cell(FILE *f, json_t *ci, int ratio)
@@ -544,6 +643,7 @@ static int write_md(FILE *f, const struct kb_report_ctx *ctx)
 		fprintf(f, "**%d torn or invalid lines were skipped in samples.jsonl/boots.jsonl.**\n\n",
 			ctx->bad_lines);
 	verdict_section(f, ctx->model);
+	boot_section(f, ctx->model);
 	size_section(f, json_object_get(m, "variants"), str(m, "baseline"));
 	kb_bloat_report_md(f, ctx->run_dir, json_object_get(m, "variants"), str(m, "baseline"));
 	speed_section(f, ctx->model);

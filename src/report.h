@@ -55,6 +55,10 @@ void kb_report_ratio_ci(FILE *f, json_t *row);
 void kb_report_p(FILE *f, double p);
 /* The model's variants[] entry by name, or NULL. */
 json_t *kb_report_variant(json_t *model, const char *name);
+/* The timing.jsonl line of a variant in a boot_timing model, or NULL. */
+json_t *kb_report_timing(json_t *boot_timing, const char *variant);
+/* "1.234 [1.200, 1.300]": a whole-boot row's median and interval, in seconds. */
+void kb_report_seconds_ci(FILE *f, json_t *row);
 /* The answer for one claim[] entry, as markdown (html 0) or HTML text. */
 void kb_report_claim(FILE *f, json_t *model, json_t *claim, int html);
 

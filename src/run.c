@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boottime.h"
 #include "build.h"
 #include "commands.h"
 #include "conf.h"
@@ -410,6 +411,50 @@ out:
 	return r;
 }
 
+/* Whole-boot timing (hyperfine), after the measuring boots: the variants in
+ * a seeded shuffled order, each timed in one go.  Run i of variant vi is
+ * boot id total + vi * boot_runs + i, past every measuring boot.  Returns
+ * the number of variants whose timing failed. */
+static long time_boots(const struct kb_conf *conf, struct kb_store *store,
+		       const struct variant_state *vs, long total, const char *accel,
+		       const char *image, int resume)
+{
+	json_t *done = kb_boottime_done(store);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t *order = kb_xcalloc(conf->n_variants + 1, sizeof(*order)), n = 0, ndrop = 0;
+	long *drop = kb_xcalloc((size_t)conf->boot_runs * conf->n_variants + 1, sizeof(*drop));
+	long bad = 0;
+
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		if (!vs[i].built || json_object_get(done, vs[i].v->name))
+			continue;
+		order[n++] = i;
+		for (long r = 0; r < conf->boot_runs; r++)
+			drop[ndrop++] = total + (long)i * conf->boot_runs + r + 1;
+	}
+	/* a timing cut short left no timing.jsonl line: its samples go */
+	if (resume && ndrop && kb_store_drop_lines(store, "samples.jsonl", "boot", drop, ndrop) < 0) {
+		bad = (long)n;
+		n = 0;
+	}
+	gsl_rng_set(rng, (unsigned long)(conf->seed + 1));
+	gsl_ran_shuffle(rng, order, n, sizeof(*order));
+	for (size_t k = 0; k < n && !kb_interrupted; k++) {
+		const struct variant_state *s = &vs[order[k]];
+
+		kb_info("progress: boot timing: variant %zu/%zu '%s'", k + 1, n, s->v->name);
+		if (kb_boottime_variant(conf, store, s->v->name, s->k.bzimage, s->v->cmdline, accel,
+					image, total + (long)order[k] * conf->boot_runs + 1) < 0 &&
+		    !kb_interrupted)
+			bad++;
+	}
+	gsl_rng_free(rng);
+	json_decref(done);
+	free(order);
+	free(drop);
+	return bad;
+}
+
 static const char *choose_accel(const struct kb_conf *conf, char **why)
 {
 	if (conf->backend == KB_BACKEND_SIM && conf->accel == KB_ACCEL_AUTO) {
@@ -580,10 +625,11 @@ static void init_manifest(struct kb_store *store, const struct kb_conf *conf, co
 	json_object_set_new(store->manifest, "seed", json_integer((json_int_t)conf->seed));
 	json_object_set_new(store->manifest, "baseline", json_string(conf->baseline));
 	json_object_set_new(store->manifest, "run",
-			    json_pack("{s:i,s:s,s:i,s:f,s:i,s:i}", "boots", (int)conf->boots,
+			    json_pack("{s:i,s:s,s:i,s:f,s:i,s:i,s:i,s:i}", "boots", (int)conf->boots,
 				      "workloads", conf->workloads, "samples", (int)conf->samples,
 				      "scale", conf->scale, "timeout", (int)conf->timeout,
-				      "memory_mb", (int)conf->memory));
+				      "memory_mb", (int)conf->memory, "boot_runs", (int)conf->boot_runs,
+				      "boot_warmup", (int)conf->boot_warmup));
 	json_object_set_new(store->manifest, "host", kb_probe_host(0));
 	for (size_t i = 0; i < conf->n_variants; i++)
 		json_array_append_new(jv, variant_json(&conf->variants[i]));
@@ -658,7 +704,7 @@ int kb_cmd_run(int argc, char **argv)
 	char *why = NULL, *runner = NULL, *image = NULL, *logdir = NULL, *bwhy = NULL;
 	struct kb_sim_run simrun = { 0 };
 	unsigned char *done = NULL;
-	long total = 0, bad_boots = 0, ran = 0, todo = 0, *partial = NULL;
+	long total = 0, bad_boots = 0, bad_timing = 0, ran = 0, todo = 0, *partial = NULL;
 	size_t nbuilt = 0, npartial = 0, *plan = NULL;
 	int resume, lockfd = -1, failed = 0, ret = KB_EXIT_FAILED;
 	int r = parse_args(argc, argv, &path, &resume);
@@ -768,7 +814,9 @@ int kb_cmd_run(int argc, char **argv)
 			bad_boots++;
 		ran++;
 	}
-	ret = failed || bad_boots ? KB_EXIT_FAILED : KB_EXIT_OK;
+	if (conf.boot_runs > 0 && !kb_interrupted)
+		bad_timing = time_boots(&conf, &store, vs, total, accel, image, resume);
+	ret = failed || bad_boots || bad_timing ? KB_EXIT_FAILED : KB_EXIT_OK;
 report:
 	if (kb_interrupted) {
 		json_object_set_new(store.manifest, "state", json_string("interrupted"));

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Check a run directory's summary.json against an independent computation
-from its samples.jsonl with numpy and scipy: per-boot medians and medians
+from its samples.jsonl with numpy and scipy (or, with a second argument
+"boot_timing", that part of the summary against the whole-boot samples): per-boot medians and medians
 over boots (numpy.median), Mann-Whitney U and its p-value
 (scipy.stats.mannwhitneyu, exact or asymptotic as kbench chose), Holm
 (written out here), Cliff's delta (every pair counted), modified z-score
@@ -19,8 +20,14 @@ import numpy as np
 from scipy import stats
 
 run = sys.argv[1]
+# "boot_timing": check that model (whole boots timed by hyperfine) instead
+part = sys.argv[2] if len(sys.argv) > 2 else None
 summary = json.load(open(run + "/summary.json"))
+if part:
+    summary = summary[part]
 samples = [json.loads(l) for l in open(run + "/samples.jsonl") if l.strip()]
+samples = [s for s in samples
+           if (s.get("workload") == "boot" and s.get("backend") == "hyperfine") == bool(part)]
 failed = []
 worst = {}
 

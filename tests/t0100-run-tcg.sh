@@ -12,6 +12,7 @@ cat > "$d/variants.conf" <<CONF
 $(kernel_section)
 
 [run]
+boot_runs = 0
 accel = auto
 boots = 1
 samples = 2

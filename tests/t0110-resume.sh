@@ -12,6 +12,7 @@ needs_kernel_source 13 "resume"
 cat > "$d/variants.conf" <<CONF
 $(kernel_section)
 [run]
+boot_runs = 0
 accel = tcg
 boots = 3
 samples = 2

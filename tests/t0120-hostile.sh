@@ -12,6 +12,7 @@ needs_kernel_source 14 "hostile"
 cat > "$d/variants.conf" <<CONF
 $(kernel_section)
 [run]
+boot_runs = 0
 accel = tcg
 boots = 1
 samples = 1

@@ -50,6 +50,7 @@ source = $src
 cache = $cache
 
 [run]
+boot_runs = 0
 backend = sim
 boots = 1
 samples = 1

@@ -13,6 +13,7 @@ cat > "$d/variants.conf" <<CONF
 $(kernel_section)
 
 [run]
+boot_runs = 0
 accel = tcg
 backend = auto
 boots = 2

@@ -23,6 +23,7 @@ cat > "$d/variants.conf" <<CONF
 $(kernel_section)
 
 [run]
+boot_runs = 0
 accel = tcg
 backend = clock
 boots = 8

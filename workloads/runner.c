@@ -306,12 +306,15 @@ static int find_workload(const char *name, size_t len)
 	return -1;
 }
 
-/* "getppid,pipe" (or with '+', as the hello record prints it) */
+/* "getppid,pipe" (or with '+', as the hello record prints it); "none": a
+ * boot that only starts and stops (whole-boot timing) */
 static bool parse_workloads(const char *s, struct params *p)
 {
 	bool seen[KB_WL_COUNT] = { false };
 
 	p->n_order = 0;
+	if (!strcmp(s, "none"))
+		return true;
 	for (;;) {
 		size_t len = strcspn(s, ",+");
 		int wl = find_workload(s, len);
@@ -551,9 +554,10 @@ static void send_hello(const struct params *p)
 		strcpy(u.release, "unknown");
 		strcpy(u.machine, "unknown");
 	}
+	names[0] = "none";	/* kb_workloads=none: a boot that only starts and stops */
 	for (unsigned i = 0; i < p->n_order; i++)
 		names[i] = kb_workloads[p->order[i]].name;
-	join_list(list, sizeof(list), names, p->n_order);
+	join_list(list, sizeof(list), names, p->n_order ? p->n_order : 1);
 	for (unsigned i = 0; i < p->n_sweep; i++) {
 		snprintf(num[i], sizeof(num[i]), "%lu", p->sweep[i]);
 		ks[i] = num[i];

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Whole-boot timing with hyperfine, and `kbench boot-check`, the command it
+ * times: one QEMU boot that succeeds only when the guest runner says done. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boottime.h"
+#include "commands.h"
+#include "record.h"
+#include "util.h"
+#include "vm.h"
+
+#ifndef HYPERFINE_PROG
+#define HYPERFINE_PROG "hyperfine"
+#endif
+
+/* ---- kbench boot-check ---- */
+
+struct check {
+	int hello, done;
+	char panic[160];
+};
+
+static void check_line(void *ctx, const char *line, size_t len)
+{
+	struct check *c = ctx;
+	struct kb_record r;
+	const char *why;
+
+	if (kb_record_parse(line, len, &r, &why) == KB_RECORD_OK) {
+		c->hello |= !strcmp(r.kind, "hello");
+		c->done |= !strcmp(r.kind, "done");
+		return;
+	}
+	if (!c->panic[0] && memmem(line, len, "Kernel panic", 12)) {
+		size_t n = len < sizeof(c->panic) - 1 ? len : sizeof(c->panic) - 1;
+
+		for (size_t i = 0; i < n; i++)
+			c->panic[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+	}
+}
+
+/* A failed run says why on one line of the log: hyperfine keeps no output. */
+static void check_log(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check_log(const char *log, const char *fmt, ...)
+{
+	FILE *f = log ? fopen(log, "a") : NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (!f)
+		return;
+	fprintf(f, "%ld: ", (long)time(NULL));
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static int usage_check(int ret)
+{
+	fprintf(ret ? stderr : stdout,
+		"usage: kbench boot-check --kernel BZIMAGE --initrd CPIO --append CMDLINE\n"
+		"                         [--accel tcg|kvm] [--memory MIB] [--timeout S]\n"
+		"                         [--log FILE] [--qemu-log FILE]\n"
+		"One boot of the guest runner; exit 0 only when it reported done and QEMU\n"
+		"exited by itself.  What `kbench run` has hyperfine time for workload 'boot'.\n");
+	return ret;
+}
+
+int kb_cmd_boot_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "kernel", required_argument, NULL, 'k' }, { "initrd", required_argument, NULL, 'i' },
+		{ "append", required_argument, NULL, 'a' }, { "accel", required_argument, NULL, 'A' },
+		{ "memory", required_argument, NULL, 'm' }, { "timeout", required_argument, NULL, 't' },
+		{ "log", required_argument, NULL, 'l' }, { "qemu-log", required_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct kb_vm_opts o = { .qemu = kb_qemu_path(), .accel = "tcg", .memory_mb = 128,
+				.timeout = 300, .max_bytes = 1 << 20, .on_line = check_line };
+	struct check c = { 0 };
+	struct kb_vm_result res;
+	const char *log = NULL;
+	char *end;
+	int opt;
+
+	o.ctx = &c;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'k': o.kernel = optarg; break;
+		case 'i': o.initrd = optarg; break;
+		case 'a': o.append = optarg; break;
+		case 'A':
+			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm"))
+				return kb_error("--accel: '%s' is neither tcg nor kvm", optarg), KB_EXIT_USAGE;
+			o.accel = optarg;
+			break;
+		case 'm':
+			o.memory_mb = strtol(optarg, &end, 10);
+			if (*end || o.memory_mb < 32 || o.memory_mb > 3072)
+				return kb_error("--memory: '%s' is not 32 to 3072 MiB", optarg), KB_EXIT_USAGE;
+			break;
+		case 't':
+			o.timeout = strtod(optarg, &end);
+			if (*end || !(o.timeout > 0 && o.timeout <= 86400))
+				return kb_error("--timeout: '%s' is not 0 to 86400 s", optarg), KB_EXIT_USAGE;
+			break;
+		case 'l': log = optarg; break;
+		case 'q': o.qemu_log = optarg; break;
+		case 'h': return usage_check(KB_EXIT_OK);
+		default: return usage_check(KB_EXIT_USAGE);
+		}
+	}
+	if (optind != argc || !o.kernel || !o.initrd || !o.append)
+		return usage_check(KB_EXIT_USAGE);
+	if (kb_vm_boot(&o, &res) < 0) {
+		check_log(log, "boot-check: QEMU could not be started (%s)", o.qemu);
+		return KB_EXIT_FAILED;
+	}
+	if (c.done && res.exited)
+		return KB_EXIT_OK;
+	if (res.timed_out)
+		check_log(log, "boot-check: no end within %g s (%s)", o.timeout,
+			  c.hello ? "the runner started" : "the runner never started");
+	else if (res.flooded)
+		check_log(log, "boot-check: more than %zu bytes of serial output", o.max_bytes);
+	else if (c.panic[0])
+		check_log(log, "boot-check: %s", c.panic);
+	else if (res.exited)
+		check_log(log, "boot-check: QEMU exited (status %d) before the guest said done%s",
+			  res.status, c.hello ? "" : "; the runner never started");
+	else
+		check_log(log, "boot-check: QEMU died of signal %d", res.signal);
+	return KB_EXIT_FAILED;
+}
+
+/* ---- hyperfine ---- */
+
+static const char *hyperfine_path(void)
+{
+	const char *e = getenv("KBENCH_HYPERFINE");
+
+	return e && *e ? e : HYPERFINE_PROG;
+}
+
+/* One argument as hyperfine -N splits its command (POSIX shell words). */
+static void quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputs("' ", f);
+}
+
+static char *self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return kb_xstrdup(buf);
+}
+
+int kb_boottime_parse(const char *json_path, double **times, size_t *n, size_t *failed,
+		      const char **why)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(json_path, 0, &jerr), *res, *t, *codes;
+	size_t i;
+
+	*times = NULL;
+	*n = *failed = 0;
+	if (!root) {
+		*why = "not JSON (or missing)";
+		return -1;
+	}
+	res = json_array_get(json_object_get(root, "results"), 0);
+	t = json_object_get(res, "times");
+	codes = json_object_get(res, "exit_codes");
+	if (!json_is_array(t) || (codes && !json_is_array(codes)) ||
+	    (codes && json_array_size(codes) != json_array_size(t))) {
+		*why = "no results[0].times, or exit_codes that do not match it";
+		json_decref(root);
+		return -1;
+	}
+	*times = kb_xmalloc((json_array_size(t) + 1) * sizeof(**times));
+	for (i = 0; i < json_array_size(t); i++) {
+		json_t *x = json_array_get(t, i), *c = json_array_get(codes, i);
+		double v = json_is_number(x) ? json_number_value(x) : -1;
+
+		if (!(v > 0 && v < 1e6)) {
+			*why = "a time that is not a positive number of seconds";
+			free(*times);
+			*times = NULL;
+			*n = *failed = 0;
+			json_decref(root);
+			return -1;
+		}
+		/* hyperfine writes null for a run ended by a signal */
+		if (codes && !(json_is_integer(c) && json_integer_value(c) == 0)) {
+			(*failed)++;
+			continue;
+		}
+		(*times)[(*n)++] = v;
+	}
+	json_decref(root);
+	return 0;
+}
+
+json_t *kb_boottime_done(const struct kb_store *store)
+{
+	char *path = kb_store_path(store, "timing.jsonl");
+	int bad;
+	json_t *lines = kb_store_read_lines(path, &bad), *done = json_object(), *l;
+	size_t i;
+
+	json_array_foreach(lines, i, l)
+		if (json_is_string(json_object_get(l, "variant")))
+			json_object_set_new(done, json_string_value(json_object_get(l, "variant")),
+					    json_true());
+	json_decref(lines);
+	free(path);
+	return done;
+}
+
+int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, const char *variant,
+			const char *bzimage, const char *cmdline, const char *accel,
+			const char *image, long first_id)
+{
+	char *json = kb_store_path(store, "boots/hyperfine-%s.json", variant);
+	char *log = kb_store_path(store, "boots/hyperfine-%s.log", variant);
+	char *qlog = kb_store_path(store, "boots/hyperfine-%s.qemu.log", variant);
+	char *exe = self_exe(), *cmd = NULL, *append, *runs, *warmup, *timeout, *memory;
+	const char *why = NULL, *status = "ok";
+	size_t cmdlen = 0, n = 0, failed = 0;
+	double *times = NULL, t0 = kb_now();
+	FILE *f;
+	json_t *j;
+	int r, ret = 0;
+
+	append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=none",
+			      cmdline ? cmdline : "", cmdline ? " " : "");
+	runs = kb_xasprintf("%ld", conf->boot_runs);
+	warmup = kb_xasprintf("%ld", conf->boot_warmup);
+	timeout = kb_xasprintf("%ld", conf->timeout);
+	memory = kb_xasprintf("%ld", conf->memory);
+	f = open_memstream(&cmd, &cmdlen);
+	if (!f || !exe)
+		abort();
+	quote(f, exe);
+	fputs("boot-check ", f);
+	const char *args[][2] = {
+		{ "--accel", accel }, { "--memory", memory }, { "--timeout", timeout },
+		{ "--kernel", bzimage }, { "--initrd", image }, { "--append", append },
+		{ "--log", log }, { "--qemu-log", qlog },
+	};
+	for (size_t i = 0; i < KB_ARRAY_SIZE(args); i++) {
+		fputs(args[i][0], f);
+		fputc(' ', f);
+		quote(f, args[i][1]);
+	}
+	fclose(f);
+	unlink(json);
+	{
+		char *argv[] = { (char *)hyperfine_path(), "-N", "--style", "basic", "--ignore-failure",
+				 "--warmup", warmup, "--runs", runs, "--command-name", (char *)variant,
+				 "--export-json", json, cmd, NULL };
+
+		kb_info("boot timing: variant '%s': hyperfine, %ld warm-up and %ld timed boots",
+			variant, conf->boot_warmup, conf->boot_runs);
+		r = kb_run_argv(argv, NULL, log);
+	}
+	if (kb_interrupted) {
+		ret = -1;	/* no timing.jsonl line: --resume times it again */
+		goto out;
+	}
+	if (r == 127) {
+		why = "hyperfine could not be run (apt-get install hyperfine)";
+		status = "failed";
+	} else if (r != 0) {
+		why = "hyperfine failed";
+		status = "failed";
+	} else if (kb_boottime_parse(json, &times, &n, &failed, &why) < 0) {
+		status = "failed";
+	} else if (!n) {
+		why = "no boot completed";
+		status = "failed";
+	} else if (failed) {
+		status = "partial";
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_int_t ns = (json_int_t)(times[i] * 1e9 + 0.5);
+
+		j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:i,s:i,s:I,s:f,s:s,s:s,s:{}}", "variant", variant,
+			      "boot", (json_int_t)(first_id + (long)i), "vboot", (json_int_t)(i + 1),
+			      "workload", "boot", "case", "boot", "rep", 1, "iterations", 1,
+			      "ns", ns, "ns_per_op", (double)ns, "backend", "hyperfine",
+			      "accel", accel, "fields");
+		if (kb_store_append(store, "samples.jsonl", j) < 0)
+			ret = -1;
+		json_decref(j);
+	}
+	j = json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:f,s:s,s:s,s:s}", "variant", variant,
+		      "status", status, "runs", (json_int_t)conf->boot_runs,
+		      "warmup", (json_int_t)conf->boot_warmup, "ok", (json_int_t)n,
+		      "failed", (json_int_t)failed, "seconds", kb_now() - t0, "accel", accel,
+		      "json", json + strlen(store->dir) + 1, "log", log + strlen(store->dir) + 1);
+	if (why)
+		json_object_set_new(j, "reason", json_string(why));
+	if (kb_store_append(store, "timing.jsonl", j) < 0)
+		ret = -1;
+	json_decref(j);
+	if (strcmp(status, "ok")) {
+		if (n)
+			kb_warn("boot timing: variant '%s': %zu of %ld boots failed; see %s", variant,
+				failed, conf->boot_runs, log);
+		else
+			kb_warn("boot timing: variant '%s': %s; see %s", variant, why, log);
+		kb_print_tail(stderr, log, 6, "kbench:   | ");
+		ret = -1;
+	} else {
+		double sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			sum += times[i];
+		kb_info("boot timing: variant '%s': %zu boots, mean %.3f s", variant, n, sum / (double)n);
+	}
+out:
+	free(times);
+	free(json);
+	free(log);
+	free(qlog);
+	free(exe);
+	free(cmd);
+	free(append);
+	free(runs);
+	free(warmup);
+	free(timeout);
+	free(memory);
+	return ret;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_BOOTTIME_H
+#define KB_BOOTTIME_H
+
+#include "conf.h"
+#include "store.h"
+
+/* Whole-boot timing: hyperfine times `kbench boot-check` (QEMU start to
+ * guest exit, the runner doing no workload) conf->boot_runs times for one
+ * variant.  Each good run becomes a sample of workload "boot" in
+ * samples.jsonl, with its own boot id (first_id + run - 1, past the ids of
+ * the measuring boots), backend "hyperfine"; the stage's outcome is one line
+ * of timing.jsonl.  hyperfine's JSON export and log stay in boots/.
+ * 0, or -1 when the variant could not be timed (said why). */
+int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, const char *variant,
+			const char *bzimage, const char *cmdline, const char *accel,
+			const char *image, long first_id);
+
+/* Variants whose timing finished before (timing.jsonl), for --resume: a
+ * JSON object, variant name -> true. */
+json_t *kb_boottime_done(const struct kb_store *store);
+
+/* The hyperfine JSON export of one command: the times (seconds) of the runs
+ * that exited 0, and how many did not.  0, or -1 with *why set (static). */
+int kb_boottime_parse(const char *json_path, double **times, size_t *n, size_t *failed,
+		      const char **why);
+
+#endif

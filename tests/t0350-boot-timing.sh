@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Whole-boot timing with hyperfine on real kernels (the cached O2 and Os):
+# every timed boot lands in samples.jsonl as workload "boot" with the time
+# hyperfine exported, the boot_timing model agrees with scipy, the reports
+# show it apart from the per-operation verdicts; a boot that never says done,
+# a missing hyperfine and an interrupted timing stage are reported and lose
+# nothing.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 23
+d=$(scratch)
+needs_kernel_source 23 "boot timing"
+py=/usr/bin/python3
+
+conf() {	# conf FILE BOOT_RUNS VARIANT... (O2, Os or O2-broken)
+	f=$1 runs=$2
+	shift 2
+	{
+		kernel_section
+		printf '[run]\naccel = tcg\nbackend = clock\nboots = 1\nsamples = 1\nscale = 0.05\n'
+		printf 'workloads = getppid\nboot_runs = %s\nboot_warmup = 1\nseed = 11\n' "$runs"
+		printf 'timeout = 120\noutput = results\n'
+		for v in "$@"; do
+			printf '[variant %s]\n' "$v"
+			case $v in
+			Os) printf 'config = CC_OPTIMIZE_FOR_SIZE=y\n' ;;
+			O2-broken) printf 'config = CC_OPTIMIZE_FOR_PERFORMANCE=y\ncmdline = rdinit=/nonexistent\n' ;;
+			*) printf 'config = CC_OPTIMIZE_FOR_PERFORMANCE=y\n' ;;
+			esac
+		done
+	} > "$f"
+}
+rundir() { sed -n 's,/report.md$,,p' "$1" | tail -n 1; }
+
+# 1. Five timed boots of each variant.
+mkdir -p "$d/a"
+conf "$d/a/variants.conf" 5 O2 Os
+(cd "$d/a" && "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+check "kbench run with boot timing exits 0" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/a/run.err" | tail -n 20
+run=$(rundir "$d/a/run.out")
+run=${run:-$d/a/no-run}
+check "progress line for the timing stage" grep -qE "progress: boot timing: variant [12]/2 '(O2|Os)'" "$d/a/run.err"
+check "timing.jsonl: both variants ok, 5 of 5 boots" jq_all "$run/timing.jsonl" \
+	'length == 2 and all(.status == "ok" and .ok == 5 and .failed == 0 and .runs == 5)'
+check "5 boot samples per variant, backend hyperfine, boot ids past the 2 measuring boots, unique" \
+	jq_all "$run/samples.jsonl" '[.[] | select(.workload == "boot")] as $b |
+		($b | length) == 10 and ([$b[] | select(.variant == "O2")] | length) == 5 and
+		all($b[]; .backend == "hyperfine" and .iterations == 1 and .boot > 2 and .ns > 0) and
+		($b | map(.boot) | unique | length) == 10'
+# the samples are hyperfine's own figures: its JSON export, run for run
+same=$("$py" - "$run" <<'PY'
+import json, sys
+run = sys.argv[1]
+s = [json.loads(l) for l in open(run + "/samples.jsonl") if l.strip()]
+ok = True
+for v in ("O2", "Os"):
+    h = json.load(open("%s/boots/hyperfine-%s.json" % (run, v)))["results"][0]
+    mine = sorted((x for x in s if x["workload"] == "boot" and x["variant"] == v), key=lambda x: x["vboot"])
+    ok &= [x["ns"] for x in mine] == [round(t * 1e9) for t in h["times"]]
+    ok &= h["exit_codes"] == [0] * 5 and h["command"] == v
+print("yes" if ok else "no")
+PY
+)
+check "boot samples equal hyperfine's exported times, in order" test "$same" = yes
+check "main model without the boot case; boot_timing has it, 5 boots each" jq_true "$run/summary.json" \
+	'.cases == ["getppid"] and .boot_timing.cases == ["boot"] and
+	 ([.boot_timing.results[] | select(.metric == "ns_per_op") | .boots] == [5, 5]) and
+	 (.boot_timing.metrics[0].note | startswith("emulated time under TCG"))'
+out=$("$py" "$TEST_SRCDIR/stats-ref.py" "$run" boot_timing 2>&1)
+check "boot_timing statistics agree with numpy/scipy" test $? -eq 0
+echo "$out" | sed 's/^/# /' | grep -E 'Mann-Whitney p|MISMATCH|Traceback|Error' | head -n 5
+out=$("$py" "$TEST_SRCDIR/stats-ref.py" "$run" 2>&1)
+check "the per-operation statistics still agree with scipy (boot samples left out)" test $? -eq 0
+check "report.md: whole-boot section with a row per variant, in seconds" sh -c \
+	"grep -q '^## Whole boot (hyperfine)' '$run/report.md' &&
+	 grep -qE '^\| Os \| -34\.[0-9]% \| 5 \| 0 \| [0-9]+\.[0-9]{3} \[[0-9.]+, [0-9.]+\] \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| [0-9.e-]+ \| [-+][0-9.]+ \| (faster|slower|not distinguishable) \|$' '$run/report.md'"
+check "claim paragraph names the whole-boot figure as emulated time" \
+	grep -q 'Whole boot, QEMU start to guest exit, timed by hyperfine (emulated time under TCG' "$run/report.md"
+check "report.html and summary.csv carry the boot rows" sh -c \
+	"grep -q '<h2>Whole boot (hyperfine)</h2>' '$run/report.html' &&
+	 test \$(grep -c '^\"boot\",\"ns_per_op\",\"ns\",\"measured\",' '$run/summary.csv') -eq 2"
+grep -E '^\| (O2|Os) \| [-+]' "$run/report.md" | tail -n 2 | sed 's/^/# /'
+
+# 2. A variant whose boots never say done: its timing fails, named; the
+#    other variant's timing and every measuring sample stay.
+mkdir -p "$d/b"
+conf "$d/b/variants.conf" 2 O2 O2-broken
+(cd "$d/b" && "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+run=$(rundir "$d/b/run.out")
+run=${run:-$d/b/no-run}
+check "a failing variant: exit 1, the timing warning names it" sh -c \
+	"test $rc -eq 1 && grep -q \"boot timing: variant 'O2-broken': no boot completed\" '$d/b/run.err'"
+check "timing.jsonl: O2 ok, O2-broken failed 2 of 2 with a reason" jq_all "$run/timing.jsonl" \
+	'(map(select(.variant == "O2"))[0] | .status == "ok" and .ok == 2) and
+	 (map(select(.variant == "O2-broken"))[0] | .status == "failed" and .ok == 0 and .failed == 2 and
+	  .reason == "no boot completed")'
+check "boot-check said why in the variant's log" \
+	grep -qE '^[0-9]+: boot-check: (Kernel panic|QEMU exited)' "$run/boots/hyperfine-O2-broken.log"
+check "report.md: the failed timing is a caveat; O2's boots are in the table" sh -c \
+	"grep -q 'Variant O2-broken: no boot timed: no boot completed (boots/hyperfine-O2-broken.log)' '$run/report.md' &&
+	 grep -qE '^\| O2 \| \+0\.0% \| 2 \| 0 \| ' '$run/report.md'"
+
+# 3. hyperfine missing: said so, the measuring results are kept.
+mkdir -p "$d/c"
+conf "$d/c/variants.conf" 2 O2
+(cd "$d/c" && KBENCH_HYPERFINE=$d/c/no-hyperfine "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+run=$(rundir "$d/c/run.out")
+run=${run:-$d/c/no-run}
+check "hyperfine missing: exit 1, message says how to install it" sh -c \
+	"test $rc -eq 1 && grep -q 'hyperfine could not be run (apt-get install hyperfine)' '$d/c/run.err'"
+check "hyperfine missing: getppid samples kept, timing failed, no boot samples" sh -c \
+	"jq -se 'length == 1 and .[0].workload == \"getppid\"' '$run/samples.jsonl' >/dev/null &&
+	 jq -se '.[0].status == \"failed\"' '$run/timing.jsonl' >/dev/null"
+
+# 4. SIGINT during the timing stage, then --resume: each variant timed
+#    once, no boot sample lost or duplicated.
+mkdir -p "$d/e"
+conf "$d/e/variants.conf" 3 O2 Os
+(cd "$d/e" && exec "$KBENCH" run variants.conf > run.out 2> run.err) &
+pid=$!
+i=0
+while ! grep -q "boot timing: variant '" "$d/e/run.err" 2>/dev/null && [ $i -lt 3000 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1.5	# into hyperfine's first boots
+kill -INT $pid
+wait $pid
+rc=$?
+run=$(dirname "$(ls "$d"/e/results/*/manifest.json | head -n 1)")
+check "SIGINT in the timing stage: exit 130, resume command printed" sh -c \
+	"test $rc -eq 130 && grep -q 'kbench run --resume' '$d/e/run.err'"
+before=$(jq -s 'map(select(.workload == "boot")) | length' "$run/samples.jsonl")
+check "interrupted: no boot sample without its timing.jsonl line" sh -c \
+	"test \$(cat '$run/timing.jsonl' 2>/dev/null | wc -l) -eq \$(( $before / 3 ))"
+(cd "$d/e" && "$KBENCH" run --resume "$run" > resume.out 2> resume.err)
+rc=$?
+check "--resume finishes the timing (exit 0)" test $rc -eq 0
+check "after resume: 3 boot samples per variant, unique, one timing line each" sh -c \
+	"jq -se '[.[] | select(.workload == \"boot\")] as \$b | (\$b | length) == 6 and
+		(\$b | map(.boot) | unique | length) == 6 and
+		([\$b[] | select(.variant == \"Os\")] | length) == 3' '$run/samples.jsonl' >/dev/null &&
+	 jq -se 'length == 2 and (map(.variant) | unique | length) == 2' '$run/timing.jsonl' >/dev/null"
+check "after resume: the measuring samples are still one per boot" \
+	jq_all "$run/samples.jsonl" '[.[] | select(.workload == "getppid")] | length == 2'
+
+# 5. boot-check, the command hyperfine times, refuses bad arguments.
+"$KBENCH" boot-check --kernel x > "$d/bc.out" 2>&1
+rc1=$?
+"$KBENCH" boot-check --kernel x --initrd y --append z --memory 5 > "$d/bc2.out" 2>&1
+rc2=$?
+check "boot-check: usage without --initrd/--append, range error for --memory" sh -c \
+	"test $rc1 -eq 2 && grep -q '^usage: kbench boot-check' '$d/bc.out' &&
+	 test $rc2 -eq 2 && grep -q \"memory: '5' is not 32 to 3072 MiB\" '$d/bc2.out'"
