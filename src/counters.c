@@ -27,10 +27,11 @@ const struct kb_perf_desc kb_perf_hw_events[] = {
 };
 const size_t kb_perf_n_hw_events = sizeof(kb_perf_hw_events) / sizeof(kb_perf_hw_events[0]);
 
+/* task-clock last: it must not lead a group (counters.h) */
 const struct kb_perf_desc kb_perf_sw_events[] = {
-	{ "task-clock", "tclk", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
 	{ "page-faults", "pf", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
 	{ "context-switches", "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "task-clock", "tclk", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
 };
 const size_t kb_perf_n_sw_events = sizeof(kb_perf_sw_events) / sizeof(kb_perf_sw_events[0]);
 

@@ -37,21 +37,6 @@
 static long last_faults;
 #define SOME_FAULTS(n) (assert_true(last_faults > 0), (uint64_t)(last_faults * 9 / 10))
 
-/* Some hosts' kernels (seen: 6.18 under Firecracker, intermittently) drop
- * software events (page faults, context switches) for a self-monitoring
- * group that perf stat counts fully: the count checks then say so and are
- * not run, rather than fail at random.  The API checks always run. */
-static int faults_delivered(uint64_t got)
-{
-	if (last_faults > 0 && got < (uint64_t)(last_faults * 9 / 10)) {
-		fprintf(stderr, "# software events counted %llu against %ld faults (rusage): "
-			"this kernel drops them here; count checks not run\n",
-			(unsigned long long)got, last_faults);
-		return 0;
-	}
-	return 1;
-}
-
 static const struct kb_perf_desc bogus_pmu = { "bogus-pmu", "bog", 0x7fff0000u, 0 };
 static const struct kb_perf_desc bogus_sw = { "bogus-sw", "bsw", PERF_TYPE_SOFTWARE, 0xfffff };
 
@@ -222,9 +207,11 @@ static void group_counts_work(void **state)
 	for (unsigned i = 0; i < KB_PERF_GROUP_MAX; i++)
 		assert_int_equal(g.ev[i].fd, -1);
 	assert_int_equal(kb_perf_group_read(&g, c), -EBADF);
-	assert_int_equal(kb_perf_group_add(&g, sw("task-clock"), KB_PERF_ALL), 0);
+	/* page-faults leads: a group led by task-clock misses software events
+	 * until the next context switch on some kernels (counters.h) */
 	assert_int_equal(kb_perf_group_add(&g, sw("page-faults"), KB_PERF_ALL), 0);
 	assert_int_equal(kb_perf_group_add(&g, sw("context-switches"), KB_PERF_ALL), 0);
+	assert_int_equal(kb_perf_group_add(&g, sw("task-clock"), KB_PERF_ALL), 0);
 	if (!have_perf(__func__))
 		return;
 	assert_int_equal(kb_perf_group_open(&g, 0, -1), 0);
@@ -234,17 +221,15 @@ static void group_counts_work(void **state)
 	assert_int_equal(kb_perf_event_read(&g.ev[1], c), -EINVAL);
 
 	assert_int_equal(kb_perf_group_read(&g, c), 0);
-	assert_int_equal(c[1].val, 0);
+	assert_int_equal(c[0].val, 0);
 	assert_int_equal(kb_perf_group_enable(&g), 0);
 	touch_pages(PAGES);
 	usleep(2000);				/* sleeping is a context switch */
 	assert_int_equal(kb_perf_group_disable(&g), 0);
 	assert_int_equal(kb_perf_group_read(&g, c), 0);
-	assert_true(c[0].val > 0);
-	if (faults_delivered(c[1].val))
-		assert_true(c[1].val >= SOME_FAULTS(PAGES));
-	if (faults_delivered(c[1].val + c[2].val))
-		assert_true(c[2].val >= 1);
+	assert_true(c[0].val >= SOME_FAULTS(PAGES));
+	assert_true(c[1].val >= 1);
+	assert_true(c[2].val > 0);
 	/* one read, one enabled and running time for the whole group */
 	for (int i = 1; i < 3; i++) {
 		assert_int_equal(c[i].ena, c[0].ena);
@@ -253,22 +238,20 @@ static void group_counts_work(void **state)
 	assert_true(c[0].ena > 0 && c[0].run == c[0].ena);
 
 	/* page faults grow with the pages touched */
-	before = c[1];
+	before = c[0];
 	assert_int_equal(kb_perf_group_enable(&g), 0);
 	touch_pages(PAGES / 4);
 	assert_int_equal(kb_perf_group_disable(&g), 0);
 	assert_int_equal(kb_perf_group_read(&g, c), 0);
-	small = kb_perf_count_delta(&c[1], &before);
-	before = c[1];
+	small = kb_perf_count_delta(&c[0], &before);
+	before = c[0];
 	assert_int_equal(kb_perf_group_enable(&g), 0);
 	touch_pages(PAGES * 4);
 	assert_int_equal(kb_perf_group_disable(&g), 0);
 	assert_int_equal(kb_perf_group_read(&g, c), 0);
-	large = kb_perf_count_delta(&c[1], &before);
-	if (faults_delivered(large.val)) {
-		assert_true(large.val > small.val);
-		assert_true(large.val >= SOME_FAULTS(PAGES * 4));
-	}
+	large = kb_perf_count_delta(&c[0], &before);
+	assert_true(large.val > small.val);
+	assert_true(large.val >= SOME_FAULTS(PAGES * 4));
 	kb_perf_group_close(&g);
 	for (unsigned i = 0; i < g.n; i++)
 		assert_int_equal(g.ev[i].fd, -1);
@@ -345,10 +328,8 @@ static void counter_set(void **state)
 	assert_int_equal(kb_counters_start(&c), 0);
 	touch_pages(PAGES);
 	assert_int_equal(kb_counters_stop(&c), 0);
-	if (faults_delivered(kb_counters_value(&c, 1, pf) + kb_counters_value(&c, 0, pf))) {
-		assert_true(kb_counters_value(&c, 1, pf) >= SOME_FAULTS(PAGES));
-		assert_true(kb_counters_value(&c, 0, pf) < SOME_FAULTS(PAGES) / 4);
-	}
+	assert_true(kb_counters_value(&c, 1, pf) >= SOME_FAULTS(PAGES));
+	assert_true(kb_counters_value(&c, 0, pf) < SOME_FAULTS(PAGES) / 4);
 	assert_int_equal(kb_counters_permille(&c, 0), 1000);
 	assert_int_equal(kb_counters_permille(&c, 1), 1000);
 
@@ -356,10 +337,8 @@ static void counter_set(void **state)
 	assert_int_equal(kb_counters_start(&c), 0);
 	kernel_touch_pages(PAGES);
 	assert_int_equal(kb_counters_stop(&c), 0);
-	if (faults_delivered(kb_counters_value(&c, 1, pf) + kb_counters_value(&c, 0, pf))) {
-		assert_true(kb_counters_value(&c, 0, pf) >= SOME_FAULTS(PAGES));
-		assert_true(kb_counters_value(&c, 1, pf) < SOME_FAULTS(PAGES) / 4);
-	}
+	assert_true(kb_counters_value(&c, 0, pf) >= SOME_FAULTS(PAGES));
+	assert_true(kb_counters_value(&c, 1, pf) < SOME_FAULTS(PAGES) / 4);
 
 	/* each region counts only itself */
 	assert_int_equal(kb_counters_start(&c), 0);
@@ -377,8 +356,7 @@ static void counter_set(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(kb_counters_stop(&c), 0);
 	/* last_faults is the parent's last touch (PAGES): the child took twice that */
-	if (faults_delivered(kb_counters_value(&c, 1, pf)))
-		assert_true(kb_counters_value(&c, 1, pf) >= SOME_FAULTS(PAGES * 2));
+	assert_true(kb_counters_value(&c, 1, pf) >= SOME_FAULTS(PAGES * 2));
 
 	/* out of range asks get 0 */
 	assert_int_equal(kb_counters_value(&c, 2, 0), 0);
