@@ -110,6 +110,12 @@ static const struct opt options[] = {
 	  .help = "what measures: clock (guest wall time), sim (TCG with kbench's plugin: exact "
 		  "instructions, simulated L1i/L2, deterministic under -icount); auto: sim under TCG "
 		  "when the plugin loads, else clock" },
+	{ .name = "host_counters", .section = SEC_RUN, .type = OPT_ENUM, .off = KOFF(host_counters),
+	  .def = "auto", .allowed = { "auto", "off", "hardware", "software" },
+	  .help = "counters kbench reads on the QEMU vCPU thread around each region (backend clock): "
+		  "hardware: guest-only cycles, instructions, L1i/iTLB/branch misses (KVM and a host "
+		  "PMU; samples say backend pmu-host); software: the thread's page faults, context "
+		  "switches, task-clock (host-sw); auto: hardware where it works, else off" },
 	{ .name = "sim_l1i", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(sim_l1i),
 	  .def = "auto",
 	  .help = "sim: L1i as SIZE:WAYS:LINE (e.g. 32K:8:64, a Pentium M); auto: this host's (libcpuid)" },

@@ -7,6 +7,7 @@
 
 enum kb_accel { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG };
 enum kb_backend { KB_BACKEND_AUTO, KB_BACKEND_CLOCK, KB_BACKEND_SIM };
+enum kb_hostc { KB_HOSTC_AUTO, KB_HOSTC_OFF, KB_HOSTC_HARDWARE, KB_HOSTC_SOFTWARE };
 
 /* One Kconfig assignment a variant asks for, e.g. CC_OPTIMIZE_FOR_SIZE=y. */
 struct kb_kopt {
@@ -55,6 +56,7 @@ struct kb_conf {
 	unsigned long long seed;
 	char *baseline;
 	long backend;		/* enum kb_backend */
+	long host_counters;	/* enum kb_hostc */
 	char *sim_l1i;		/* "auto" or SIZE:WAYS:LINE (checked by sim.c) */
 	char *sim_l2;		/* "auto", "off" or SIZE:WAYS:LINE */
 	double sim_cpi;		/* the sim backend's cycle model */

@@ -247,6 +247,12 @@ static const enum kb_perf_mode set_modes[KB_COUNTERS_MODES] = { KB_PERF_KERNEL, 
 int kb_counters_open(struct kb_counters *c, const struct kb_perf_desc *events, size_t n,
 		     pid_t pid, int cpu)
 {
+	return kb_counters_open_flags(c, events, n, pid, cpu, 0);
+}
+
+int kb_counters_open_flags(struct kb_counters *c, const struct kb_perf_desc *events, size_t n,
+			   pid_t pid, int cpu, unsigned flags)
+{
 	int m, ret;
 
 	memset(c, 0, sizeof(*c));
@@ -258,8 +264,10 @@ int kb_counters_open(struct kb_counters *c, const struct kb_perf_desc *events, s
 	}
 	c->n = n;
 	for (m = 0; m < KB_COUNTERS_MODES; m++) {
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			kb_perf_group_add(&c->group[m], &events[i], set_modes[m]);
+			c->group[m].ev[i].attr.exclude_host = !!(flags & KB_COUNTERS_GUEST_ONLY);
+		}
 		ret = kb_perf_group_open(&c->group[m], pid, cpu);
 		if (ret < 0)
 			goto out_close;

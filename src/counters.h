@@ -125,6 +125,11 @@ struct kb_counters {
  * set and nothing left open. */
 int kb_counters_open(struct kb_counters *c, const struct kb_perf_desc *events, size_t n,
 		     pid_t pid, int cpu);
+/* Same, with flags: KB_COUNTERS_GUEST_ONLY counts only while the task runs
+ * a KVM guest (exclude_host; kernel and user then mean the guest's). */
+#define KB_COUNTERS_GUEST_ONLY	1u
+int kb_counters_open_flags(struct kb_counters *c, const struct kb_perf_desc *events, size_t n,
+			   pid_t pid, int cpu, unsigned flags);
 /* A region: read the start values, enable; disable, read, keep the
  * difference in c->region. */
 int kb_counters_start(struct kb_counters *c);

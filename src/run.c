@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "conf.h"
 #include "image.h"
+#include "pmuhost.h"
 #include "probe.h"
 #include "record.h"
 #include "report.h"
@@ -189,6 +190,7 @@ struct boot {
 	char first_bad[128];
 	char pmu[128];		/* the guest's counters: "guest", or "none: why" */
 	struct kb_sim_boot *sim;	/* the sim backend's plugin output, or NULL */
+	struct kb_pmuhost *host;	/* counters on the vCPU thread, or NULL */
 };
 
 static int workload_planned(const struct kb_conf *conf, const char *wl)
@@ -228,7 +230,7 @@ static int is_sample_key(const char *key)
 static void on_sample(struct boot *b, const struct kb_record *r)
 {
 	unsigned long long rep, iter, ns, k;
-	const char *wl = kb_record_get(r, "wl"), *sim_why = NULL;
+	const char *wl = kb_record_get(r, "wl"), *sim_why = NULL, *backend = b->backend;
 	json_t *j, *fields;
 	char *cas;
 
@@ -253,6 +255,8 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 	}
 	/* A case is what the report compares: the workload, and its parameter. */
 	cas = kb_record_get_u64(r, "k", &k) == 0 ? kb_xasprintf("%s/k=%llu", wl, k) : kb_xstrdup(wl);
+	if (b->host && kb_pmuhost_take(b->host, wl, rep, strchr(cas, '=') ? &k : NULL, fields))
+		backend = kb_pmuhost_name(b->host->mode);
 	if (b->sim && kb_sim_boot_sample(b->sim, wl, cas, (long)rep, fields, &sim_why) < 0) {
 		json_decref(fields);
 		free(cas);
@@ -262,7 +266,7 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 		      "variant", b->variant, "boot", (json_int_t)b->seq, "vboot", (json_int_t)b->vboot,
 		      "workload", wl, "case", cas, "rep", (json_int_t)rep,
 		      "iterations", (json_int_t)iter, "ns", (json_int_t)ns,
-		      "ns_per_op", (double)ns / (double)iter, "backend", b->backend,
+		      "ns_per_op", (double)ns / (double)iter, "backend", backend,
 		      "accel", b->accel, "fields", fields);
 	if (kb_store_append(b->store, "samples.jsonl", j) == 0)
 		b->samples++;
@@ -302,6 +306,8 @@ static void on_line(void *ctx, const char *line, size_t len)
 			 pmu_why ? ": " : "", pmu_why ? pmu_why : "");
 	} else if (!strcmp(r.kind, "sample"))
 		on_sample(b, &r);
+	else if (!strcmp(r.kind, "mark") && b->host)
+		kb_pmuhost_mark(b->host, &r);
 	else if (!strcmp(r.kind, "done"))
 		b->done = 1;
 	else if (!strcmp(r.kind, "error")) {
@@ -312,18 +318,26 @@ static void on_line(void *ctx, const char *line, size_t len)
 	}
 }
 
+static void on_start(void *ctx, pid_t pid, int serial_in)
+{
+	struct boot *b = ctx;
+
+	kb_pmuhost_start(b->host, pid, serial_in);
+}
+
 static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct variant_state *s,
 		     long seq, long total, const char *accel, const char *image,
-		     const struct kb_sim_run *sim)
+		     const struct kb_sim_run *sim, enum kb_pmuhost_mode hostc)
 {
+	struct kb_pmuhost host;
 	struct boot b = { .conf = conf, .store = store, .variant = s->v->name, .seq = seq,
 			  .vboot = s->boots_done + 1, .accel = accel, .backend = "clock" };
 	char *serial = kb_store_path(store, "boots/%s-%ld.serial", s->v->name, b.vboot);
 	char *qlog = kb_store_path(store, "boots/%s-%ld.qemu.log", s->v->name, b.vboot);
 	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=%s "
-				    "kb_samples=%ld kb_scale=%g kb_sweep=%s", s->v->cmdline ? s->v->cmdline : "",
+				    "kb_samples=%ld kb_scale=%g kb_sweep=%s%s", s->v->cmdline ? s->v->cmdline : "",
 				    s->v->cmdline ? " " : "", conf->workloads, conf->samples,
-				    conf->scale, conf->sweep);
+				    conf->scale, conf->sweep, hostc != KB_PMUHOST_OFF ? " kb_sync=1" : "");
 	struct kb_vm_opts o = {
 		.qemu = kb_qemu_path(), .accel = accel, .kernel = s->k.bzimage, .initrd = image,
 		.append = append, .memory_mb = conf->memory, .timeout = (double)conf->timeout,
@@ -337,6 +351,11 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 	int r;
 
 	s->boots_done++;
+	if (hostc != KB_PMUHOST_OFF) {
+		kb_pmuhost_init(&host, hostc);
+		b.host = &host;
+		o.on_start = on_start;
+	}
 	if (sim) {
 		char *out = kb_store_path(store, "boots/%s-%ld.sim", s->v->name, b.vboot);
 
@@ -388,6 +407,14 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
 	if (b.pmu[0])
 		json_object_set_new(j, "pmu", json_string(b.pmu));
+	if (b.host) {
+		char *hs = kb_pmuhost_summary(b.host);
+
+		json_object_set_new(j, "host_counters", json_string(hs));
+		if (b.host->broken && b.host->regions == 0)
+			kb_warn("variant '%s' boot %ld: host counters: %s", s->v->name, b.vboot, hs);
+		free(hs);
+	}
 	if (b.sim)
 		json_object_set_new(j, "sim_problems", json_integer(kb_sim_boot_finish(b.sim)));
 	kb_store_append(store, "boots.jsonl", j);
@@ -404,6 +431,8 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 	r = strcmp(status, "ok") ? -1 : 0;
 	free(reason);
 out:
+	if (b.host)
+		kb_pmuhost_release(b.host);
 	kb_sim_boot_free(b.sim);
 	free(serial);
 	free(qlog);
@@ -701,7 +730,8 @@ int kb_cmd_run(int argc, char **argv)
 	struct kb_store store;
 	struct variant_state *vs = NULL;
 	const char *path, *accel, *was, *backend;
-	char *why = NULL, *runner = NULL, *image = NULL, *logdir = NULL, *bwhy = NULL;
+	char *why = NULL, *runner = NULL, *image = NULL, *logdir = NULL, *bwhy = NULL, *hwhy = NULL;
+	enum kb_pmuhost_mode hostc = KB_PMUHOST_OFF;
 	struct kb_sim_run simrun = { 0 };
 	unsigned char *done = NULL;
 	long total = 0, bad_boots = 0, bad_timing = 0, ran = 0, todo = 0, *partial = NULL;
@@ -760,24 +790,43 @@ int kb_cmd_run(int argc, char **argv)
 	}
 	kb_info("accelerator %s: %s", accel, why);
 	backend = kb_sim_choose(&conf, accel, &simrun, &bwhy);
-	was = json_string_value(json_object_get(store.manifest, "backend"));
-	if (resume && was && strcmp(was, backend ? backend : "none")) {
-		kb_error("'%s' was measured with backend %s, but this host now gives %s (%s): "
-			 "samples would not be comparable", store.dir, was, backend ? backend : "none", bwhy);
-		ret = KB_EXIT_NOT_SUPPORTED;
-		goto report;
-	}
-	json_object_set_new(store.manifest, "backend", json_string(backend ? backend : "none"));
-	json_object_set_new(store.manifest, "backend_why", json_string(bwhy));
-	if (backend && !strcmp(backend, "sim"))
-		json_object_set_new(store.manifest, "sim", kb_sim_run_json(&simrun));
-	kb_store_save_manifest(&store);
 	if (!backend) {
+		json_object_set_new(store.manifest, "backend", json_string("none"));
+		json_object_set_new(store.manifest, "backend_why", json_string(bwhy));
+		kb_store_save_manifest(&store);
 		kb_error("backend = sim, but %s", bwhy);
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto report;
 	}
 	kb_info("backend %s: %s", backend, bwhy);
+	{
+		int herr;
+		const char *hb = kb_pmuhost_choose(&conf, accel, backend, &hostc, &hwhy, &herr);
+
+		json_object_set_new(store.manifest, "host_counters",
+				    json_pack("{s:s?,s:s}", "mode", hb, "why", hwhy));
+		if (herr < 0) {
+			kb_store_save_manifest(&store);
+			kb_error("%s", hwhy);
+			ret = KB_EXIT_NOT_SUPPORTED;
+			goto report;
+		}
+		kb_info("host counters %s: %s", hb ? hb : "off", hwhy);
+		if (hb)
+			backend = hb;	/* the run's figures: the guest's clock and the host's counters */
+	}
+	was = json_string_value(json_object_get(store.manifest, "backend"));
+	if (resume && was && strcmp(was, backend)) {
+		kb_error("'%s' was measured with backend %s, but this host now gives %s (%s): "
+			 "samples would not be comparable", store.dir, was, backend, bwhy);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto report;
+	}
+	json_object_set_new(store.manifest, "backend", json_string(backend));
+	json_object_set_new(store.manifest, "backend_why", json_string(bwhy));
+	if (!strcmp(backend, "sim"))
+		json_object_set_new(store.manifest, "sim", kb_sim_run_json(&simrun));
+	kb_store_save_manifest(&store);
 
 	plan = make_plan(&conf, vs, conf.seed, &total);
 	done = finished_boots(&store, total);
@@ -809,7 +858,7 @@ int kb_cmd_run(int argc, char **argv)
 				conf.n_variants, v->v->name, v->boots_done + 1, conf.boots, kb_now() - t0,
 				el / (double)ran * (double)(todo - ran));
 		r = boot_once(&conf, &store, v, seq, total, accel, image,
-			      simrun.plugin ? &simrun : NULL);
+			      simrun.plugin ? &simrun : NULL, hostc);
 		if (r < 0 && !kb_interrupted)
 			bad_boots++;
 		ran++;
@@ -844,6 +893,7 @@ report:
 	free(partial);
 	free(why);
 	free(bwhy);
+	free(hwhy);
 	kb_sim_run_release(&simrun);
 	free(runner);
 	free(image);

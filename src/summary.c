@@ -169,7 +169,11 @@ static json_t *metric_new(const char *name, const char *field, const char *backe
 	} else {
 		label = kb_xasprintf("%s per operation", field);
 		unit = kb_xasprintf("%s/op", field);
-		if (!strcmp(backend, "sim")) {
+		if (!strncmp(field, "host_", 5)) {
+			note = !strcmp(backend, "pmu-host")
+				? "guest-only hardware counters read on the host (exclude_host, QEMU vCPU thread)"
+				: "host software events of the QEMU vCPU thread: what the region cost the host";
+		} else if (!strcmp(backend, "sim")) {
 			source = strstr(field, "cycles") ? "modeled" : "simulated";
 			note = strstr(field, "cycles") ? "instructions and misses weighted by stated penalties"
 						       : "counted by kbench's TCG plugin";

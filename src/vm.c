@@ -35,6 +35,8 @@ static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)
 	argv[n++] = "-display";
 	argv[n++] = "none";
 	argv[n++] = "-no-reboot";
+	argv[n++] = "-name";		/* threads named "CPU 0/KVM": pmuhost.c finds them */
+	argv[n++] = "kbench,debug-threads=on";
 	argv[n++] = "-monitor";
 	argv[n++] = "none";
 	argv[n++] = "-serial";
@@ -90,7 +92,7 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 {
 	char *argv[32 + KB_VM_MAX_EXTRA], mem[32];
 	struct lines lines = { .o = o };
-	int pfd[2], logfd = -1, serfd = -1, status = 0, ret = 0;
+	int pfd[2], ifd[2] = { -1, -1 }, logfd = -1, serfd = -1, status = 0, ret = 0;
 	double t0 = kb_now(), deadline = t0 + o->timeout;
 	pid_t pid;
 
@@ -113,20 +115,26 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 		ret = kb_error_errno(errno, "pipe");
 		goto out_log;
 	}
+	if (o->on_start && pipe2(ifd, O_CLOEXEC) < 0) {
+		ret = kb_error_errno(errno, "pipe");
+		close(pfd[0]);
+		close(pfd[1]);
+		goto out_log;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		ret = kb_error_errno(errno, "cannot fork");
 		close(pfd[0]);
 		close(pfd[1]);
-		goto out_log;
+		goto out_in;
 	}
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* no QEMU outlives a killed kbench */
-		dup2(nul, 0);
+		dup2(ifd[0] >= 0 ? ifd[0] : nul, 0);
 		dup2(pfd[1], 1);
 		dup2(logfd >= 0 ? logfd : nul, 2);
 		execv(argv[0], argv);
@@ -136,6 +144,13 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 	setpgid(pid, pid);
 	kb_child_started(pid);
 	close(pfd[1]);
+	if (ifd[0] >= 0) {
+		close(ifd[0]);
+		ifd[0] = -1;
+		/* a QEMU that exits must not kill kbench with SIGPIPE */
+		signal(SIGPIPE, SIG_IGN);
+		o->on_start(o->ctx, pid, ifd[1]);
+	}
 
 	for (;;) {
 		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
@@ -207,6 +222,11 @@ reaped:
 		if (o->qemu_log)
 			kb_print_tail(stderr, o->qemu_log, 5, "kbench:   | ");
 	}
+out_in:
+	if (ifd[0] >= 0)
+		close(ifd[0]);
+	if (ifd[1] >= 0)
+		close(ifd[1]);
 out_log:
 	if (logfd >= 0)
 		close(logfd);

@@ -3,6 +3,7 @@
 #define KB_VM_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Called for every complete serial line (and for each cut piece of an
  * overlong one); the line has no newline and may hold any byte. */
@@ -22,6 +23,10 @@ struct kb_vm_opts {
 	size_t max_bytes;		/* serial bytes before the guest is cut off */
 	kb_vm_line_fn on_line;
 	void *ctx;
+	/* serial input: when set, QEMU's stdin (the serial port's input) is a
+	 * pipe; on_start gets QEMU's pid and the pipe's write end (kbench's,
+	 * closed after the boot), before the first line */
+	void (*on_start)(void *ctx, pid_t pid, int serial_in);
 	/* more QEMU arguments (the sim backend's -plugin, -icount), NULL-terminated,
 	 * at most KB_VM_MAX_EXTRA; or NULL */
 	const char *const *extra_argv;

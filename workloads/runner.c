@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -236,6 +237,7 @@ struct params {
 	unsigned long sweep[MAX_SWEEP];	/* KiB, for KB_KIND_SWEEP workloads */
 	unsigned n_sweep;
 	const char *tmpdir;
+	bool sync;			/* kb_sync=1: the host counts each region */
 };
 
 struct param_error {
@@ -399,6 +401,11 @@ static void parse_params(char **env, struct params *p)
 				*p = tmp;
 			else
 				param_error(e, "invalid");
+		} else if (!strncmp(e, "kb_sync=", 8)) {
+			if (!strcmp(val, "0") || !strcmp(val, "1"))
+				p->sync = val[0] == '1';
+			else
+				param_error(e, "invalid");
 		} else if (!strncmp(e, "kb_warmup=", 10)) {
 			if (parse_ulong(val, 0, 1000000000, &p->warmup))
 				p->warmup_set = true;
@@ -463,10 +470,68 @@ static void counters_failed(int err)
 	kb_counters_close(&counters);
 }
 
+/*
+ * The host-side handshake (kb_sync=1): around each measured region the
+ * runner sends a mark record and waits for the host's one-byte answer on
+ * the console, so the host can read counters of its own (the QEMU vCPU
+ * thread's) exactly around the region.  The waits fall outside the region's
+ * clock and counters.  A console that fails or closes ends the handshake
+ * for the rest of the boot (one error record); the regions go on.
+ */
+static bool syncing;
+static unsigned long cur_rep, cur_k;
+static bool cur_sweep;
+
+static void setup_sync(const struct params *p)
+{
+	struct termios t;
+
+	if (!p->sync)
+		return;
+	if (tcgetattr(STDIN_FILENO, &t) == 0) {
+		/* byte by byte, no echo of the host's answers into the records */
+		t.c_lflag &= (tcflag_t) ~(ICANON | ECHO | ECHONL | ISIG | IEXTEN);
+		t.c_iflag &= (tcflag_t) ~(ICRNL | INLCR | IGNCR | IXON);
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	}
+	syncing = true;
+}
+
+static void host_sync(const char *at)
+{
+	struct rec r;
+	ssize_t n;
+	char c;
+
+	if (!syncing || current_wl < 0 || getpid() != runner_pid)
+		return;
+	rec_begin(&r, "mark");
+	rec_str(&r, "wl", kb_workloads[current_wl].name);
+	rec_u64(&r, "rep", cur_rep);
+	if (cur_sweep)
+		rec_u64(&r, "k", cur_k);
+	rec_str(&r, "at", at);
+	rec_send(&r);
+	do
+		n = read(STDIN_FILENO, &c, 1);
+	while ((n < 0 && errno == EINTR) || (n == 1 && c != 'g'));
+	if (n == 1)
+		return;
+	syncing = false;
+	rec_begin(&r, "error");
+	rec_str(&r, "reason", "sync");
+	rec_u64(&r, "errno", (uint64_t)(n < 0 ? errno : 0));
+	rec_send(&r);
+	n_errors++;
+}
+
 static void region_enter(struct kb_wl_result *res)
 {
 	int ret;
 
+	host_sync("begin");
 	region_counted = false;
 	if (counting) {
 		ret = kb_counters_start(&counters);
@@ -489,6 +554,7 @@ static void region_leave(struct kb_wl_result *res)
 		if (ret < 0)
 			counters_failed(ret);
 	}
+	host_sync("end");
 }
 
 /* The region markers of workload.h, a pair per workload.  noipa: never
@@ -581,6 +647,8 @@ static void send_hello(const struct params *p)
 	rec_str(&r, "workloads", list);
 	rec_u64(&r, "samples", p->samples);
 	rec_str(&r, "sweep", sweep);
+	if (p->sync)
+		rec_u64(&r, "sync", 1);
 	rec_send(&r);
 }
 
@@ -627,6 +695,9 @@ static void run_workload(int wl, const struct params *p)
 			struct kb_wl_result res = { 0, NULL, 0, 0 };
 
 			args.k = sweep ? p->sweep[j] : 0;
+			cur_rep = rep;
+			cur_k = args.k;
+			cur_sweep = sweep;
 			args.iters = sweep ? kb_wl_sweep_iters(iters0, args.k) : iters0;
 			args.warmup = p->warmup_set ? p->warmup : args.iters / 10;
 			if (w->run(&args, &res) < 0) {
@@ -683,6 +754,7 @@ int main(int argc, char **argv, char **envp)
 	parse_params(envp, &p);
 	setup_counters();
 	send_hello(&p);
+	setup_sync(&p);
 	if (n_param_errors) {
 		for (unsigned i = 0; i < n_param_errors; i++) {
 			struct rec r;

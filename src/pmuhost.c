@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Host-side counters on the QEMU vCPU thread, region by region (pmuhost.h). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmuhost.h"
+#include "util.h"
+
+const char *kb_pmuhost_name(enum kb_pmuhost_mode mode)
+{
+	return mode == KB_PMUHOST_HARDWARE ? "pmu-host" : mode == KB_PMUHOST_SOFTWARE ? "host-sw" : NULL;
+}
+
+/* Guest-only hardware counting opens here (on this process: no guest runs,
+ * it only has to be accepted). */
+static int hardware_usable(char **why)
+{
+	struct kb_counters c;
+	int r = kb_counters_open_flags(&c, kb_perf_hw_events, kb_perf_n_hw_events, 0, -1,
+				       KB_COUNTERS_GUEST_ONLY);
+
+	if (r < 0) {
+		*why = kb_xasprintf("the host cannot count guest-only hardware events (%s: %s)", c.why,
+				    strerror(-r));
+		return 0;
+	}
+	kb_counters_close(&c);
+	return 1;
+}
+
+const char *kb_pmuhost_choose(const struct kb_conf *conf, const char *accel, const char *backend,
+			      enum kb_pmuhost_mode *mode, char **why, int *err)
+{
+	char *hw_why = NULL;
+
+	*mode = KB_PMUHOST_OFF;
+	*err = 0;
+	switch (conf->host_counters) {
+	case KB_HOSTC_OFF:
+		*why = kb_xstrdup("host_counters = off in the configuration");
+		return NULL;
+	case KB_HOSTC_SOFTWARE:
+	case KB_HOSTC_HARDWARE:
+		if (strcmp(backend, "clock")) {
+			*why = kb_xasprintf("host_counters = %s needs backend = clock (the %s backend "
+					    "measures on its own)", conf->host_counters == KB_HOSTC_SOFTWARE ?
+					    "software" : "hardware", backend);
+			*err = -1;
+			return NULL;
+		}
+		if (conf->host_counters == KB_HOSTC_SOFTWARE) {
+			*mode = KB_PMUHOST_SOFTWARE;
+			*why = kb_xasprintf("host_counters = software: page faults, context switches "
+					    "and task-clock of the QEMU vCPU thread per region (%s)",
+					    strcmp(accel, "tcg") ? "the host's share of running the guest"
+								 : "the cost of emulating it under TCG");
+			return kb_pmuhost_name(*mode);
+		}
+		if (strcmp(accel, "kvm")) {
+			*why = kb_xasprintf("host_counters = hardware counts guest-only events, which "
+					    "needs KVM; this run uses %s", accel);
+			*err = -1;
+			return NULL;
+		}
+		if (!hardware_usable(why)) {
+			*err = -1;
+			return NULL;
+		}
+		break;
+	default:	/* auto */
+		if (strcmp(backend, "clock") || strcmp(accel, "kvm")) {
+			*why = kb_xasprintf("host_counters = auto: guest-only host counters need KVM "
+					    "and backend clock (this run: %s, %s)", accel, backend);
+			return NULL;
+		}
+		if (!hardware_usable(&hw_why)) {
+			*why = kb_xasprintf("host_counters = auto: %s", hw_why);
+			free(hw_why);
+			return NULL;
+		}
+		break;
+	}
+	*mode = KB_PMUHOST_HARDWARE;
+	*why = kb_xstrdup("guest-only (exclude_host) cycles, instructions, L1i, iTLB and branch "
+			  "misses on the QEMU vCPU thread per region");
+	return kb_pmuhost_name(*mode);
+}
+
+void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode)
+{
+	memset(h, 0, sizeof(*h));
+	h->mode = mode;
+	h->in_fd = -1;
+	h->tid = -1;
+	if (mode == KB_PMUHOST_HARDWARE) {
+		h->events = kb_perf_hw_events;
+		h->n = kb_perf_n_hw_events;
+	} else {
+		h->events = kb_perf_sw_events;
+		h->n = kb_perf_n_sw_events;
+	}
+}
+
+void kb_pmuhost_start(struct kb_pmuhost *h, pid_t qemu, int serial_in)
+{
+	h->qemu = qemu;
+	h->in_fd = serial_in;
+}
+
+pid_t kb_pmuhost_find_vcpu(pid_t qemu)
+{
+	char *dir = kb_xasprintf("/proc/%ld/task", (long)qemu), *path;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	pid_t found = -1;
+
+	while (d && (e = readdir(d)) && found < 0) {
+		char comm[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		path = kb_xasprintf("%s/%s/comm", dir, e->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(comm, sizeof(comm), f) &&
+		    (!strncmp(comm, "CPU 0/", 6) || !strncmp(comm, "ALL CPUs/", 9)))
+			found = (pid_t)atol(e->d_name);
+		if (f)
+			fclose(f);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return found;
+}
+
+static void broken(struct kb_pmuhost *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void broken(struct kb_pmuhost *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (h->broken)
+		return;
+	h->broken = 1;
+	va_start(ap, fmt);
+	vsnprintf(h->why, sizeof(h->why), fmt, ap);
+	va_end(ap);
+	if (h->opened)
+		kb_counters_close(&h->c);
+	h->opened = 0;
+}
+
+static void attach(struct kb_pmuhost *h)
+{
+	int r;
+
+	h->tid = kb_pmuhost_find_vcpu(h->qemu);
+	if (h->tid < 0) {
+		broken(h, "no vCPU thread ('CPU 0/...') in /proc/%ld/task", (long)h->qemu);
+		return;
+	}
+	r = kb_counters_open_flags(&h->c, h->events, h->n, h->tid, -1,
+				   h->mode == KB_PMUHOST_HARDWARE ? KB_COUNTERS_GUEST_ONLY : 0);
+	if (r < 0) {
+		broken(h, "%s on vCPU thread %ld: %s", h->c.why, (long)h->tid, strerror(-r));
+		return;
+	}
+	h->opened = 1;
+}
+
+static void answer(struct kb_pmuhost *h)
+{
+	ssize_t n;
+
+	if (h->in_fd < 0)
+		return;
+	do
+		n = write(h->in_fd, "g", 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1) {
+		broken(h, "cannot answer the guest: %s", n < 0 ? strerror(errno) : "short write");
+		close(h->in_fd);
+		h->in_fd = -1;
+	}
+}
+
+void kb_pmuhost_mark(struct kb_pmuhost *h, const struct kb_record *r)
+{
+	const char *at = kb_record_get(r, "at"), *wl = kb_record_get(r, "wl");
+	unsigned long long rep, k;
+	int has_k = kb_record_get_u64(r, "k", &k) == 0;
+
+	if (!at || !wl || strlen(wl) >= sizeof(h->wl) || kb_record_get_u64(r, "rep", &rep) ||
+	    (strcmp(at, "begin") && strcmp(at, "end"))) {
+		h->bad_marks++;
+		answer(h);
+		return;
+	}
+	if (!strcmp(at, "begin")) {
+		h->have_result = 0;
+		if (!h->opened && !h->broken)
+			attach(h);
+		if (h->opened && kb_counters_start(&h->c) < 0)
+			broken(h, "cannot start the counters: %s", h->c.why);
+		h->in_region = h->opened;
+		snprintf(h->wl, sizeof(h->wl), "%s", wl);
+		h->rep = rep;
+		h->k = has_k ? k : 0;
+		h->has_k = has_k;
+	} else if (!h->in_region || strcmp(wl, h->wl) || rep != h->rep || has_k != h->has_k ||
+		   (has_k && k != h->k)) {
+		h->bad_marks++;	/* an end without its begin */
+	} else {
+		h->in_region = 0;
+		if (kb_counters_stop(&h->c) < 0) {
+			broken(h, "cannot read the counters: %s", h->c.why);
+		} else {
+			for (int m = 0; m < KB_COUNTERS_MODES; m++) {
+				for (size_t i = 0; i < h->n; i++)
+					h->val[m][i] = kb_counters_value(&h->c, m, i);
+				h->mux[m] = kb_counters_permille(&h->c, m);
+			}
+			h->have_result = 1;
+			h->regions++;
+		}
+	}
+	answer(h);
+}
+
+int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep,
+		    const unsigned long long *k, json_t *fields)
+{
+	static const char *const mode_suffix[KB_COUNTERS_MODES] = { "k", "u" };
+
+	if (!h->have_result || strcmp(wl, h->wl) || rep != h->rep || !!k != h->has_k ||
+	    (k && *k != h->k))
+		return 0;
+	h->have_result = 0;
+	for (int m = 0; m < KB_COUNTERS_MODES; m++) {
+		char key[48];
+
+		for (size_t i = 0; i < h->n; i++) {
+			snprintf(key, sizeof(key), "host_%s_%s", h->events[i].key, mode_suffix[m]);
+			json_object_set_new(fields, key, json_integer((json_int_t)h->val[m][i]));
+		}
+		snprintf(key, sizeof(key), "host_mux_%s", mode_suffix[m]);
+		json_object_set_new(fields, key, json_integer((json_int_t)h->mux[m]));
+	}
+	return 1;
+}
+
+char *kb_pmuhost_summary(const struct kb_pmuhost *h)
+{
+	if (h->broken)
+		return kb_xasprintf("none: %s (after %ld regions)", h->why, h->regions);
+	return kb_xasprintf("%s: %ld regions on thread %ld%s", kb_pmuhost_name(h->mode), h->regions,
+			    (long)h->tid, h->bad_marks ? ", some marks rejected" : "");
+}
+
+void kb_pmuhost_release(struct kb_pmuhost *h)
+{
+	if (h->opened)
+		kb_counters_close(&h->c);
+	h->opened = 0;
+	h->in_fd = -1;	/* vm.c closes it */
+}

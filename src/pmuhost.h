@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_PMUHOST_H
+#define KB_PMUHOST_H
+
+#include <jansson.h>
+#include <sys/types.h>
+
+#include "conf.h"
+#include "counters.h"
+#include "record.h"
+
+/*
+ * Counters kbench reads on the host, on the QEMU vCPU thread, around each
+ * measured region.  The guest runner (kb_sync=1) sends a mark record before
+ * and after each region and waits for one byte on the serial port; between
+ * the two, the host's counter group on the vCPU thread is enabled.
+ *
+ * hardware ("pmu-host"): cycles, instructions, L1i, iTLB and branch misses
+ * with exclude_host, i.e. only while the thread runs the KVM guest; kernel
+ * and user are the guest's.  software ("host-sw"): page faults, context
+ * switches and task-clock of the vCPU thread, kernel and user of the host:
+ * what running the region cost the host (under TCG, the emulation).  The
+ * kernel ignores exclude_kernel/exclude_user for task-clock: host_tclk_k and
+ * host_tclk_u are each the thread's whole time in the region.
+ *
+ * Each region's values go into the guest's sample record of that region as
+ * fields host_<key>_k and host_<key>_u (host_mux_k/_u: per mille of the
+ * region counted), and the sample's backend becomes the mode's name.
+ */
+enum kb_pmuhost_mode { KB_PMUHOST_OFF, KB_PMUHOST_HARDWARE, KB_PMUHOST_SOFTWARE };
+
+struct kb_pmuhost {
+	enum kb_pmuhost_mode mode;
+	const struct kb_perf_desc *events;
+	size_t n;
+	pid_t qemu;
+	int in_fd;		/* the serial port's input; -1 when none */
+	pid_t tid;		/* the vCPU thread, once found */
+	int opened, broken;
+	char why[160];		/* once broken: why (the boot record says it) */
+	struct kb_counters c;
+	int in_region;
+	char wl[32];
+	unsigned long long rep, k;
+	int has_k, have_result;
+	uint64_t val[KB_COUNTERS_MODES][KB_COUNTERS_MAX];
+	unsigned mux[KB_COUNTERS_MODES];
+	long regions, bad_marks;
+};
+
+/* The mode of a run: conf->host_counters resolved for this accelerator and
+ * backend.  Returns the backend name for the samples ("pmu-host",
+ * "host-sw") or NULL for off, with *why (malloc'd) either way; -1 in *err
+ * when the configuration asks for what this host cannot do. */
+const char *kb_pmuhost_choose(const struct kb_conf *conf, const char *accel, const char *backend,
+			      enum kb_pmuhost_mode *mode, char **why, int *err);
+const char *kb_pmuhost_name(enum kb_pmuhost_mode mode);
+
+void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode);
+/* kb_vm_opts.on_start: QEMU's pid and the serial input. */
+void kb_pmuhost_start(struct kb_pmuhost *h, pid_t qemu, int serial_in);
+/* A mark record from the guest: counters on or off, then the answer.  The
+ * guest always gets its answer, counters or not. */
+void kb_pmuhost_mark(struct kb_pmuhost *h, const struct kb_record *r);
+/* The sample of the region just counted: adds the host_* fields to fields
+ * when wl, rep and k match it.  1 when added, else 0. */
+int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep,
+		    const unsigned long long *k, json_t *fields);
+/* What the boot record says: "pmu-host: 35 regions" or "none: why". */
+char *kb_pmuhost_summary(const struct kb_pmuhost *h);
+void kb_pmuhost_release(struct kb_pmuhost *h);
+
+/* The thread of QEMU's first vCPU ("CPU 0/KVM", "CPU 0/TCG", "ALL
+ * CPUs/TCG"; QEMU names them with -name debug-threads=on), or -1. */
+pid_t kb_pmuhost_find_vcpu(pid_t qemu);
+
+#endif

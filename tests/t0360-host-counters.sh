@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Counters kbench reads on the host, on the QEMU vCPU thread, region by
+# region (host_counters).  No machine here has KVM or a host PMU, so the
+# path is exercised with software events (host_counters = software) under
+# TCG: the runner's handshake (a mark record, then one byte from the host),
+# the vCPU thread found by name, its counters enabled exactly around each
+# region.  Under TCG the vCPU thread runs the whole region, so its task-clock
+# must come out close to the guest's own time of the region; a bracketing
+# that was off (counting between regions, or the whole boot) would not.
+# hardware (pmu-host) is refused here with the reason, as it must be.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+plan 14
+d=$(scratch)
+needs_kernel_source 14 "host counters"
+
+conf() {	# conf FILE HOST_COUNTERS BACKEND
+	{
+		kernel_section
+		printf '[run]\naccel = tcg\nbackend = %s\nhost_counters = %s\n' "$3" "$2"
+		printf 'boots = 1\nsamples = 2\nscale = 0.05\nworkloads = getppid,pipe,icache\n'
+		printf 'sweep = 0,64\nboot_runs = 0\ntimeout = 120\noutput = results\n'
+		printf '[variant O2]\nconfig = CC_OPTIMIZE_FOR_PERFORMANCE=y\n'
+	} > "$1"
+}
+rundir() { sed -n 's,/report.md$,,p' "$1" | tail -n 1; }
+
+# 1. software events on the vCPU thread
+mkdir -p "$d/sw"
+conf "$d/sw/variants.conf" software clock
+(cd "$d/sw" && "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+check "host_counters = software: run exits 0" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/sw/run.err" | tail -n 20
+run=$(rundir "$d/sw/run.out")
+run=${run:-$d/sw/no-run}
+check "stderr and manifest say host-sw and why" sh -c \
+	"grep -q 'host counters host-sw: host_counters = software' '$d/sw/run.err' &&
+	 jq -e '.backend == \"host-sw\" and .host_counters.mode == \"host-sw\"' '$run/manifest.json' >/dev/null"
+check "8 samples (2 x getppid, pipe, icache/k=0, icache/k=64), all with the host's fields" \
+	jq_all "$run/samples.jsonl" 'length == 8 and all(.backend == "host-sw" and
+		(.fields | has("host_tclk_k") and has("host_tclk_u") and has("host_pf_u") and
+		 has("host_cs_k") and .host_mux_k == 1000 and .host_mux_u == 1000))'
+check "boots.jsonl: 8 regions counted on a vCPU thread, no record garbled or rejected" \
+	jq_all "$run/boots.jsonl" 'length == 1 and (.[0] | .status == "ok" and .garbled == 0 and
+		.rejected == 0 and (.host_counters | test("^host-sw: 8 regions on thread [0-9]+$")))'
+# task-clock of the vCPU thread against the guest's time of the region
+ratios=$(jq -r '.fields.host_tclk_k / .ns' "$run/samples.jsonl" | sort -g | tr '\n' ' ')
+diag "vCPU thread task-clock / guest region time: $ratios"
+check "each region: the vCPU thread's task-clock is 0.3 to 3 times the guest's region time" sh -c \
+	"echo '$ratios' | awk '{ if (NF != 8) exit 1; for (i = 1; i <= NF; i++) if (\$i < 0.3 || \$i > 3) exit 1 }'"
+check "median of those ratios between 0.7 and 1.5" sh -c \
+	"echo '$ratios' | awk '{ m = (NF % 2) ? \$((NF + 1) / 2) : (\$(NF / 2) + \$(NF / 2 + 1)) / 2; exit !(m >= 0.7 && m <= 1.5) }'"
+check "the longer icache region (k=64) costs the host more than k=0" jq_all "$run/samples.jsonl" \
+	'(map(select(.case == "icache/k=64") | .fields.host_tclk_k) | add) >
+	 (map(select(.case == "icache/k=0") | .fields.host_tclk_k) | add)'
+check "report.md names the host's figures for what they are" \
+	grep -q 'host software events of the QEMU vCPU thread: what the region cost the host' "$run/report.md"
+check "serial log: one mark pair per region, no echo of the host's answers" sh -c \
+	"test \$(grep -c '^@KB1 mark .*at=begin' '$run/boots/O2-1.serial') -eq 8 &&
+	 test \$(grep -c '^@KB1 mark .*at=end' '$run/boots/O2-1.serial') -eq 8 &&
+	 ! grep -q '^g' '$run/boots/O2-1.serial'"
+
+# 2. what this host cannot do is refused, with the reason
+mkdir -p "$d/hw"
+conf "$d/hw/variants.conf" hardware clock
+(cd "$d/hw" && "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+check "host_counters = hardware under TCG: exit 3, says KVM is needed" sh -c \
+	"test $rc -eq 3 && grep -q 'host_counters = hardware counts guest-only events, which needs KVM; this run uses tcg' '$d/hw/run.err'"
+mkdir -p "$d/sim"
+conf "$d/sim/variants.conf" software sim
+(cd "$d/sim" && "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+check "host_counters = software with backend sim: exit 3, says backend clock" sh -c \
+	"test $rc -eq 3 && grep -q 'host_counters = software needs backend = clock' '$d/sim/run.err'"
+
+# 3. auto, without KVM: off, and the run is a plain clock run
+mkdir -p "$d/auto"
+conf "$d/auto/variants.conf" auto clock
+(cd "$d/auto" && "$KBENCH" run variants.conf > run.out 2> run.err)
+rc=$?
+run=$(rundir "$d/auto/run.out")
+run=${run:-$d/auto/no-run}
+check "host_counters = auto under TCG: off, samples are clock, no marks in the serial log" sh -c \
+	"test $rc -eq 0 && jq -e '.host_counters.mode == null and .backend == \"clock\"' '$run/manifest.json' >/dev/null &&
+	 jq -se 'all(.backend == \"clock\" and (.fields | has(\"host_tclk_k\") | not))' '$run/samples.jsonl' >/dev/null &&
+	 ! grep -q '^@KB1 mark' '$run/boots/O2-1.serial'"
+
+# 4. the runner's side of the handshake, on this host: answers that run out
+#    end the handshake with one error record, and the samples go on
+exec_with=
+runner() { env -i "$@" $exec_with "$KBENCH_RUNNER"; }
+runner kb_workloads=getppid kb_samples=1 kb_scale=0.0001 </dev/null 2>/dev/null | grep -q '^@KB1 hello ' ||
+	exec_with=qemu-i386
+printf 'gxg' | runner kb_workloads=getppid kb_samples=3 kb_scale=0.001 kb_sync=1 > "$d/runner.out" 2>&1
+check "runner: 'x' is not an answer; after two answers one sync error, all 3 samples sent" sh -c \
+	"test \$(grep -c '^@KB1 mark ' '$d/runner.out') -eq 3 &&
+	 test \$(grep -c '^@KB1 error reason=sync ' '$d/runner.out') -eq 1 &&
+	 test \$(grep -c '^@KB1 sample ' '$d/runner.out') -eq 3 &&
+	 grep -q '^@KB1 done samples=3 errors=1 ' '$d/runner.out'"
+printf 'g' | runner kb_workloads=getppid kb_samples=1 kb_scale=0.001 kb_sync=2 > "$d/runner2.out" 2>&1
+check "runner: kb_sync=2 is a parameter error" grep -q '^@KB1 error param=kb_sync reason=invalid' "$d/runner2.out"
