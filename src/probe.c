@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "counters.h"
 #include "probe.h"
 #include "util.h"
 #include "vm.h"
@@ -95,6 +96,17 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 	unlink(logpath);
 	free(bios);
 	return ok;
+}
+
+/* Software events open here (host_counters = software). */
+static int host_sw(void)
+{
+	struct kb_counters c;
+
+	if (kb_counters_open(&c, kb_perf_sw_events, kb_perf_n_sw_events, 0, -1) < 0)
+		return 0;
+	kb_counters_close(&c);
+	return 1;
 }
 
 /* Can this process count hardware cycles?  NULL if yes, else the reason. */
@@ -214,6 +226,7 @@ json_t *kb_probe_host(int check_kvm)
 		json_object_set_new(j, "tcg", json_pack("{s:b,s:o}", "usable", ok, "why",
 							str_or_null(why)));
 	}
+	json_object_set_new(j, "host_sw", json_boolean(host_sw()));
 	pmu = host_pmu();
 	json_object_set_new(j, "host_pmu", json_pack("{s:b,s:o}", "usable", pmu == NULL,
 						     "why", pmu ? json_string(pmu) : json_null()));
@@ -287,10 +300,11 @@ int kb_cmd_probe(int argc, char **argv)
 	printf("qemu:                %s\n", json_string_value(json_object_get(v, "version")) ?: "not found");
 	printf("qemu plugins:        %s\n", yes_no(json_object_get(v, "plugins")));
 	printf("compiler:            %s\n", json_string_value(json_object_get(j, "compiler")) ?: "not found");
-	printf("backends:            clock%s%s\n",
+	printf("backends:            clock%s%s%s\n",
 	       json_is_true(json_object_get(v, "plugins")) ? ", sim" : "",
 	       json_is_true(json_object_get(json_object_get(j, "host_pmu"), "usable")) &&
-	       json_is_true(json_object_get(json_object_get(j, "kvm"), "usable")) ? ", pmu-host" : "");
+	       json_is_true(json_object_get(json_object_get(j, "kvm"), "usable")) ? ", pmu-host" : "",
+	       json_is_true(json_object_get(j, "host_sw")) ? ", host-sw" : "");
 	json_decref(j);
 	return KB_EXIT_OK;
 }

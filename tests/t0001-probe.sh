@@ -3,7 +3,7 @@
 # kbench probe: what it says about this host must agree with the host's own
 # sources (sysfs, procfs, QEMU itself).
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 9
+plan 10
 d=$(scratch)
 
 "$KBENCH" probe --json > "$d/probe.json" 2> "$d/err"
@@ -61,6 +61,18 @@ if command -v perf >/dev/null 2>&1; then
 		test "$(jq -r '.host_pmu.usable' "$d/probe.json")" = "$want"
 else
 	skip "needs:perf" "host PMU verdict agrees with perf stat"
+fi
+if command -v perf >/dev/null 2>&1; then
+	if perf stat -x, -e task-clock,page-faults,context-switches true 2>&1 >/dev/null |
+		grep -Eq '^[0-9.]+,[^,]*,page-faults'; then
+		want=true
+	else
+		want=false
+	fi
+	check "software events verdict (host-sw) agrees with perf stat ($want)" \
+		test "$(jq -r '.host_sw' "$d/probe.json")" = "$want"
+else
+	skip "needs:perf" "software events verdict agrees with perf stat"
 fi
 
 "$KBENCH" probe --no-kvm > "$d/human" 2>&1
