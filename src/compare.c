@@ -125,15 +125,54 @@ static void print_md(json_t *rows, json_t *ma, json_t *mb, const char *a, const 
 		printf("| | | | | | | | | no variant, case and metric in common |\n");
 }
 
+/* Rows of B's results against A's, tested and Holm-corrected as one
+ * family per metric and variant. */
+static json_t *compare_models(json_t *ma, json_t *mb, json_t *const *man, gsl_rng *rng,
+			      const struct kb_summary_opts *o)
+{
+	json_t *rows = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(mb, "results"), i, r) {
+		json_t *a = kb_summary_find(ma, str(r, "case"), str(r, "metric"), str(r, "variant"));
+		json_t *row;
+		double *x, *y;
+		size_t nx, ny;
+
+		if (!a || !json_integer_value(json_object_get(a, "boots")) ||
+		    !json_integer_value(json_object_get(r, "boots")))
+			continue;
+		row = json_pack("{s:s,s:s,s:s,s:s,s:O,s:O,s:O,s:O}", "case", str(r, "case"),
+				"metric", str(r, "metric"), "variant", str(r, "variant"), "unit",
+				str(kb_summary_metric(mb, str(r, "metric")), "unit"),
+				"median_a", json_object_get(a, "median"), "median_b", json_object_get(r, "median"),
+				"boot_medians_a", json_object_get(a, "boot_medians"),
+				"boot_medians_b", json_object_get(r, "boot_medians"));
+		json_object_set_new(row, "deterministic",
+				    json_boolean(json_is_true(json_object_get(a, "deterministic")) &&
+						 json_is_true(json_object_get(r, "deterministic"))));
+		x = kb_summary_array(json_object_get(r, "boot_medians"), &nx);
+		y = kb_summary_array(json_object_get(a, "boot_medians"), &ny);
+		gsl_rng_set(rng, kb_stats_seed((unsigned long long)json_integer_value(json_object_get(man[0], "seed")) ^
+					       (unsigned long long)json_integer_value(json_object_get(man[1], "seed")),
+					       str(r, "case"), str(r, "metric"), str(r, "variant")));
+		kb_summary_versus(row, x, nx, y, ny, rng, o);
+		free(x);
+		free(y);
+		json_array_append_new(rows, row);
+	}
+	kb_summary_decide(rows, o);
+	return rows;
+}
+
 int kb_cmd_compare(int argc, char **argv)
 {
 	struct kb_summary_opts o = KB_SUMMARY_OPTS_INIT;
 	const char *dir[2] = { NULL, NULL };
-	json_t *model[2] = { NULL, NULL }, *rows = NULL, *r, *man[2] = { NULL, NULL };
+	json_t *model[2] = { NULL, NULL }, *rows = NULL, *man[2] = { NULL, NULL };
 	int force = 0, as_json = 0, ndir = 0, ret = KB_EXIT_FAILED;
 	gsl_rng *rng = NULL;
 	char *why = NULL;
-	size_t i;
 
 	for (int k = 1; k < argc; k++) {
 		if (!strcmp(argv[k], "--force")) {
@@ -184,36 +223,15 @@ int kb_cmd_compare(int argc, char **argv)
 	}
 
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	rows = json_array();
-	json_array_foreach(json_object_get(model[1], "results"), i, r) {
-		json_t *a = kb_summary_find(model[0], str(r, "case"), str(r, "metric"), str(r, "variant"));
-		json_t *row;
-		double *x, *y;
-		size_t nx, ny;
+	rows = compare_models(model[0], model[1], man, rng, &o);
+	/* whole boots (hyperfine): their own family, as in the report */
+	{
+		json_t *boot = compare_models(json_object_get(model[0], "boot_timing"),
+					      json_object_get(model[1], "boot_timing"), man, rng, &o);
 
-		if (!a || !json_integer_value(json_object_get(a, "boots")) ||
-		    !json_integer_value(json_object_get(r, "boots")))
-			continue;
-		row = json_pack("{s:s,s:s,s:s,s:s,s:O,s:O,s:O,s:O}", "case", str(r, "case"),
-				"metric", str(r, "metric"), "variant", str(r, "variant"), "unit",
-				str(kb_summary_metric(model[1], str(r, "metric")), "unit"),
-				"median_a", json_object_get(a, "median"), "median_b", json_object_get(r, "median"),
-				"boot_medians_a", json_object_get(a, "boot_medians"),
-				"boot_medians_b", json_object_get(r, "boot_medians"));
-		json_object_set_new(row, "deterministic",
-				    json_boolean(json_is_true(json_object_get(a, "deterministic")) &&
-						 json_is_true(json_object_get(r, "deterministic"))));
-		x = kb_summary_array(json_object_get(r, "boot_medians"), &nx);
-		y = kb_summary_array(json_object_get(a, "boot_medians"), &ny);
-		gsl_rng_set(rng, kb_stats_seed((unsigned long long)json_integer_value(json_object_get(man[0], "seed")) ^
-					       (unsigned long long)json_integer_value(json_object_get(man[1], "seed")),
-					       str(r, "case"), str(r, "metric"), str(r, "variant")));
-		kb_summary_versus(row, x, nx, y, ny, rng, &o);
-		free(x);
-		free(y);
-		json_array_append_new(rows, row);
+		json_array_extend(rows, boot);
+		json_decref(boot);
 	}
-	kb_summary_decide(rows, &o);
 	if (as_json) {
 		json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:f,s:b,s:O}", "a", dir[0], "b", dir[1],
 				      "run_a", str(man[0], "run_id"), "run_b", str(man[1], "run_id"),

@@ -7,9 +7,9 @@
 # a missing hyperfine and an interrupted timing stage are reported and lose
 # nothing.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 23
+plan 24
 d=$(scratch)
-needs_kernel_source 23 "boot timing"
+needs_kernel_source 24 "boot timing"
 py=/usr/bin/python3
 
 conf() {	# conf FILE BOOT_RUNS VARIANT... (O2, Os or O2-broken)
@@ -147,6 +147,13 @@ check "after resume: 3 boot samples per variant, unique, one timing line each" s
 	 jq -se 'length == 2 and (map(.variant) | unique | length) == 2' '$run/timing.jsonl' >/dev/null"
 check "after resume: the measuring samples are still one per boot" \
 	jq_all "$run/samples.jsonl" '[.[] | select(.workload == "getppid")] | length == 2'
+
+# kbench compare: the boot rows of runs 1 and 4, Holm-corrected apart from
+# the per-operation rows (each boot row a family of one)
+"$KBENCH" compare --json "$(dirname "$(ls "$d"/a/results/*/manifest.json)")" "$run" > "$d/compare.json" 2> "$d/compare.err"
+check "compare: boot rows for O2 and Os, each its own family, next to getppid's" jq_true "$d/compare.json" \
+	'([.rows[] | select(.case == "boot")] | length == 2 and all(.family == 1 and .p_holm == .p and .unit == "ns")) and
+	 ([.rows[] | select(.case == "getppid")] | length == 2)'
 
 # 5. boot-check, the command hyperfine times, refuses bad arguments.
 "$KBENCH" boot-check --kernel x > "$d/bc.out" 2>&1
