@@ -373,6 +373,21 @@ static void verdict_table(FILE *f, json_t *model)
 	fputs("</table>\n", f);
 }
 
+/* A row's test against the baseline: p (p_key), Cliff's delta, verdict;
+ * empty cells where the row has none (the baseline's own). */
+static void test_tds(FILE *f, json_t *r, const char *p_key)
+{
+	tdn_begin(f);
+	if (json_object_get(r, p_key))
+		kb_report_p(f, kb_summary_num(r, p_key));
+	fputs("</td>", f);
+	tdn_begin(f);
+	if (json_object_get(r, "cliffs_delta"))
+		kb_report_delta(f, kb_summary_num(r, "cliffs_delta"));
+	fputs("</td>", f);
+	verdict_cell(f, str(r, "verdict"));
+}
+
 /* Whole boots timed by hyperfine (the boot_timing model), in seconds. */
 static void boot_table(FILE *f, json_t *model)
 {
@@ -412,15 +427,7 @@ static void boot_table(FILE *f, json_t *model)
 		if (strcmp(str(r, "variant"), baseline))
 			kb_report_ratio_ci(f, r);
 		fputs("</td>", f);
-		tdn_begin(f);
-		if (json_object_get(r, "p"))
-			kb_report_p(f, kb_summary_num(r, "p"));
-		fputs("</td>", f);
-		tdn_begin(f);
-		if (json_object_get(r, "cliffs_delta"))
-			kb_report_delta(f, kb_summary_num(r, "cliffs_delta"));
-		fputs("</td>", f);
-		verdict_cell(f, str(r, "verdict"));
+		test_tds(f, r, "p");
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -483,15 +490,7 @@ static void metric_table(FILE *f, json_t *model, json_t *metric)
 				fprintf(f, "%.3f", kb_summary_num(r, "ratio"));
 			fputs("</td>", f);
 			interval_td(f, json_object_get(r, "ratio_ci"), 1);
-			tdn_begin(f);
-			if (json_object_get(r, "p_holm"))
-				kb_report_p(f, kb_summary_num(r, "p_holm"));
-			fputs("</td>", f);
-			tdn_begin(f);
-			if (json_object_get(r, "cliffs_delta"))
-				kb_report_delta(f, kb_summary_num(r, "cliffs_delta"));
-			fputs("</td>", f);
-			verdict_cell(f, str(r, "verdict"));
+			test_tds(f, r, "p_holm");
 			fprintf(f, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td>",
 				(long long)json_integer_value(json_object_get(r, "boots")),
 				(long long)json_integer_value(json_object_get(r, "samples")));

@@ -174,13 +174,7 @@ static void metric_source(FILE *f, json_t *metric)
 
 json_t *kb_report_variant(json_t *model, const char *name)
 {
-	json_t *v;
-	size_t i;
-
-	json_array_foreach(json_object_get(model, "variants"), i, v)
-		if (!strcmp(str(v, "name"), name))
-			return v;
-	return NULL;
+	return kb_summary_lookup(json_object_get(model, "variants"), "name", name);
 }
 
 /* Inline text of the claim paragraph, as markdown or as HTML. */
@@ -340,13 +334,7 @@ static void verdict_section(FILE *f, json_t *model)
 
 json_t *kb_report_timing(json_t *bt, const char *variant)
 {
-	json_t *t;
-	size_t i;
-
-	json_array_foreach(json_object_get(bt, "timing"), i, t)
-		if (!strcmp(str(t, "variant"), variant))
-			return t;
-	return NULL;
+	return kb_summary_lookup(json_object_get(bt, "timing"), "variant", variant);
 }
 
 void kb_report_seconds_ci(FILE *f, json_t *r)

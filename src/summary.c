@@ -67,15 +67,20 @@ json_t *kb_summary_find(json_t *model, const char *cas, const char *metric, cons
 	return NULL;
 }
 
-json_t *kb_summary_metric(json_t *model, const char *metric)
+json_t *kb_summary_lookup(json_t *arr, const char *key, const char *value)
 {
 	json_t *m;
 	size_t i;
 
-	json_array_foreach(json_object_get(model, "metrics"), i, m)
-		if (!strcmp(str(m, "name"), metric))
+	json_array_foreach(arr, i, m)
+		if (!strcmp(str(m, key), value))
 			return m;
 	return NULL;
+}
+
+json_t *kb_summary_metric(json_t *model, const char *metric)
+{
+	return kb_summary_lookup(json_object_get(model, "metrics"), "name", metric);
 }
 
 /* ---- names ---- */

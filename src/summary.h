@@ -39,7 +39,8 @@ struct kb_summary_opts {
 json_t *kb_summary_build(json_t *manifest, json_t *samples, json_t *boots,
 			 const struct kb_summary_opts *o);
 /* Load <run_dir>/manifest.json, samples.jsonl and boots.jsonl and build the
- * model; NULL after a message.  *bad_lines counts skipped torn lines. */
+ * model, with timing.jsonl's outcomes in its boot_timing; NULL after a
+ * message.  *bad_lines counts skipped torn lines. */
 json_t *kb_summary_load(const char *run_dir, const struct kb_summary_opts *o, int *bad_lines);
 
 /* x against base (per-boot medians): sets ratio, ratio_ci, u, p, p_exact,
@@ -58,5 +59,7 @@ double *kb_summary_array(json_t *arr, size_t *n);
 json_t *kb_summary_find(json_t *model, const char *cas, const char *metric, const char *variant);
 /* metrics[] entry by name, or NULL. */
 json_t *kb_summary_metric(json_t *model, const char *metric);
+/* The first object of arr whose string key equals value, or NULL. */
+json_t *kb_summary_lookup(json_t *arr, const char *key, const char *value);
 
 #endif

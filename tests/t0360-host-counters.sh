@@ -23,17 +23,20 @@ conf() {	# conf FILE HOST_COUNTERS BACKEND
 		printf '[variant O2]\nconfig = CC_OPTIMIZE_FOR_PERFORMANCE=y\n'
 	} > "$1"
 }
-rundir() { sed -n 's,/report.md$,,p' "$1" | tail -n 1; }
+# try NAME HOST_COUNTERS BACKEND: kbench run in $d/NAME; sets rc and run
+try() {
+	mkdir -p "$d/$1"
+	conf "$d/$1/variants.conf" "$2" "$3"
+	(cd "$d/$1" && "$KBENCH" run variants.conf > run.out 2> run.err)
+	rc=$?
+	run=$(sed -n 's,/report.md$,,p' "$d/$1/run.out" | tail -n 1)
+	run=${run:-$d/$1/no-run}
+}
 
 # 1. software events on the vCPU thread
-mkdir -p "$d/sw"
-conf "$d/sw/variants.conf" software clock
-(cd "$d/sw" && "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
+try sw software clock
 check "host_counters = software: run exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/sw/run.err" | tail -n 20
-run=$(rundir "$d/sw/run.out")
-run=${run:-$d/sw/no-run}
 check "stderr and manifest say host-sw and why" sh -c \
 	"grep -q 'host counters host-sw: host_counters = software' '$d/sw/run.err' &&
 	 jq -e '.backend == \"host-sw\" and .host_counters.mode == \"host-sw\"' '$run/manifest.json' >/dev/null"
@@ -62,26 +65,15 @@ check "serial log: one mark pair per region, no echo of the host's answers" sh -
 	 ! grep -q '^g' '$run/boots/O2-1.serial'"
 
 # 2. what this host cannot do is refused, with the reason
-mkdir -p "$d/hw"
-conf "$d/hw/variants.conf" hardware clock
-(cd "$d/hw" && "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
+try hw hardware clock
 check "host_counters = hardware under TCG: exit 3, says KVM is needed" sh -c \
 	"test $rc -eq 3 && grep -q 'host_counters = hardware counts guest-only events, which needs KVM; this run uses tcg' '$d/hw/run.err'"
-mkdir -p "$d/sim"
-conf "$d/sim/variants.conf" software sim
-(cd "$d/sim" && "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
+try sim software sim
 check "host_counters = software with backend sim: exit 3, says backend clock" sh -c \
 	"test $rc -eq 3 && grep -q 'host_counters = software needs backend = clock' '$d/sim/run.err'"
 
 # 3. auto, without KVM: off, and the run is a plain clock run
-mkdir -p "$d/auto"
-conf "$d/auto/variants.conf" auto clock
-(cd "$d/auto" && "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
-run=$(rundir "$d/auto/run.out")
-run=${run:-$d/auto/no-run}
+try auto auto clock
 check "host_counters = auto under TCG: off, samples are clock, no marks in the serial log" sh -c \
 	"test $rc -eq 0 && jq -e '.host_counters.mode == null and .backend == \"clock\"' '$run/manifest.json' >/dev/null &&
 	 jq -se 'all(.backend == \"clock\" and (.fields | has(\"host_tclk_k\") | not))' '$run/samples.jsonl' >/dev/null &&
