@@ -400,15 +400,15 @@ static void boot_table(FILE *f, json_t *model)
 		return;
 	fputs("<h2>Whole boot (hyperfine)</h2>\n<p>QEMU start to guest exit of <code>kbench "
 	      "boot-check</code> (no workload; a boot counts only when the guest said done), "
-	      "timed by hyperfine. ", f);
+	      "timed by hyperfine. Figure: ", f);
 	esc(f, metric ? str(metric, "source") : "measured");
-	fputs(": ", f);
+	fputs(", ", f);
 	esc(f, metric ? str(metric, "note") : "no boot was timed");
 	fputs(". One timed boot is one replicate; exact Mann-Whitney U against the baseline.</p>\n", f);
 	fprintf(f, "<table><tr><th>variant</th><th>boots timed</th><th>failed</th><th>median s "
 		"[%.0f%% CI]</th><th>vs ", 100 * kb_summary_num(model, "confidence"));
 	esc(f, baseline);
-	fputs("</th><th>p</th><th>Cliff's delta</th><th>verdict</th></tr>\n", f);
+	fputs("</th><th>p</th><th>Cliff's delta</th><th>verdict</th><th>outlier boots</th></tr>\n", f);
 	json_array_foreach(json_object_get(bt, "results"), i, r) {
 		char n[64];
 
@@ -428,6 +428,8 @@ static void boot_table(FILE *f, json_t *model)
 			kb_report_ratio_ci(f, r);
 		fputs("</td>", f);
 		test_tds(f, r, "p");
+		snprintf(n, sizeof(n), "%zu", json_array_size(json_object_get(r, "outlier_boots")));
+		td(f, n);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);

@@ -368,7 +368,8 @@ static void boot_section(FILE *f, json_t *model)
 		"Cliff's delta. hyperfine runs one variant's boots back to back (warm-up first), the "
 		"variants in a seeded shuffled order.\n\n");
 	fprintf(f, "| variant | text vs %s | boots timed | failed | median s [%.0f%% CI] | vs %s "
-		"[%.0f%% CI] | p | Cliff's delta | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n",
+		"[%.0f%% CI] | p | Cliff's delta | verdict | outlier boots |\n"
+		"|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n",
 		baseline, 100 * kb_summary_num(model, "confidence"), baseline,
 		100 * kb_summary_num(model, "confidence"));
 	json_array_foreach(json_object_get(bt, "results"), i, r) {
@@ -391,7 +392,8 @@ static void boot_section(FILE *f, json_t *model)
 		fputs(" | ", f);
 		if (json_object_get(r, "cliffs_delta"))
 			kb_report_delta(f, kb_summary_num(r, "cliffs_delta"));
-		fprintf(f, " | %s |\n", str(r, "verdict"));
+		fprintf(f, " | %s | %zu |\n", str(r, "verdict"),
+			json_array_size(json_object_get(r, "outlier_boots")));
 	}
 	fputs("\n", f);
 	json_array_foreach(json_object_get(bt, "caveats"), i, c) {
