@@ -123,12 +123,15 @@ int main(void)
 		cmocka_unit_test(real_hyperfine),
 		cmocka_unit_test(refused),
 	};
+	char *rm;
 	int r;
 
 	if (!mkdtemp(dir))
 		return 99;
 	r = cmocka_run_group_tests(tests, NULL, NULL);
-	if (system(kb_xasprintf("rm -rf '%s'", dir)) != 0)
+	rm = kb_xasprintf("rm -rf '%s'", dir);
+	if (system(rm) != 0)
 		r = r ? r : 1;
+	free(rm);
 	return r;
 }
