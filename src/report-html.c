@@ -82,6 +82,57 @@ static double elem(json_t *arr, size_t i, double dflt)
 	return json_is_number(x) ? json_number_value(x) : dflt;
 }
 
+/* A plot written series by series: gnuplot script and data in memory. */
+struct plot {
+	struct buf d, s;
+	FILE *df, *sf;
+	size_t series;		/* series with points so far */
+	int points;		/* points of the series being written */
+};
+
+static void plot_open(struct plot *p)
+{
+	p->df = buf_open(&p->d);
+	p->sf = buf_open(&p->s);
+	p->series = 0;
+	p->points = 0;
+}
+
+/* A point of the current series: x as written, y and y's interval (y where
+ * the interval is missing). */
+static void plot_point(struct plot *p, const char *x, double y, json_t *ci)
+{
+	fprintf(p->df, "%s %g %g %g\n", x, y, elem(ci, 0, y), elem(ci, 1, y));
+	p->points++;
+}
+
+/* Ends the current series: a plot clause (with: the gnuplot style; title) if it had
+ * points. */
+static void plot_series_end(struct plot *p, const char *with, const char *title)
+{
+	if (p->points) {
+		fprintf(p->df, "\n\n");
+		fprintf(p->sf, "%s'plot.dat' index %zu using 1:2:3:4 with %s pt 7 ps 0.8 title '%s'",
+			p->series ? ", " : "", p->series, with, title);
+		p->series++;
+	}
+	p->points = 0;
+}
+
+/* The figure, if any series had points; the plot's memory goes either way. */
+static void plot_close(struct plot *p, FILE *out, const char *caption)
+{
+	char *data, *script;
+
+	fputs("\n", p->sf);
+	data = buf_close(&p->d);
+	script = buf_close(&p->s);
+	if (p->series)
+		figure(out, script, data, caption);
+	free(data);
+	free(script);
+}
+
 static void plot_size(FILE *out, json_t *model)
 {
 	struct buf d, s;
@@ -118,55 +169,42 @@ static void plot_cost(FILE *out, json_t *model)
 	const char *primary = str(model, "primary_metric");
 	json_t *metric = kb_summary_metric(model, primary), *v, *c;
 	json_t *variants = json_object_get(model, "variants"), *cases = json_object_get(model, "cases");
-	size_t nv = json_array_size(variants), iv, ic, series = 0;
-	struct buf d, s;
-	FILE *df = buf_open(&d), *sf = buf_open(&s);
-	char *data, *script, *caption;
+	size_t nv = json_array_size(variants), iv, ic;
+	struct plot p;
+	char *caption;
 
-	fprintf(sf, "%sset logscale y\nset ylabel '%s (log scale)'\nset xrange [-0.5:%zu.5]\n"
+	plot_open(&p);
+	fprintf(p.sf, "%sset logscale y\nset ylabel '%s (log scale)'\nset xrange [-0.5:%zu.5]\n"
 		"set xtics rotate by -30\nset xtics (", plot_head, str(metric, "unit"),
 		json_array_size(cases) ? json_array_size(cases) - 1 : 0);
 	json_array_foreach(cases, ic, c) {
 		char *l = kb_plot_label(json_string_value(c));
 
-		fprintf(sf, "%s'%s' %zu", ic ? ", " : "", l, ic);
+		fprintf(p.sf, "%s'%s' %zu", ic ? ", " : "", l, ic);
 		free(l);
 	}
-	fputs(")\nplot ", sf);
+	fputs(")\nplot ", p.sf);
 	json_array_foreach(variants, iv, v) {
 		char *l = kb_plot_label(str(v, "name"));
-		int any = 0;
 
 		json_array_foreach(cases, ic, c) {
 			json_t *r = kb_summary_find(model, json_string_value(c), primary, str(v, "name"));
 			double m = kb_summary_num(r, "median");
-			json_t *ci = json_object_get(r, "ci");
+			char x[32];
 
 			if (!(m > 0))
 				continue;
-			fprintf(df, "%g %g %g %g\n", (double)ic + 0.12 * ((double)iv - (double)(nv - 1) / 2),
-				m, elem(ci, 0, m), elem(ci, 1, m));
-			any = 1;
+			snprintf(x, sizeof(x), "%g", (double)ic + 0.12 * ((double)iv - (double)(nv - 1) / 2));
+			plot_point(&p, x, m, json_object_get(r, "ci"));
 		}
-		if (any) {
-			fprintf(df, "\n\n");
-			fprintf(sf, "%s'plot.dat' index %zu using 1:2:3:4 with yerrorbars pt 7 ps 0.8 title '%s'",
-				series ? ", " : "", series, l);
-			series++;
-		}
+		plot_series_end(&p, "yerrorbars", l);
 		free(l);
 	}
-	fputs("\n", sf);
-	data = buf_close(&d);
-	script = buf_close(&s);
 	caption = kb_xasprintf("%s per case and variant: median over boots with its %.0f%% bootstrap "
 			       "interval (%s).", str(metric, "label"),
 			       100 * kb_summary_num(model, "confidence"), str(metric, "source"));
-	if (series)
-		figure(out, script, data, caption);
+	plot_close(&p, out, caption);
 	free(caption);
-	free(data);
-	free(script);
 }
 
 /* The icache-pressure sweep: cases "<workload>/k=N", cost against K. */
@@ -179,10 +217,8 @@ static void plot_sweeps(FILE *out, json_t *model)
 
 	json_array_foreach(cases, ic, c) {
 		const char *name = json_string_value(c), *k = strstr(name, "/k=");
-		char *wl, *wlabel, *data, *script, *caption;
-		struct buf d, s;
-		FILE *df, *sf;
-		size_t series = 0;
+		char *wl, *wlabel, *caption;
+		struct plot p;
 
 		if (!k)
 			continue;
@@ -192,49 +228,33 @@ static void plot_sweeps(FILE *out, json_t *model)
 			continue;
 		}
 		json_array_append_new(done, json_string(wl));
-		df = buf_open(&d);
-		sf = buf_open(&s);
+		plot_open(&p);
 		wlabel = kb_plot_label(wl);
-		fprintf(sf, "%sset xlabel 'K (KiB of user code run between syscalls)'\n"
+		fprintf(p.sf, "%sset xlabel 'K (KiB of user code run between syscalls)'\n"
 			"set ylabel '%s'\nset yrange [0:*]\nplot ", plot_head, str(metric, "unit"));
 		json_array_foreach(json_object_get(model, "variants"), iv, v) {
 			char *l = kb_plot_label(str(v, "name"));
-			int any = 0;
 
 			json_array_foreach(cases, jc, c) {
 				const char *cn = json_string_value(c);
-				json_t *r, *ci;
+				json_t *r;
 				double m;
 
 				if (strncmp(cn, wl, strlen(wl)) || strncmp(cn + strlen(wl), "/k=", 3))
 					continue;
 				r = kb_summary_find(model, cn, primary, str(v, "name"));
 				m = kb_summary_num(r, "median");
-				ci = json_object_get(r, "ci");
-				if (!isfinite(m))
-					continue;
-				fprintf(df, "%s %g %g %g\n", cn + strlen(wl) + 3, m, elem(ci, 0, m), elem(ci, 1, m));
-				any = 1;
+				if (isfinite(m))
+					plot_point(&p, cn + strlen(wl) + 3, m, json_object_get(r, "ci"));
 			}
-			if (any) {
-				fprintf(df, "\n\n");
-				fprintf(sf, "%s'plot.dat' index %zu using 1:2:3:4 with yerrorlines pt 7 ps 0.8 title '%s'",
-					series ? ", " : "", series, l);
-				series++;
-			}
+			plot_series_end(&p, "yerrorlines", l);
 			free(l);
 		}
-		fputs("\n", sf);
-		data = buf_close(&d);
-		script = buf_close(&s);
 		caption = kb_xasprintf("Instruction-cache pressure sweep '%s': %s against K, one line per "
 				       "variant, with %.0f%% intervals.", wlabel, str(metric, "label"),
 				       100 * kb_summary_num(model, "confidence"));
-		if (series)
-			figure(out, script, data, caption);
+		plot_close(&p, out, caption);
 		free(caption);
-		free(data);
-		free(script);
 		free(wlabel);
 		free(wl);
 	}
@@ -255,52 +275,40 @@ static void plot_size_cost(FILE *out, json_t *model)
 	const char *primary = str(model, "primary_metric");
 	json_t *metric = kb_summary_metric(model, primary), *c, *v;
 	json_t *variants = json_object_get(model, "variants");
-	size_t nv = json_array_size(variants), ic, iv, series = 0;
+	size_t nv = json_array_size(variants), ic, iv;
 	json_t **sorted = kb_xcalloc(nv + 1, sizeof(*sorted));
-	struct buf d, s;
-	FILE *df = buf_open(&d), *sf = buf_open(&s);
-	char *data, *script, *caption;
+	struct plot p;
+	char *caption;
 
 	json_array_foreach(variants, iv, v)
 		sorted[iv] = v;
 	qsort(sorted, nv, sizeof(*sorted), cmp_text);
-	fprintf(sf, "%sset xlabel 'text (bytes)'\nset ylabel '%s relative to %s'\nset format x '%%.0f'\nset xtics rotate by -30\n"
+	plot_open(&p);
+	fprintf(p.sf, "%sset xlabel 'text (bytes)'\nset ylabel '%s relative to %s'\nset format x '%%.0f'\nset xtics rotate by -30\n"
 		"set offsets graph 0.08, graph 0.08, graph 0.05, graph 0.05\nplot ",
 		plot_head, str(metric, "unit"), "the baseline");
 	json_array_foreach(json_object_get(model, "cases"), ic, c) {
 		char *l = kb_plot_label(json_string_value(c));
-		int any = 0;
 
 		for (iv = 0; iv < nv; iv++) {
 			json_t *r = kb_summary_find(model, json_string_value(c), primary, str(sorted[iv], "name"));
 			double t = kb_summary_num(sorted[iv], "text"), x = kb_summary_num(r, "ratio");
-			json_t *ci = json_object_get(r, "ratio_ci");
+			char tx[32];
 
 			if (!isfinite(t) || !isfinite(x))
 				continue;
-			fprintf(df, "%.0f %g %g %g\n", t, x, elem(ci, 0, x), elem(ci, 1, x));
-			any = 1;
+			snprintf(tx, sizeof(tx), "%.0f", t);
+			plot_point(&p, tx, x, json_object_get(r, "ratio_ci"));
 		}
-		if (any) {
-			fprintf(df, "\n\n");
-			fprintf(sf, "%s'plot.dat' index %zu using 1:2:3:4 with yerrorlines pt 7 ps 0.8 title '%s'",
-				series ? ", " : "", series, l);
-			series++;
-		}
+		plot_series_end(&p, "yerrorlines", l);
 		free(l);
 	}
-	fputs("\n", sf);
-	data = buf_close(&d);
-	script = buf_close(&s);
 	caption = kb_xasprintf("Text size against %s, as a ratio to the baseline with %.0f%% "
 			       "intervals, one line per case: a line rising to the right means "
 			       "bigger is costlier.", str(metric, "label"),
 			       100 * kb_summary_num(model, "confidence"));
-	if (series)
-		figure(out, script, data, caption);
+	plot_close(&p, out, caption);
 	free(caption);
-	free(data);
-	free(script);
 	free(sorted);
 }
 
