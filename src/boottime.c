@@ -40,12 +40,8 @@ static void check_line(void *ctx, const char *line, size_t len)
 		c->done |= !strcmp(r.kind, "done");
 		return;
 	}
-	if (!c->panic[0] && memmem(line, len, "Kernel panic", 12)) {
-		size_t n = len < sizeof(c->panic) - 1 ? len : sizeof(c->panic) - 1;
-
-		for (size_t i = 0; i < n; i++)
-			c->panic[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
-	}
+	if (!c->panic[0])
+		kb_vm_panic_text(line, len, c->panic, sizeof(c->panic));
 }
 
 /* A failed run says why on one line of the log: hyperfine keeps no output. */
@@ -93,8 +89,8 @@ int kb_cmd_boot_check(int argc, char **argv)
 				.timeout = 300, .max_bytes = 1 << 20, .on_line = check_line };
 	struct check c = { 0 };
 	struct kb_vm_result res;
-	const char *log = NULL;
-	char *end;
+	const char *log = NULL, *status;
+	char *end, *reason;
 	int opt;
 
 	o.ctx = &c;
@@ -131,21 +127,11 @@ int kb_cmd_boot_check(int argc, char **argv)
 		check_log(log, "boot-check: QEMU could not be started (%s)", o.qemu);
 		return KB_EXIT_FAILED;
 	}
-	if (c.done && res.exited)
-		return KB_EXIT_OK;
-	if (res.timed_out)
-		check_log(log, "boot-check: no end within %g s (%s)", o.timeout,
-			  c.hello ? "the runner started" : "the runner never started");
-	else if (res.flooded)
-		check_log(log, "boot-check: more than %zu bytes of serial output", o.max_bytes);
-	else if (c.panic[0])
-		check_log(log, "boot-check: %s", c.panic);
-	else if (res.exited)
-		check_log(log, "boot-check: QEMU exited (status %d) before the guest said done%s",
-			  res.status, c.hello ? "" : "; the runner never started");
-	else
-		check_log(log, "boot-check: QEMU died of signal %d", res.signal);
-	return KB_EXIT_FAILED;
+	status = kb_vm_outcome(&res, &o, c.hello, c.done, c.panic, &reason);
+	if (strcmp(status, "ok"))
+		check_log(log, "boot-check: %s", reason);
+	free(reason);
+	return strcmp(status, "ok") ? KB_EXIT_FAILED : KB_EXIT_OK;
 }
 
 /* ---- hyperfine ---- */

@@ -282,16 +282,8 @@ static void on_line(void *ctx, const char *line, size_t len)
 	int ret = kb_record_parse(line, len, &r, &why);
 
 	if (ret == KB_RECORD_NONE) {
-		const char *p = memmem(line, len, "Kernel panic", 12);
-
-		if (p && !b->panic[0]) {
-			size_t n = len - (size_t)(p - line);
-
-			n = n < sizeof(b->panic) - 1 ? n : sizeof(b->panic) - 1;
-			for (size_t i = 0; i < n; i++)
-				b->panic[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
-			b->panic[n] = '\0';
-		}
+		if (!b->panic[0])
+			kb_vm_panic_text(line, len, b->panic, sizeof(b->panic));
 		return;
 	}
 	if (ret < 0) {
@@ -375,26 +367,8 @@ static int boot_once(const struct kb_conf *conf, struct kb_store *store, struct 
 	if (r < 0) {
 		status = "qemu-failed";
 		reason = kb_xasprintf("QEMU could not be started; see %s", qlog);
-	} else if (res.timed_out) {
-		status = "timeout";
-		reason = kb_xasprintf("no end within %ld s (%s)", conf->timeout,
-				      b.hello ? "the runner started" : "the runner never started");
-	} else if (res.flooded) {
-		status = "flood";
-		reason = kb_xasprintf("more than %ld bytes of serial output", conf->serial_limit);
-	} else if (b.done && res.exited) {
-		status = "ok";
-		reason = kb_xstrdup("");
-	} else if (b.panic[0]) {
-		status = "panic";
-		reason = kb_xstrdup(b.panic);
 	} else {
-		status = "crashed";
-		if (res.exited)
-			reason = kb_xasprintf("QEMU exited (status %d) before the guest said done%s",
-					      res.status, b.hello ? "" : "; the runner never started");
-		else
-			reason = kb_xasprintf("QEMU died of signal %d", res.signal);
+		status = kb_vm_outcome(&res, &o, b.hello, b.done, b.panic, &reason);
 	}
 	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
 		      "variant", s->v->name, "boot", (json_int_t)seq, "vboot", (json_int_t)b.vboot,

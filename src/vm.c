@@ -237,3 +237,46 @@ out_ser:
 	}
 	return ret;
 }
+
+int kb_vm_panic_text(const char *line, size_t len, char *out, size_t size)
+{
+	const char *p = memmem(line, len, "Kernel panic", 12);
+	size_t n;
+
+	if (!p || !size)
+		return 0;
+	n = len - (size_t)(p - line);
+	n = n < size - 1 ? n : size - 1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
+	out[n] = '\0';
+	return 1;
+}
+
+const char *kb_vm_outcome(const struct kb_vm_result *res, const struct kb_vm_opts *o, int hello,
+			  int done, const char *panic, char **reason)
+{
+	if (res->timed_out) {
+		*reason = kb_xasprintf("no end within %g s (%s)", o->timeout,
+				       hello ? "the runner started" : "the runner never started");
+		return "timeout";
+	}
+	if (res->flooded) {
+		*reason = kb_xasprintf("more than %zu bytes of serial output", o->max_bytes);
+		return "flood";
+	}
+	if (done && res->exited) {
+		*reason = kb_xstrdup("");
+		return "ok";
+	}
+	if (panic[0]) {
+		*reason = kb_xstrdup(panic);
+		return "panic";
+	}
+	if (res->exited)
+		*reason = kb_xasprintf("QEMU exited (status %d) before the guest said done%s",
+				       res->status, hello ? "" : "; the runner never started");
+	else
+		*reason = kb_xasprintf("QEMU died of signal %d", res->signal);
+	return "crashed";
+}

@@ -46,6 +46,17 @@ struct kb_vm_result {
 	double seconds;
 };
 
+/* The part of a console line from "Kernel panic" on, printable ASCII only
+ * (others as '?'), into out (size bytes, NUL-terminated).  1 when the line
+ * has one, else 0 and out untouched. */
+int kb_vm_panic_text(const char *line, size_t len, char *out, size_t size);
+
+/* How a boot ended, from QEMU's result under o and what the guest said
+ * (its hello, its done, a panic line or ""): "ok", "timeout", "flood",
+ * "panic" or "crashed", with *reason malloc'd ("" when ok). */
+const char *kb_vm_outcome(const struct kb_vm_result *res, const struct kb_vm_opts *o, int hello,
+			  int done, const char *panic, char **reason);
+
 /* Boot QEMU (argv only, its own process group), stream the serial port to
  * on_line and serial_log, and end it at the deadline.  0, or -errno when
  * QEMU could not be started at all (message printed). */
