@@ -19,13 +19,11 @@
 #include "util.h"
 #include "vm.h"
 
-#define PROBE_EXIT_VALUE 0x2a	/* the BIOS writes this; QEMU exits (v << 1) | 1 */
-
 /* Real-mode code at the reset vector F000:FFF0: mov al, 0x2a; out 0xf4, al;
  * then halt forever. */
-static const unsigned char reset_code[] = { 0xb0, PROBE_EXIT_VALUE, 0xe6, 0xf4, 0xfa, 0xf4, 0xeb, 0xfd };
+static const unsigned char reset_code[] = { 0xb0, KB_PROBE_BIOS_VALUE, 0xe6, 0xf4, 0xfa, 0xf4, 0xeb, 0xfd };
 
-static char *write_bios(void)
+char *kb_probe_bios(void)
 {
 	char tmpl[] = "/tmp/kbench-probe-bios.XXXXXX";
 	static unsigned char img[65536];
@@ -58,7 +56,7 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 		}
 		close(fd);
 	}
-	bios = write_bios();
+	bios = kb_probe_bios();
 	fd = mkstemp(logpath);
 	if (!bios || fd < 0) {
 		*why = kb_xstrdup("cannot write probe files in /tmp");
@@ -72,7 +70,7 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 	};
 	if (kb_vm_boot(&o, &res) < 0) {
 		*why = kb_xasprintf("cannot run '%s'", qemu);
-	} else if (res.exited && res.status == ((PROBE_EXIT_VALUE << 1) | 1)) {
+	} else if (res.exited && res.status == KB_PROBE_BIOS_STATUS) {
 		ok = 1;
 		*why = kb_xasprintf("a guest ran to completion under %s in %.2f s", accel, res.seconds);
 	} else if (res.timed_out) {

@@ -4,6 +4,14 @@
 
 #include <jansson.h>
 
+/* A 64 KiB BIOS image in /tmp whose reset vector writes to isa-debug-exit
+ * (which kb_vm_boot adds with a bios), so that QEMU exits with status
+ * KB_PROBE_BIOS_STATUS: the smallest guest that proves QEMU ran.  The path,
+ * malloc'd (the caller unlinks it), or NULL. */
+char *kb_probe_bios(void);
+#define KB_PROBE_BIOS_VALUE	0x2a	/* written to the port; QEMU exits (v << 1) | 1 */
+#define KB_PROBE_BIOS_STATUS	((KB_PROBE_BIOS_VALUE << 1) | 1)
+
 /* Does a guest really make progress under accel ("kvm" or "tcg")?  A 64 KiB
  * BIOS whose reset vector writes to isa-debug-exit must end QEMU with the
  * expected status within timeout seconds.  1 yes, 0 no; *why (malloc'd) says

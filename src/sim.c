@@ -21,13 +21,13 @@
 #include "commands.h"
 #include "conf.h"
 #include "proto.h"
+#include "probe.h"
 #include "sim.h"
 #include "store.h"
 #include "util.h"
 #include "vm.h"
 
 #define SIM_MAX_LINE	4096
-#define PROBE_EXIT	0x55	/* the probe BIOS writes it; QEMU exits (v << 1) | 1 */
 
 static const char *const counter_names[KB_SIM_NCOUNTERS] = {
 #define KB_SIM_COUNTER(name, help) #name,
@@ -438,27 +438,6 @@ static char *plugin_spec(const char *plugin, const char *out, const char *map,
 	return s;
 }
 
-/* A 64 KiB BIOS whose reset vector writes PROBE_EXIT to isa-debug-exit. */
-static char *write_probe_bios(void)
-{
-	static const unsigned char code[] = { 0xb0, PROBE_EXIT, 0xe6, 0xf4, 0xfa, 0xf4, 0xeb, 0xfd };
-	static unsigned char img[65536];
-	char tmpl[] = "/tmp/kbench-sim-bios.XXXXXX";
-	int fd = mkstemp(tmpl);
-
-	if (fd < 0)
-		return NULL;
-	memset(img, 0xf4, sizeof(img));
-	memcpy(img + 0xfff0, code, sizeof(code));
-	if (write(fd, img, sizeof(img)) != (ssize_t)sizeof(img)) {
-		close(fd);
-		unlink(tmpl);
-		return NULL;
-	}
-	close(fd);
-	return kb_xstrdup(tmpl);
-}
-
 int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 {
 	char logpath[] = "/tmp/kbench-sim-log.XXXXXX", outpath[] = "/tmp/kbench-sim-out.XXXXXX";
@@ -475,7 +454,7 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 	}
 	lfd = mkstemp(logpath);
 	ofd = mkstemp(outpath);
-	bios = write_probe_bios();
+	bios = kb_probe_bios();
 	if (lfd < 0 || ofd < 0 || !bios) {
 		*why = kb_xstrdup("cannot write probe files in /tmp");
 		goto out;
@@ -490,7 +469,7 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 		*why = kb_xasprintf("cannot run '%s'", qemu);
 		goto out;
 	}
-	if (res.exited && res.status == ((PROBE_EXIT << 1) | 1)) {
+	if (res.exited && res.status == KB_PROBE_BIOS_STATUS) {
 		ok = 1;
 		*why = kb_xasprintf("QEMU loads '%s' (plugin API %d)", plugin, KB_QEMU_PLUGIN_API);
 		goto out;
