@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "pmuhost.h"
@@ -183,7 +184,7 @@ static void answer(struct kb_pmuhost *h)
 	if (h->in_fd < 0)
 		return;
 	do
-		n = write(h->in_fd, "g", 1);
+		n = send(h->in_fd, "g", 1, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	if (n != 1) {
 		broken(h, "cannot answer the guest: %s", n < 0 ? strerror(errno) : "short write");

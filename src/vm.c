@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,8 +116,10 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 		ret = kb_error_errno(errno, "pipe");
 		goto out_log;
 	}
-	if (o->on_start && pipe2(ifd, O_CLOEXEC) < 0) {
-		ret = kb_error_errno(errno, "pipe");
+	/* a socket, not a pipe: kbench sends with MSG_NOSIGNAL, so a QEMU that
+	 * is gone gives EPIPE, not a SIGPIPE that would end kbench */
+	if (o->on_start && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ifd) < 0) {
+		ret = kb_error_errno(errno, "socketpair");
 		close(pfd[0]);
 		close(pfd[1]);
 		goto out_log;
@@ -147,8 +150,7 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res)
 	if (ifd[0] >= 0) {
 		close(ifd[0]);
 		ifd[0] = -1;
-		/* a QEMU that exits must not kill kbench with SIGPIPE */
-		signal(SIGPIPE, SIG_IGN);
+		shutdown(ifd[1], SHUT_RD);	/* QEMU's stdin: kbench only writes */
 		o->on_start(o->ctx, pid, ifd[1]);
 	}
 

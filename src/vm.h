@@ -24,8 +24,8 @@ struct kb_vm_opts {
 	kb_vm_line_fn on_line;
 	void *ctx;
 	/* serial input: when set, QEMU's stdin (the serial port's input) is a
-	 * pipe; on_start gets QEMU's pid and the pipe's write end (kbench's,
-	 * closed after the boot), before the first line */
+	 * Unix stream socket; on_start gets QEMU's pid and kbench's end (send
+	 * with MSG_NOSIGNAL; closed after the boot), before the first line */
 	void (*on_start)(void *ctx, pid_t pid, int serial_in);
 	/* more QEMU arguments (the sim backend's -plugin, -icount), NULL-terminated,
 	 * at most KB_VM_MAX_EXTRA; or NULL */
