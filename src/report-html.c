@@ -381,6 +381,23 @@ static void verdict_table(FILE *f, json_t *model)
 	fputs("</table>\n", f);
 }
 
+/* A model's caveats as a list; nothing without any. */
+static void caveat_list(FILE *f, json_t *caveats)
+{
+	json_t *c;
+	size_t i;
+
+	if (!json_array_size(caveats))
+		return;
+	fputs("<ul>", f);
+	json_array_foreach(caveats, i, c) {
+		fputs("<li class=\"caveat\">", f);
+		esc(f, json_string_value(c));
+		fputs("</li>", f);
+	}
+	fputs("</ul>\n", f);
+}
+
 /* A row's test against the baseline: p (p_key), Cliff's delta, verdict;
  * empty cells where the row has none (the baseline's own). */
 static void test_tds(FILE *f, json_t *r, const char *p_key)
@@ -399,7 +416,7 @@ static void test_tds(FILE *f, json_t *r, const char *p_key)
 /* Whole boots timed by hyperfine (the boot_timing model), in seconds. */
 static void boot_table(FILE *f, json_t *model)
 {
-	json_t *bt = json_object_get(model, "boot_timing"), *r, *c;
+	json_t *bt = json_object_get(model, "boot_timing"), *r;
 	json_t *metric = kb_summary_metric(bt, "ns_per_op");
 	const char *baseline = str(model, "baseline");
 	size_t i;
@@ -441,11 +458,7 @@ static void boot_table(FILE *f, json_t *model)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	json_array_foreach(json_object_get(bt, "caveats"), i, c) {
-		fputs("<p class=\"caveat\">", f);
-		esc(f, json_string_value(c));
-		fputs("</p>\n", f);
-	}
+	caveat_list(f, json_object_get(bt, "caveats"));
 }
 
 static void interval_td(FILE *f, json_t *ci, int ratio)
@@ -611,15 +624,7 @@ static int write_html(FILE *f, const struct kb_report_ctx *ctx)
 		"Holm-Bonferroni corrected over the cases, at %.0f%% confidence; ratios with "
 		"percentile bootstrap intervals.</p>\n", 100 * kb_summary_num(model, "confidence"));
 	verdict_table(f, model);
-	if (json_array_size(json_object_get(model, "caveats"))) {
-		fputs("<ul>", f);
-		json_array_foreach(json_object_get(model, "caveats"), i, c) {
-			fputs("<li class=\"caveat\">", f);
-			esc(f, json_string_value(c));
-			fputs("</li>", f);
-		}
-		fputs("</ul>\n", f);
-	}
+	caveat_list(f, json_object_get(model, "caveats"));
 
 	boot_table(f, model);
 

@@ -267,6 +267,23 @@ void kb_report_claim(FILE *f, json_t *model, json_t *c, int html)
 	boot_claim(f, model, str(c, "variant"), html);
 }
 
+/* A model's caveats as a markdown list after heading; nothing without any. */
+static void caveat_list(FILE *f, json_t *caveats, const char *heading)
+{
+	json_t *c;
+	size_t i;
+
+	if (!json_array_size(caveats))
+		return;
+	fputs(heading, f);
+	json_array_foreach(caveats, i, c) {
+		fputs("- ", f);
+		cell(f, json_string_value(c));
+		fputs("\n", f);
+	}
+	fputs("\n", f);
+}
+
 static void verdict_section(FILE *f, json_t *model)
 {
 	const char *primary = str(model, "primary_metric"), *baseline = str(model, "baseline");
@@ -321,15 +338,7 @@ static void verdict_section(FILE *f, json_t *model)
 			fputs(" |\n", f);
 		}
 	fputs("\n", f);
-	if (json_array_size(json_object_get(model, "caveats"))) {
-		fputs("Caveats:\n\n", f);
-		json_array_foreach(json_object_get(model, "caveats"), i, c) {
-			fputs("- ", f);
-			cell(f, json_string_value(c));
-			fputs("\n", f);
-		}
-		fputs("\n", f);
-	}
+	caveat_list(f, json_object_get(model, "caveats"), "Caveats:\n\n");
 }
 
 json_t *kb_report_timing(json_t *bt, const char *variant)
@@ -351,7 +360,7 @@ void kb_report_seconds_ci(FILE *f, json_t *r)
  * table, never mixed into the per-operation verdicts. */
 static void boot_section(FILE *f, json_t *model)
 {
-	json_t *bt = json_object_get(model, "boot_timing"), *metric, *r, *c;
+	json_t *bt = json_object_get(model, "boot_timing"), *metric, *r;
 	const char *baseline = str(model, "baseline");
 	size_t i;
 
@@ -396,13 +405,7 @@ static void boot_section(FILE *f, json_t *model)
 			json_array_size(json_object_get(r, "outlier_boots")));
 	}
 	fputs("\n", f);
-	json_array_foreach(json_object_get(bt, "caveats"), i, c) {
-		fputs("- ", f);
-		cell(f, json_string_value(c));
-		fputs("\n", f);
-	}
-	if (json_array_size(json_object_get(bt, "caveats")))
-		fputs("\n", f);
+	caveat_list(f, json_object_get(bt, "caveats"), "");
 }
 
 static void interval_cell(FILE *f, json_t *ci, int ratio)
