@@ -9,13 +9,9 @@
 plan 10
 d=$(scratch)
 CC=${CC:-cc}
-PY=
-for p in "${KBENCH_PYTHON:-}" python3 /usr/bin/python3; do
-	[ -n "$p" ] && "$p" -c 'import json, random' 2>/dev/null && { PY=$p; break; }
-done
+find_python 'json, random'
 if [ -z "$PY" ]; then
-	for i in $(seq 10); do skip "needs:python3" "bloat report $i"; done
-	exit 0
+	skip_all 10 "needs:python3" "bloat report"
 fi
 
 # 30 functions that grow, 25 arrays that shrink, one function that goes.
@@ -33,8 +29,7 @@ while [ $i -le 25 ]; do
 done
 echo "int gone(int x) { return x * 3; }" >>"$d/old.c"
 if ! $CC -O2 -c -o "$d/old.o" "$d/old.c" || ! $CC -O2 -c -o "$d/new.o" "$d/new.c"; then
-	for i in $(seq 10); do skip "needs:cc" "bloat report $i"; done
-	exit 0
+	skip_all 10 "needs:cc" "bloat report"
 fi
 
 r=$d/r

@@ -37,10 +37,7 @@ if ! probe; then
 	command -v qemu-i386 >/dev/null 2>&1 && probe || exec_with=none
 fi
 if [ "$exec_with" = none ]; then
-	for i in $(seq $n_tests); do
-		skip "needs:ia32-exec (or qemu-i386)" "runner check $i"
-	done
-	exit 0
+	skip_all $n_tests "needs:ia32-exec (or qemu-i386)" "runner check"
 fi
 [ -n "$exec_with" ] && diag "running the runner under $exec_with"
 

@@ -21,14 +21,12 @@ guest_cc() {
 if ! guest_cc "$d/markers" "$srcdir/markers.c" 2>"$d/cc.err" ||
    ! guest_cc "$d/work" "$srcdir/work.c"; then
 	sed 's/^/# /' "$d/cc.err"
-	for i in $(seq 16); do skip "needs:gcc-multilib" "sim on user-mode programs $i"; done
-	exit 0
+	skip_all 16 "needs:gcc-multilib" "sim on user-mode programs"
 fi
 "$KBENCH" sim "$d/markers" good > "$d/probe.out" 2> "$d/probe.err"
 if [ $? -eq 3 ]; then
 	sed 's/^/# /' "$d/probe.err"
-	for i in $(seq 16); do skip "needs:qemu-user" "sim on user-mode programs $i"; done
-	exit 0
+	skip_all 16 "needs:qemu-user" "sim on user-mode programs"
 fi
 
 # sim NAME ARGS...: kbench sim --json, output in $d/NAME.json, status in $d/NAME.rc

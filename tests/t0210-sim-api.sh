@@ -11,8 +11,7 @@ src=/usr/src/linux-source-6.1.tar.xz
 cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
 
 if [ ! -f "$next" ]; then
-	for i in $(seq 5); do skip "needs:plugin/kbench-sim-next.so (make check builds it)" "wrong API $i"; done
-	exit 0
+	skip_all 5 "needs:plugin/kbench-sim-next.so (make check builds it)" "wrong API"
 fi
 # api_of PLUGIN: the qemu_plugin_version it exports, as little-endian hex bytes
 api_of() {

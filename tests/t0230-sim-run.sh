@@ -27,12 +27,9 @@ output = $d/results
 config = CC_OPTIMIZE_FOR_PERFORMANCE=y
 CONF
 
-"$KBENCH" run "$d/variants.conf" > "$d/run.out" 2> "$d/run.err"
-rc=$?
+run_in "$d" "$KBENCH" run "$d/variants.conf"
 check "kbench run exits 0 (got $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 30
-run=$(sed -n 's,/report.md$,,p' "$d/run.out" | tail -n 1)
-run=${run:-$d/no-run-directory}
 j() { jq -r "$1" "$run/manifest.json" 2>/dev/null; }
 diag "backend: $(j '.backend + ": " + .backend_why')"
 

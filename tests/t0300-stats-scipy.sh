@@ -8,13 +8,9 @@
 plan 6
 d=$(scratch)
 
-PY=
-for p in "${KBENCH_PYTHON:-}" python3 /usr/bin/python3; do
-	[ -n "$p" ] && "$p" -c 'import numpy, scipy.stats' 2>/dev/null && { PY=$p; break; }
-done
+find_python 'numpy, scipy.stats'
 if [ -z "$PY" ]; then
-	for i in $(seq 6); do skip "needs:python3-scipy" "statistics against scipy $i"; done
-	exit 0
+	skip_all 6 "needs:python3-scipy" "statistics against scipy"
 fi
 diag "reference: $("$PY" -c 'import numpy, scipy; print("numpy", numpy.__version__, "scipy", scipy.__version__)')"
 

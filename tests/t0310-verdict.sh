@@ -9,13 +9,9 @@
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 plan 8
 d=$(scratch)
-PY=
-for p in "${KBENCH_PYTHON:-}" python3 /usr/bin/python3; do
-	[ -n "$p" ] && "$p" -c 'import json, random' 2>/dev/null && { PY=$p; break; }
-done
+find_python 'json, random'
 if [ -z "$PY" ] || ! command -v jq >/dev/null; then
-	for i in $(seq 8); do skip "needs:python3,jq" "verdict $i"; done
-	exit 0
+	skip_all 8 "needs:python3,jq" "verdict"
 fi
 cases='[{"workload": "getppid", "case": "getppid", "ns": 400}, {"workload": "pipe", "case": "pipe", "ns": 30000}]'
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 5, \"boots\": 6, \"noise\": 0.03, \"cases\": $cases,

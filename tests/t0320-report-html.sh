@@ -9,13 +9,9 @@
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 plan 11
 d=$(scratch)
-PY=
-for p in "${KBENCH_PYTHON:-}" python3 /usr/bin/python3; do
-	[ -n "$p" ] && "$p" -c 'import json, random' 2>/dev/null && { PY=$p; break; }
-done
+find_python 'json, random'
 if [ -z "$PY" ]; then
-	for i in $(seq 11); do skip "needs:python3" "report.html $i"; done
-	exit 0
+	skip_all 11 "needs:python3" "report.html"
 fi
 evil='<script>alert(1)</script>'
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 9, \"boots\": 5, \"noise\": 0.03,

@@ -16,8 +16,7 @@
 plan 6
 d=$(scratch)
 if [ ! -f "$kernel_src" ] || ! command -v jq >/dev/null; then
-	for i in $(seq 6); do skip "needs:linux-source-6.1,jq" "verdict on real boots $i"; done
-	exit 0
+	skip_all 6 "needs:linux-source-6.1,jq" "verdict on real boots"
 fi
 cat > "$d/variants.conf" <<CONF
 $(kernel_section)
@@ -43,12 +42,9 @@ config = CC_OPTIMIZE_FOR_PERFORMANCE=y
 config = CC_OPTIMIZE_FOR_PERFORMANCE=y
 cmdline = clearcpuid=11
 CONF
-"$KBENCH" run "$d/variants.conf" > "$d/run.out" 2> "$d/run.err"
-rc=$?
+run_in "$d" "$KBENCH" run "$d/variants.conf"
 check "kbench run exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 20
-run=$(sed -n 's,/report.md$,,p' "$d/run.out" | tail -n 1)
-run=${run:-$d/no-run-directory}
 j=$run/summary.json
 check "one kernel for the three variants (same config key), cmdline recorded" sh -c \
 	"jq -e '([.variants[].key] | unique | length) == 1 and .variants[2].cmdline == \"clearcpuid=11\"' '$run/manifest.json' >/dev/null"

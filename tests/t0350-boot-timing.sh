@@ -10,7 +10,7 @@
 plan 24
 d=$(scratch)
 needs_kernel_source 24 "boot timing"
-py=/usr/bin/python3
+find_python 'numpy, scipy.stats' || PY=/usr/bin/python3
 
 conf() {	# conf FILE BOOT_RUNS VARIANT... (O2, Os or O2-broken)
 	f=$1 runs=$2
@@ -30,17 +30,13 @@ conf() {	# conf FILE BOOT_RUNS VARIANT... (O2, Os or O2-broken)
 		done
 	} > "$f"
 }
-rundir() { sed -n 's,/report.md$,,p' "$1" | tail -n 1; }
 
 # 1. Five timed boots of each variant.
 mkdir -p "$d/a"
 conf "$d/a/variants.conf" 5 O2 Os
-(cd "$d/a" && "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
+run_in "$d/a" "$KBENCH" run variants.conf
 check "kbench run with boot timing exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/a/run.err" | tail -n 20
-run=$(rundir "$d/a/run.out")
-run=${run:-$d/a/no-run}
 check "progress line for the timing stage" grep -qE "progress: boot timing: variant [12]/2 '(O2|Os)'" "$d/a/run.err"
 check "timing.jsonl: both variants ok, 5 of 5 boots" jq_all "$run/timing.jsonl" \
 	'length == 2 and all(.status == "ok" and .ok == 5 and .failed == 0 and .runs == 5)'
@@ -50,7 +46,7 @@ check "5 boot samples per variant, backend hyperfine, boot ids past the 2 measur
 		all($b[]; .backend == "hyperfine" and .iterations == 1 and .boot > 2 and .ns > 0) and
 		($b | map(.boot) | unique | length) == 10'
 # the samples are hyperfine's own figures: its JSON export, run for run
-same=$("$py" - "$run" <<'PY'
+same=$("$PY" - "$run" <<'PY'
 import json, sys
 run = sys.argv[1]
 s = [json.loads(l) for l in open(run + "/samples.jsonl") if l.strip()]
@@ -68,10 +64,10 @@ check "main model without the boot case; boot_timing has it, 5 boots each" jq_tr
 	'.cases == ["getppid"] and .boot_timing.cases == ["boot"] and
 	 ([.boot_timing.results[] | select(.metric == "ns_per_op") | .boots] == [5, 5]) and
 	 (.boot_timing.metrics[0].note | startswith("emulated time under TCG"))'
-out=$("$py" "$TEST_SRCDIR/stats-ref.py" "$run" boot_timing 2>&1)
+out=$("$PY" "$TEST_SRCDIR/stats-ref.py" "$run" boot_timing 2>&1)
 check "boot_timing statistics agree with numpy/scipy" test $? -eq 0
 echo "$out" | sed 's/^/# /' | grep -E 'Mann-Whitney p|MISMATCH|Traceback|Error' | head -n 5
-out=$("$py" "$TEST_SRCDIR/stats-ref.py" "$run" 2>&1)
+out=$("$PY" "$TEST_SRCDIR/stats-ref.py" "$run" 2>&1)
 check "the per-operation statistics still agree with scipy (boot samples left out)" test $? -eq 0
 check "report.md: whole-boot section with a row per variant, in seconds" sh -c \
 	"grep -q '^## Whole boot (hyperfine)' '$run/report.md' &&
@@ -87,10 +83,7 @@ grep -E '^\| (O2|Os) \| [-+]' "$run/report.md" | tail -n 2 | sed 's/^/# /'
 #    other variant's timing and every measuring sample stay.
 mkdir -p "$d/b"
 conf "$d/b/variants.conf" 2 O2 O2-broken
-(cd "$d/b" && "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
-run=$(rundir "$d/b/run.out")
-run=${run:-$d/b/no-run}
+run_in "$d/b" "$KBENCH" run variants.conf
 check "a failing variant: exit 1, the timing warning names it" sh -c \
 	"test $rc -eq 1 && grep -q \"boot timing: variant 'O2-broken': no boot completed\" '$d/b/run.err'"
 check "timing.jsonl: O2 ok, O2-broken failed 2 of 2 with a reason" jq_all "$run/timing.jsonl" \
@@ -106,10 +99,7 @@ check "report.md: the failed timing is a caveat; O2's boots are in the table" sh
 # 3. hyperfine missing: said so, the measuring results are kept.
 mkdir -p "$d/c"
 conf "$d/c/variants.conf" 2 O2
-(cd "$d/c" && KBENCH_HYPERFINE=$d/c/no-hyperfine "$KBENCH" run variants.conf > run.out 2> run.err)
-rc=$?
-run=$(rundir "$d/c/run.out")
-run=${run:-$d/c/no-run}
+run_in "$d/c" KBENCH_HYPERFINE="$d/c/no-hyperfine" "$KBENCH" run variants.conf
 check "hyperfine missing: exit 1, message says how to install it" sh -c \
 	"test $rc -eq 1 && grep -q 'hyperfine could not be run (apt-get install hyperfine)' '$d/c/run.err'"
 check "hyperfine missing: getppid samples kept, timing failed, no boot samples" sh -c \

@@ -27,10 +27,7 @@ conf() {	# conf FILE HOST_COUNTERS BACKEND
 try() {
 	mkdir -p "$d/$1"
 	conf "$d/$1/variants.conf" "$2" "$3"
-	(cd "$d/$1" && "$KBENCH" run variants.conf > run.out 2> run.err)
-	rc=$?
-	run=$(sed -n 's,/report.md$,,p' "$d/$1/run.out" | tail -n 1)
-	run=${run:-$d/$1/no-run}
+	run_in "$d/$1" "$KBENCH" run variants.conf
 }
 
 # 1. software events on the vCPU thread
