@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "bloat.h"
+#include "scratch.h"
 #include "util.h"
 
 static void check_name(const char *raw, const char *want)
@@ -389,26 +390,8 @@ static void test_mutations(void **state)
 
 static int setup(void **state)
 {
-	const char *base = getenv("TEST_BUILDDIR");
-	char *tmpl;
-
 	(void)state;
-	if (base && *base) {
-		char *out = kb_xasprintf("%s/out", base);
-
-		kb_mkdir_p(out, 0755);
-		tmpl = kb_xasprintf("%s/test-bloat.XXXXXX", out);
-		free(out);
-	} else {
-		tmpl = kb_xstrdup("/tmp/kbench-test-bloat.XXXXXX");
-	}
-	if (!mkdtemp(tmpl)) {
-		free(tmpl);
-		return -1;
-	}
-	snprintf(scratch, sizeof(scratch), "%s", tmpl);
-	free(tmpl);
-	return 0;
+	return kb_test_scratch(scratch, sizeof(scratch), "test-bloat");
 }
 
 static int teardown(void **state)

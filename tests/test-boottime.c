@@ -4,6 +4,7 @@
  * exports that do not hold what kbench needs. */
 #include "config.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,9 +18,10 @@
 #include <cmocka.h>
 
 #include "boottime.h"
+#include "scratch.h"
 #include "util.h"
 
-static char dir[] = "/tmp/kbench-test-boottime.XXXXXX";
+static char dir[PATH_MAX];
 
 static char *path(const char *name)
 {
@@ -123,15 +125,12 @@ int main(void)
 		cmocka_unit_test(real_hyperfine),
 		cmocka_unit_test(refused),
 	};
-	char *rm;
 	int r;
 
-	if (!mkdtemp(dir))
+	if (kb_test_scratch(dir, sizeof(dir), "test-boottime") < 0)
 		return 99;
 	r = cmocka_run_group_tests(tests, NULL, NULL);
-	rm = kb_xasprintf("rm -rf '%s'", dir);
-	if (system(rm) != 0)
+	if (kb_test_scratch_remove(dir) < 0)
 		r = r ? r : 1;
-	free(rm);
 	return r;
 }

@@ -2,6 +2,7 @@
 /* variants.conf: good files load as written, bad ones are refused. */
 #include "config.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,12 +13,13 @@
 #include <cmocka.h>
 
 #include "conf.h"
+#include "scratch.h"
 
-static char dir[] = "/tmp/kbench-test-conf.XXXXXX";
+static char dir[PATH_MAX];
 
 static const char *write_conf(const char *name, const char *text)
 {
-	static char path[512];
+	static char path[PATH_MAX + 64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -70,7 +72,7 @@ static void defaults_and_values(void **state)
 	assert_string_equal(c.variants[1].description, "for size");
 	/* relative output resolves against the file's directory */
 	char *want = realpath(dir, NULL);
-	char expect[600];
+	char expect[PATH_MAX + 16];
 
 	snprintf(expect, sizeof(expect), "%s/results", want);
 	assert_string_equal(c.output, expect);
@@ -181,16 +183,13 @@ static void edit_distance(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	return kb_test_scratch(dir, sizeof(dir), "test-conf");
 }
 
 static int teardown(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return kb_test_scratch_remove(dir);
 }
 
 int main(void)

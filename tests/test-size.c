@@ -26,6 +26,7 @@
 
 #include "commands.h"
 #include "size.h"
+#include "scratch.h"
 #include "util.h"
 
 static char scratch[PATH_MAX];
@@ -483,45 +484,18 @@ static void test_cmd_exit_codes(void **state)
 	free(good);
 }
 
-static int remove_tree(const char *dir)
-{
-	char *cmd = kb_xasprintf("rm -rf -- '%s'", dir);
-	int ret = system(cmd);
-
-	free(cmd);
-	return ret;
-}
-
 static int setup(void **state)
 {
-	const char *base = getenv("TEST_BUILDDIR");
-	char *tmpl;
-
 	(void)state;
 	if (!realpath("/proc/self/exe", self))
 		return -1;
-	if (base && *base) {
-		char *out = kb_xasprintf("%s/out", base);
-
-		kb_mkdir_p(out, 0755);
-		tmpl = kb_xasprintf("%s/test-size.XXXXXX", out);
-		free(out);
-	} else {
-		tmpl = kb_xstrdup("/tmp/kbench-test-size.XXXXXX");
-	}
-	if (!mkdtemp(tmpl)) {
-		free(tmpl);
-		return -1;
-	}
-	snprintf(scratch, sizeof(scratch), "%s", tmpl);
-	free(tmpl);
-	return 0;
+	return kb_test_scratch(scratch, sizeof(scratch), "test-size");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	return remove_tree(scratch) == 0 ? 0 : -1;
+	return kb_test_scratch_remove(scratch);
 }
 
 int main(void)
