@@ -414,10 +414,16 @@ out:
 	return r;
 }
 
+/* The boot id of whole-boot timing run 1 of variant vi: run i is this + i - 1,
+ * past every measuring boot (total of them). */
+static long first_timed_id(const struct kb_conf *conf, long total, size_t vi)
+{
+	return total + (long)vi * conf->boot_runs + 1;
+}
+
 /* Whole-boot timing (hyperfine), after the measuring boots: the variants in
- * a seeded shuffled order, each timed in one go.  Run i of variant vi is
- * boot id total + vi * boot_runs + i, past every measuring boot.  Returns
- * the number of variants whose timing failed. */
+ * a seeded shuffled order, each timed in one go.  Returns the number of
+ * variants whose timing failed. */
 static long time_boots(const struct kb_conf *conf, struct kb_store *store,
 		       const struct variant_state *vs, long total, const char *accel,
 		       const char *image, int resume)
@@ -433,7 +439,7 @@ static long time_boots(const struct kb_conf *conf, struct kb_store *store,
 			continue;
 		order[n++] = i;
 		for (long r = 0; r < conf->boot_runs; r++)
-			drop[ndrop++] = total + (long)i * conf->boot_runs + r + 1;
+			drop[ndrop++] = first_timed_id(conf, total, i) + r;
 	}
 	/* a timing cut short left no timing.jsonl line: its samples go */
 	if (resume && ndrop && kb_store_drop_lines(store, "samples.jsonl", "boot", drop, ndrop) < 0) {
@@ -447,7 +453,7 @@ static long time_boots(const struct kb_conf *conf, struct kb_store *store,
 
 		kb_info("progress: boot timing: variant %zu/%zu '%s'", k + 1, n, s->v->name);
 		if (kb_boottime_variant(conf, store, s->v->name, s->k.bzimage, s->v->cmdline, accel,
-					image, total + (long)order[k] * conf->boot_runs + 1) < 0 &&
+					image, first_timed_id(conf, total, order[k])) < 0 &&
 		    !kb_interrupted)
 			bad++;
 	}
