@@ -1,138 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Whole-boot timing with hyperfine, and `kbench boot-check`, the command it
- * times: one QEMU boot that succeeds only when the guest runner says done. */
+/* Whole-boot timing with hyperfine: it times `kbench boot-check`
+ * (cmd-boot-check.c), one QEMU boot that succeeds only when the guest runner
+ * says done. */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "boottime.h"
-#include "commands.h"
-#include "record.h"
 #include "util.h"
-#include "vm.h"
 
 #ifndef HYPERFINE_PROG
 #define HYPERFINE_PROG "hyperfine"
 #endif
-
-/* ---- kbench boot-check ---- */
-
-struct check {
-	int hello, done;
-	char panic[160];
-};
-
-static void check_line(void *ctx, const char *line, size_t len)
-{
-	struct check *c = ctx;
-	struct kb_record r;
-	const char *why;
-
-	if (kb_record_parse(line, len, &r, &why) == KB_RECORD_OK) {
-		c->hello |= !strcmp(r.kind, "hello");
-		c->done |= !strcmp(r.kind, "done");
-		return;
-	}
-	if (!c->panic[0])
-		kb_vm_panic_text(line, len, c->panic, sizeof(c->panic));
-}
-
-/* A failed run says why on one line of the log: hyperfine keeps no output. */
-static void check_log(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void check_log(const char *log, const char *fmt, ...)
-{
-	FILE *f = log ? fopen(log, "a") : NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (!f)
-		return;
-	fprintf(f, "%ld: ", (long)time(NULL));
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fputc('\n', f);
-	fclose(f);
-}
-
-static int usage_check(int ret)
-{
-	fprintf(ret ? stderr : stdout,
-		"usage: kbench boot-check --kernel BZIMAGE --initrd CPIO --append CMDLINE\n"
-		"                         [--accel tcg|kvm] [--memory MIB] [--timeout S]\n"
-		"                         [--log FILE] [--qemu-log FILE]\n"
-		"One boot of the guest runner; exit 0 only when it reported done and QEMU\n"
-		"exited by itself.  What `kbench run` has hyperfine time for workload 'boot'.\n");
-	return ret;
-}
-
-int kb_cmd_boot_check(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, 'k' }, { "initrd", required_argument, NULL, 'i' },
-		{ "append", required_argument, NULL, 'a' }, { "accel", required_argument, NULL, 'A' },
-		{ "memory", required_argument, NULL, 'm' }, { "timeout", required_argument, NULL, 't' },
-		{ "log", required_argument, NULL, 'l' }, { "qemu-log", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
-	struct kb_vm_opts o = { .qemu = kb_qemu_path(), .accel = "tcg", .memory_mb = 128,
-				.timeout = 300, .max_bytes = 1 << 20, .on_line = check_line };
-	struct check c = { 0 };
-	struct kb_vm_result res;
-	const char *log = NULL, *status;
-	char *end, *reason;
-	int opt;
-
-	o.ctx = &c;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'k': o.kernel = optarg; break;
-		case 'i': o.initrd = optarg; break;
-		case 'a': o.append = optarg; break;
-		case 'A':
-			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm"))
-				return kb_error("--accel: '%s' is neither tcg nor kvm", optarg), KB_EXIT_USAGE;
-			o.accel = optarg;
-			break;
-		case 'm':
-			o.memory_mb = strtol(optarg, &end, 10);
-			if (*end || o.memory_mb < 32 || o.memory_mb > 3072)
-				return kb_error("--memory: '%s' is not 32 to 3072 MiB", optarg), KB_EXIT_USAGE;
-			break;
-		case 't':
-			o.timeout = strtod(optarg, &end);
-			if (*end || !(o.timeout > 0 && o.timeout <= 86400))
-				return kb_error("--timeout: '%s' is not 0 to 86400 s", optarg), KB_EXIT_USAGE;
-			break;
-		case 'l': log = optarg; break;
-		case 'q': o.qemu_log = optarg; break;
-		case 'h': return usage_check(KB_EXIT_OK);
-		default: return usage_check(KB_EXIT_USAGE);
-		}
-	}
-	if (optind != argc || !o.kernel || !o.initrd || !o.append)
-		return usage_check(KB_EXIT_USAGE);
-	if (kb_vm_boot(&o, &res) < 0) {
-		check_log(log, "boot-check: QEMU could not be started (%s)", o.qemu);
-		return KB_EXIT_FAILED;
-	}
-	status = kb_vm_outcome(&res, &o, c.hello, c.done, c.panic, &reason);
-	if (strcmp(status, "ok"))
-		check_log(log, "boot-check: %s", reason);
-	free(reason);
-	return strcmp(status, "ok") ? KB_EXIT_FAILED : KB_EXIT_OK;
-}
 
 /* ---- hyperfine ---- */
 
@@ -228,7 +112,7 @@ json_t *kb_boottime_done(const struct kb_store *store)
 	return done;
 }
 
-int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, const char *variant,
+int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *store, const char *variant,
 			const char *bzimage, const char *cmdline, const char *accel,
 			const char *image, long first_id)
 {
@@ -245,8 +129,8 @@ int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, cons
 
 	append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=none",
 			      cmdline ? cmdline : "", cmdline ? " " : "");
-	runs = kb_xasprintf("%ld", conf->boot_runs);
-	warmup = kb_xasprintf("%ld", conf->boot_warmup);
+	runs = kb_xasprintf("%ld", conf->runs);
+	warmup = kb_xasprintf("%ld", conf->warmup);
 	timeout = kb_xasprintf("%ld", conf->timeout);
 	memory = kb_xasprintf("%ld", conf->memory);
 	f = open_memstream(&cmd, &cmdlen);
@@ -272,7 +156,7 @@ int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, cons
 				 "--export-json", json, cmd, NULL };
 
 		kb_info("boot timing: variant '%s': hyperfine, %ld warm-up and %ld timed boots",
-			variant, conf->boot_warmup, conf->boot_runs);
+			variant, conf->warmup, conf->runs);
 		r = kb_run_argv(argv, NULL, log);
 	}
 	if (kb_interrupted) {
@@ -299,15 +183,15 @@ int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, cons
 		j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:i,s:i,s:I,s:f,s:s,s:s,s:{}}", "variant", variant,
 			      "boot", (json_int_t)(first_id + (long)i), "vboot", (json_int_t)(i + 1),
 			      "workload", "boot", "case", "boot", "rep", 1, "iterations", 1,
-			      "ns", ns, "ns_per_op", (double)ns, "backend", "hyperfine",
+			      "ns", ns, "ns_per_op", (double)ns, "backend", kb_backend_hyperfine.name,
 			      "accel", accel, "fields");
 		if (kb_store_append(store, "samples.jsonl", j) < 0)
 			ret = -1;
 		json_decref(j);
 	}
 	j = json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:f,s:s,s:s,s:s}", "variant", variant,
-		      "status", status, "runs", (json_int_t)conf->boot_runs,
-		      "warmup", (json_int_t)conf->boot_warmup, "ok", (json_int_t)n,
+		      "status", status, "runs", (json_int_t)conf->runs,
+		      "warmup", (json_int_t)conf->warmup, "ok", (json_int_t)n,
 		      "failed", (json_int_t)failed, "seconds", kb_now() - t0, "accel", accel,
 		      "json", json + strlen(store->dir) + 1, "log", log + strlen(store->dir) + 1);
 	if (why)
@@ -318,7 +202,7 @@ int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, cons
 	if (strcmp(status, "ok")) {
 		if (n)
 			kb_warn("boot timing: variant '%s': %zu of %ld boots failed; see %s", variant,
-				failed, conf->boot_runs, log);
+				failed, conf->runs, log);
 		else
 			kb_warn("boot timing: variant '%s': %s; see %s", variant, why, log);
 		kb_print_tail(stderr, log, 6, "kbench:   | ");

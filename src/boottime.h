@@ -2,17 +2,19 @@
 #ifndef KB_BOOTTIME_H
 #define KB_BOOTTIME_H
 
-#include "conf.h"
 #include "store.h"
 
 /* Whole-boot timing: hyperfine times `kbench boot-check` (QEMU start to
- * guest exit, the runner doing no workload) conf->boot_runs times for one
- * variant.  Each good run becomes a sample of workload "boot" in
- * samples.jsonl, with its own boot id (first_id + run - 1, past the ids of
+ * guest exit, the runner doing no workload) p->runs times for one variant.
+ * Each good run becomes a sample of workload "boot" in samples.jsonl, with its own boot id (first_id + run - 1, past the ids of
  * the measuring boots), backend "hyperfine"; the stage's outcome is one line
  * of timing.jsonl.  hyperfine's JSON export and log stay in boots/.
  * 0, or -1 when the variant could not be timed (said why). */
-int kb_boottime_variant(const struct kb_conf *conf, struct kb_store *store, const char *variant,
+struct kb_boottime_params {
+	long runs, warmup;		/* timed boots, and untimed ones first */
+	long timeout, memory;		/* per boot: seconds, MiB */
+};
+int kb_boottime_variant(const struct kb_boottime_params *p, struct kb_store *store, const char *variant,
 			const char *bzimage, const char *cmdline, const char *accel,
 			const char *image, long first_id);
 

@@ -2,16 +2,36 @@
 #ifndef KB_COMMANDS_H
 #define KB_COMMANDS_H
 
-/* Each subcommand: argv[0] is the subcommand name; returns an exit code. */
-int kb_cmd_run(int argc, char **argv);
-int kb_cmd_build(int argc, char **argv);
-int kb_cmd_size(int argc, char **argv);
-int kb_cmd_bloat(int argc, char **argv);
-int kb_cmd_probe(int argc, char **argv);
+/*
+ * The subcommands, one src/cmd-*.c each (tmux's cmd-*.c, perf's builtin
+ * table): each file ends with its struct kb_command, collected in
+ * commands.c.  Its usage text is what --help prints and what the man page
+ * (kbench.1, made from this table) says.
+ */
+
+#include <stdio.h>
+
+struct kb_command {
+	const char *name;
+	const char *summary;	/* one line */
+	const char *usage;	/* "usage: ..." lines, a blank line, then the options */
+	int (*fn)(int argc, char **argv);	/* argv[0] is the name; returns an exit code */
+	int hidden;		/* not listed: run by kbench itself (hyperfine times boot-check) */
+};
+
+#define KB_COMMAND(id) extern const struct kb_command kb_command_##id;
+#include "commands.def"
+#undef KB_COMMAND
+
+/* The table, in the order the usage lists it; n in *n. */
+const struct kb_command *const *kb_commands(size_t *n);
+const struct kb_command *kb_command_find(const char *name);
+/* A command's usage on stdout (ret 0) or stderr; returns ret. */
+int kb_command_usage(const struct kb_command *c, int ret);
+
+/* The functions of the commands whose entries commands.c makes. */
 int kb_cmd_report(int argc, char **argv);
-int kb_cmd_sim(int argc, char **argv);
 int kb_cmd_compare(int argc, char **argv);
-/* hidden: one verified boot, the command hyperfine times (boottime.c) */
-int kb_cmd_boot_check(int argc, char **argv);
+int kb_cmd_bloat(int argc, char **argv);
 
 #endif

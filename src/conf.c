@@ -16,140 +16,142 @@
 #include <unistd.h>
 
 #include "../workloads/icache.h"
+#include "backend.h"
 #include "conf.h"
-#include "sim.h"
+#include "option.h"
 #include "util.h"
 
-enum opt_section { SEC_KERNEL, SEC_RUN, SEC_VARIANT };
-enum opt_type {
-	OPT_STR,	/* char *, owned, freed in release */
-	OPT_FLAGS,	/* char *: compiler flags or command, shell-inert characters only */
-	OPT_PATH,	/* char *, made absolute against the file's directory */
-	OPT_LONG,	/* long within [min, max] */
-	OPT_U64,	/* unsigned long long */
-	OPT_DOUBLE,	/* double within (0, max] */
-	OPT_ENUM,	/* long: index into allowed[] */
-	OPT_CHOICE,	/* char *: one of allowed[] */
-	OPT_WORKLOADS,	/* char *: comma-separated workload names */
-	OPT_ULIST,	/* char *: comma-separated distinct integers in [min, max] */
-	OPT_KOPTS,	/* Kconfig assignments, appended (variant only) */
-};
+/* [run] backend: auto or a primary's name, from the backend table */
+static const char *backend_check(const char *value)
+{
+	const struct kb_backend *b = kb_backend_find(value);
 
-struct opt {
-	const char *name;
-	enum opt_section section;
-	enum opt_type type;
-	size_t off;
-	const char *def;
-	const char *help;
-	const char *allowed[4];
-	long min, max;
-};
+	if (!strcmp(value, "auto") || (b && b->role == KB_ROLE_PRIMARY))
+		return NULL;
+	return "not a primary backend (see the backends in kbench run --help-config)";
+}
 
 #define KOFF(f) offsetof(struct kb_conf, f)
 #define VOFF(f) offsetof(struct kb_variant, f)
 
-static const struct opt options[] = {
-	{ .name = "source", .section = SEC_KERNEL, .type = OPT_PATH, .off = KOFF(source),
+static const struct kb_option options[] = {
+	{ .name = "source", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(source),
 	  .def = "/usr/src/linux-source-6.1.tar.xz",
 	  .help = "kernel source: a tarball (.tar.xz, .tar.gz, ...) or a source tree" },
-	{ .name = "arch", .section = SEC_KERNEL, .type = OPT_CHOICE, .off = KOFF(arch),
+	{ .name = "arch", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(arch),
 	  .def = "i386", .allowed = { "i386" },
 	  .help = "guest architecture (ARCH= for the kernel build)" },
-	{ .name = "base", .section = SEC_KERNEL, .type = OPT_CHOICE, .off = KOFF(base),
+	{ .name = "base", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(base),
 	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" },
 	  .help = "base configuration target, before kbench's guest fragment and the variant's options" },
-	{ .name = "fragment", .section = SEC_KERNEL, .type = OPT_PATH, .off = KOFF(fragment),
+	{ .name = "fragment", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(fragment),
 	  .help = "extra Kconfig fragment applied to every variant after the guest fragment" },
-	{ .name = "cache", .section = SEC_KERNEL, .type = OPT_PATH, .off = KOFF(cache),
+	{ .name = "cache", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(cache),
 	  .help = "build cache (default $KBENCH_CACHE, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench)" },
-	{ .name = "jobs", .section = SEC_KERNEL, .type = OPT_LONG, .off = KOFF(jobs),
+	{ .name = "jobs", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(jobs),
 	  .def = "0", .min = 0, .max = 1024,
 	  .help = "make -j for kernel builds (0: number of online CPUs)" },
 
-	{ .name = "accel", .section = SEC_RUN, .type = OPT_ENUM, .off = KOFF(accel),
+	{ .name = "accel", .section = KB_SEC_RUN, .type = KB_OPT_ENUM, .off = KOFF(accel),
 	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
 	  .help = "QEMU accelerator; auto uses KVM only if a guest really makes progress under it" },
-	{ .name = "boots", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boots),
+	{ .name = "boots", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(boots),
 	  .def = "5", .min = 1, .max = 10000,
 	  .help = "boots per variant: the unit of replication" },
-	{ .name = "workloads", .section = SEC_RUN, .type = OPT_WORKLOADS, .off = KOFF(workloads),
+	{ .name = "workloads", .section = KB_SEC_RUN, .type = KB_OPT_WORKLOADS, .off = KOFF(workloads),
 	  .def = "all", .help = "comma-separated workloads to run in each boot, or 'all'" },
-	{ .name = "samples", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(samples),
+	{ .name = "samples", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(samples),
 	  .def = "5", .min = 1, .max = 100000,
 	  .help = "measured regions per workload per boot" },
-	{ .name = "scale", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(scale),
+	{ .name = "scale", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = KOFF(scale),
 	  .def = "1.0", .max = 1000,
 	  .help = "multiplier of each workload's default iteration count" },
-	{ .name = "sweep", .section = SEC_RUN, .type = OPT_ULIST, .off = KOFF(sweep),
+	{ .name = "sweep", .section = KB_SEC_RUN, .type = KB_OPT_ULIST, .off = KOFF(sweep),
 	  .def = "0,4,8,16,32,64,128", .min = 0, .max = KB_ICACHE_MAX_KIB,
 	  .help = "KiB of straight-line user code between system calls, one icache sample per value" },
-	{ .name = "timeout", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(timeout),
+	{ .name = "timeout", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(timeout),
 	  .def = "300", .min = 1, .max = 86400,
 	  .help = "seconds one boot may take before QEMU is killed" },
-	{ .name = "serial_limit", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(serial_limit),
+	{ .name = "serial_limit", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(serial_limit),
 	  .def = "8388608", .min = 4096, .max = 1L << 30,
 	  .help = "bytes of serial output one boot may produce before it is stopped as a flood" },
-	{ .name = "boot_runs", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boot_runs),
-	  .def = "10", .min = 0, .max = 10000,
-	  .help = "whole boots per variant timed by hyperfine (QEMU start to guest exit, no "
-		  "workload), reported as workload 'boot'; 0: none" },
-	{ .name = "boot_warmup", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(boot_warmup),
-	  .def = "1", .min = 0, .max = 100,
-	  .help = "untimed boots hyperfine runs before the timed ones (page cache, QEMU's files)" },
-	{ .name = "memory", .section = SEC_RUN, .type = OPT_LONG, .off = KOFF(memory),
+	{ .name = "memory", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(memory),
 	  .def = "128", .min = 32, .max = 3072, .help = "guest memory in MiB" },
-	{ .name = "output", .section = SEC_RUN, .type = OPT_PATH, .off = KOFF(output),
+	{ .name = "output", .section = KB_SEC_RUN, .type = KB_OPT_PATH, .off = KOFF(output),
 	  .def = "results", .help = "directory that receives one run directory per run" },
-	{ .name = "seed", .section = SEC_RUN, .type = OPT_U64, .off = KOFF(seed),
+	{ .name = "seed", .section = KB_SEC_RUN, .type = KB_OPT_U64, .off = KOFF(seed),
 	  .def = "0", .help = "random seed for the boot order (0: chosen from the clock and recorded)" },
-	{ .name = "baseline", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(baseline),
+	{ .name = "baseline", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = KOFF(baseline),
 	  .help = "variant the others are compared with (default: the first)" },
-	{ .name = "backend", .section = SEC_RUN, .type = OPT_ENUM, .off = KOFF(backend),
-	  .def = "auto", .allowed = { "auto", "clock", "sim" },
-	  .help = "what measures: clock (guest wall time), sim (TCG with kbench's plugin: exact "
-		  "instructions, simulated L1i/L2, deterministic under -icount); auto: sim under TCG "
-		  "when the plugin loads, else clock" },
-	{ .name = "host_counters", .section = SEC_RUN, .type = OPT_ENUM, .off = KOFF(host_counters),
+	{ .name = "backend", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = KOFF(backend),
+	  .def = "auto", .check = backend_check,
+	  .help = "the primary backend, what measures each region (backends below); auto: the "
+		  "first that works here" },
+	{ .name = "host_counters", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE, .off = KOFF(host_counters),
 	  .def = "auto", .allowed = { "auto", "off", "hardware", "software" },
 	  .help = "counters kbench reads on the QEMU vCPU thread around each region (backend clock): "
-		  "hardware: guest-only cycles, instructions, L1i/iTLB/branch misses (KVM and a host "
-		  "PMU; samples say backend pmu-host); software: the thread's page faults, context "
-		  "switches, task-clock (host-sw); auto: hardware where it works, else off" },
-	{ .name = "sim_l1i", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(sim_l1i),
-	  .def = "auto",
-	  .help = "sim: L1i as SIZE:WAYS:LINE (e.g. 32K:8:64, a Pentium M); auto: this host's (libcpuid)" },
-	{ .name = "sim_l2", .section = SEC_RUN, .type = OPT_STR, .off = KOFF(sim_l2),
-	  .def = "auto", .help = "sim: unified L2 behind the L1i, SIZE:WAYS:LINE or off; auto: this host's" },
-	{ .name = "sim_cpi", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(sim_cpi),
-	  .def = "1.0", .max = 100,
-	  .help = "sim cycle model: cycles per instruction before misses (a model, never a measurement)" },
-	{ .name = "sim_l1i_penalty", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(sim_l1i_penalty),
-	  .def = "12", .max = 10000,
-	  .help = "sim cycle model: cycles per L1i miss served by L2 (12 to 16 on recent x86 cores: "
-		  "Intel and AMD optimization guides give their L2 latency)" },
-	{ .name = "sim_l2_penalty", .section = SEC_RUN, .type = OPT_DOUBLE, .off = KOFF(sim_l2_penalty),
-	  .def = "40", .max = 10000,
-	  .help = "sim cycle model: extra cycles per L2 miss (about an L3 hit on those cores)" },
+		  "hardware: backend pmu-host; software: backend host-sw; auto: hardware where it "
+		  "works, else off" },
 
-	{ .name = "description", .section = SEC_VARIANT, .type = OPT_STR, .off = VOFF(description),
+	{ .name = "description", .section = KB_SEC_VARIANT, .type = KB_OPT_STR, .off = VOFF(description),
 	  .help = "one line shown in the report" },
-	{ .name = "config", .section = SEC_VARIANT, .type = OPT_KOPTS, .off = VOFF(kopts),
+	{ .name = "config", .section = KB_SEC_VARIANT, .type = KB_OPT_KOPTS, .off = VOFF(kopts),
 	  .help = "Kconfig options, e.g. CC_OPTIMIZE_FOR_SIZE=y; several per line or several lines" },
-	{ .name = "kcflags", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(kcflags),
+	{ .name = "kcflags", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(kcflags),
 	  .help = "extra compiler flags, passed to make as KCFLAGS" },
-	{ .name = "cc", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(cc),
+	{ .name = "cc", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(cc),
 	  .help = "compiler, passed to make as CC" },
-	{ .name = "cmdline", .section = SEC_VARIANT, .type = OPT_FLAGS, .off = VOFF(cmdline),
+	{ .name = "cmdline", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(cmdline),
 	  .help = "extra kernel command line for this variant's boots, e.g. clearcpuid=11 "
 		  "(the same built kernel, booted differently)" },
-	{ .name = "bzimage", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(bzimage),
+	{ .name = "bzimage", .section = KB_SEC_VARIANT, .type = KB_OPT_PATH, .off = VOFF(bzimage),
 	  .help = "prebuilt kernel image (with vmlinux): no build" },
-	{ .name = "vmlinux", .section = SEC_VARIANT, .type = OPT_PATH, .off = VOFF(vmlinux),
+	{ .name = "vmlinux", .section = KB_SEC_VARIANT, .type = KB_OPT_PATH, .off = VOFF(vmlinux),
 	  .help = "the vmlinux that goes with bzimage" },
 };
 
 static const char *const section_names[] = { "kernel", "run", "variant NAME" };
+
+const char *kb_conf_section_name(enum kb_opt_section s)
+{
+	return section_names[s];
+}
+
+/* Every option: the core table, then each backend's [run] keys. */
+#define KB_MAX_OPTIONS 128
+#define optref kb_conf_option
+
+const struct kb_conf_option *kb_conf_options(size_t *n)
+{
+	static struct optref all[KB_MAX_OPTIONS];
+	static size_t nall;
+	const struct kb_backend *const *bs;
+	size_t nb;
+
+	if (nall) {
+		*n = nall;
+		return all;
+	}
+	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
+		all[nall++] = (struct optref){ &options[i], NULL };
+	bs = kb_backends(&nb);
+	for (size_t b = 0; b < nb; b++)
+		for (const struct kb_option *o = bs[b]->options; o && o->name; o++) {
+			if (nall == KB_MAX_OPTIONS)
+				abort();	/* raise KB_MAX_OPTIONS */
+			all[nall++] = (struct optref){ o, bs[b] };
+		}
+	*n = nall;
+	return all;
+}
+
+/* The struct an option writes into. */
+static void *option_base(struct kb_conf *c, struct kb_variant *v, const struct optref *r)
+{
+	if (r->owner)
+		return c->backend_opts[kb_backend_index(r->owner)];
+	return r->o->section == KB_SEC_VARIANT ? (void *)v : (void *)c;
+}
 
 static const char *const workload_names[] = {
 #define KB_WORKLOAD(name, kind, iters, help) #name,
@@ -164,10 +166,10 @@ struct parse {
 	FILE *f;
 	int line;
 	int errors;
-	int sec_kind;			/* enum opt_section, or -1 */
+	int sec_kind;			/* enum kb_opt_section, or -1 */
 	struct kb_variant *variant;	/* current [variant NAME] */
 	char seen[2];			/* [kernel], [run] seen */
-	unsigned char set[KB_ARRAY_SIZE(options)]; /* per section: key given */
+	unsigned char set[KB_MAX_OPTIONS]; /* per section: key given (by optref index) */
 };
 
 static int perr(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -360,7 +362,7 @@ static int parse_workloads(struct parse *p, char **dst, const char *value)
 }
 
 /* "0, 4,8": at most KB_SWEEP_MAX_POINTS distinct integers, kept as "0,4,8" */
-static int parse_ulist(struct parse *p, const struct opt *o, char **dst, const char *value)
+static int parse_ulist(struct parse *p, const struct kb_option *o, char **dst, const char *value)
 {
 	char *copy = kb_xstrdup(value), *save = NULL, *out = kb_xcalloc(1, strlen(value) + 1);
 	long seen[KB_SWEEP_MAX_POINTS];
@@ -400,13 +402,13 @@ static int parse_ulist(struct parse *p, const struct opt *o, char **dst, const c
 	return 0;
 }
 
-static int set_option(struct parse *p, const struct opt *o, void *base, const char *value)
+static int set_option(struct parse *p, const struct kb_option *o, void *base, const char *value)
 {
 	void *field = (char *)base + o->off;
 	char *end;
 
 	switch (o->type) {
-	case OPT_FLAGS: {
+	case KB_OPT_FLAGS: {
 		/* make passes these into the kernel's shell recipes: nothing a
 		 * shell or make would expand may get through. */
 		size_t bad = strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -418,14 +420,16 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 				    o->name, value[bad]);
 	}
 	/* fall through */
-	case OPT_STR:
-	case OPT_PATH:
+	case KB_OPT_STR:
+	case KB_OPT_PATH:
 		if (!*value)
 			return perr(p, "'%s': missing value", o->name);
+		if (o->check && o->check(value))
+			return perr(p, "'%s': '%s': %s", o->name, value, o->check(value));
 		free(*(char **)field);
-		*(char **)field = o->type == OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
+		*(char **)field = o->type == KB_OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
 		return 0;
-	case OPT_LONG: {
+	case KB_OPT_LONG: {
 		long v;
 
 		errno = 0;
@@ -437,7 +441,7 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 		*(long *)field = v;
 		return 0;
 	}
-	case OPT_U64: {
+	case KB_OPT_U64: {
 		unsigned long long v;
 
 		errno = 0;
@@ -447,7 +451,7 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 		*(unsigned long long *)field = v;
 		return 0;
 	}
-	case OPT_DOUBLE: {
+	case KB_OPT_DOUBLE: {
 		double v;
 
 		errno = 0;
@@ -459,8 +463,8 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 		*(double *)field = v;
 		return 0;
 	}
-	case OPT_ENUM:
-	case OPT_CHOICE: {
+	case KB_OPT_ENUM:
+	case KB_OPT_CHOICE: {
 		char list[128] = "";
 
 		for (long i = 0; i < (long)KB_ARRAY_SIZE(o->allowed) && o->allowed[i]; i++) {
@@ -468,7 +472,7 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 				 i ? ", " : "", o->allowed[i]);
 			if (strcmp(value, o->allowed[i]))
 				continue;
-			if (o->type == OPT_ENUM) {
+			if (o->type == KB_OPT_ENUM) {
 				*(long *)field = i;
 			} else {
 				free(*(char **)field);
@@ -478,12 +482,12 @@ static int set_option(struct parse *p, const struct opt *o, void *base, const ch
 		}
 		return perr(p, "'%s': '%s' is not one of: %s", o->name, value, list);
 	}
-	case OPT_WORKLOADS:
+	case KB_OPT_WORKLOADS:
 		parse_workloads(p, (char **)field, value);
 		return 0;
-	case OPT_ULIST:
+	case KB_OPT_ULIST:
 		return parse_ulist(p, o, (char **)field, value);
-	case OPT_KOPTS:
+	case KB_OPT_KOPTS:
 		return parse_kopts(p, base, value);
 	}
 	return 0;
@@ -521,7 +525,7 @@ static char *reader(char *buf, int size, void *stream)
 	p->variant = NULL;
 	memset(p->set, 0, sizeof(p->set));
 	if (!strcmp(s, "kernel") || !strcmp(s, "run")) {
-		int k = s[0] == 'k' ? SEC_KERNEL : SEC_RUN;
+		int k = s[0] == 'k' ? KB_SEC_KERNEL : KB_SEC_RUN;
 
 		if (p->seen[k])
 			perr(p, "section [%s] given twice", s);
@@ -533,7 +537,7 @@ static char *reader(char *buf, int size, void *stream)
 
 		name += strspn(name, " \t");
 		name[strcspn(name, " \t")] = '\0';
-		p->sec_kind = SEC_VARIANT;
+		p->sec_kind = KB_SEC_VARIANT;
 		if (!*name) {
 			perr(p, "[variant] needs a name: [variant NAME]");
 			p->sec_kind = -1;
@@ -569,33 +573,32 @@ static char *reader(char *buf, int size, void *stream)
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse *p = user;
-	const char *cands[KB_ARRAY_SIZE(options)];
-	size_t nc = 0;
-	void *base;
+	const char *cands[KB_MAX_OPTIONS];
+	size_t nc = 0, n;
+	const struct optref *all = kb_conf_options(&n);
 
 	(void)section;
 	if (p->sec_kind < 0)
 		return 1;	/* the header's error was reported already */
-	base = p->sec_kind == SEC_VARIANT ? (void *)p->variant : (void *)p->conf;
-	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
-		const struct opt *o = &options[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_option *o = all[i].o;
 
 		if ((int)o->section != p->sec_kind)
 			continue;
 		cands[nc++] = o->name;
 		if (strcmp(o->name, name))
 			continue;
-		if (p->set[i] && o->type != OPT_KOPTS)
+		if (p->set[i] && o->type != KB_OPT_KOPTS)
 			return perr(p, "'%s' given twice in this section", name);
 		p->set[i] = 1;
-		if (!*value && o->type != OPT_KOPTS)
+		if (!*value && o->type != KB_OPT_KOPTS)
 			return perr(p, "'%s': missing value", name);
-		set_option(p, o, base, value);
+		set_option(p, o, option_base(p->conf, p->variant, &all[i]), value);
 		return 1;
 	}
 	{
 		const char *d = closest(name, cands, nc);
-		const char *where = p->sec_kind == SEC_VARIANT ? p->variant->name : NULL;
+		const char *where = p->sec_kind == KB_SEC_VARIANT ? p->variant->name : NULL;
 
 		if (where && d)
 			return perr(p, "variant '%s': unknown key '%s' (did you mean '%s'?)", where, name, d);
@@ -608,23 +611,39 @@ static int handler(void *user, const char *section, const char *name, const char
 	}
 }
 
+/* Every backend gets its options struct, and every key its default. */
 static void set_defaults(struct parse *p)
 {
-	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
-		const struct opt *o = &options[i];
+	const struct kb_backend *const *bs;
+	const struct optref *all;
+	size_t n, nb;
 
-		if (o->section != SEC_VARIANT && o->def && set_option(p, o, p->conf, o->def))
-			abort();	/* a bad default is a bug in this table */
+	bs = kb_backends(&nb);
+	for (size_t b = 0; b < nb; b++)
+		p->conf->backend_opts[b] = kb_xcalloc(1, bs[b]->opts_size);
+	all = kb_conf_options(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_option *o = all[i].o;
+
+		if (o->section != KB_SEC_VARIANT && o->def &&
+		    set_option(p, o, option_base(p->conf, NULL, &all[i]), o->def))
+			abort();	/* a bad default is a bug in the table */
 	}
 }
 
+/* The tables as a whole: no key twice in a section, whoever owns it. */
 static void check_table(void)
 {
-	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
-		for (size_t j = i + 1; j < KB_ARRAY_SIZE(options); j++)
-			if (options[i].section == options[j].section &&
-			    !strcmp(options[i].name, options[j].name)) {
-				fprintf(stderr, "kbench: option '%s' defined twice\n", options[i].name);
+	size_t n;
+	const struct optref *all;
+
+	kb_backend_check_table();
+	all = kb_conf_options(&n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (all[i].o->section == all[j].o->section &&
+			    !strcmp(all[i].o->name, all[j].o->name)) {
+				fprintf(stderr, "kbench: option '%s' defined twice\n", all[i].o->name);
 				abort();
 			}
 }
@@ -653,8 +672,6 @@ static void finish(struct parse *p)
 		fprintf(stderr, "%s: baseline '%s' is not a variant\n", c->path, c->baseline);
 		p->errors++;
 	}
-	if (kb_sim_check_conf(c) < 0)
-		p->errors++;
 	if (!c->baseline && c->n_variants)
 		c->baseline = kb_xstrdup(c->variants[0].name);
 	if (!c->cache) {
@@ -726,39 +743,49 @@ const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char 
 	return NULL;
 }
 
-const char *kb_accel_name(long accel)
+const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b)
 {
-	static const char *const names[] = { "auto", "kvm", "tcg" };
-
-	return accel >= 0 && accel < 3 ? names[accel] : "?";
+	return conf->backend_opts[kb_backend_index(b)];
 }
 
-static void free_fields(void *base, enum opt_section sec)
+int kb_option_owns_string(const struct kb_option *o)
 {
-	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
-		const struct opt *o = &options[i];
+	switch (o->type) {
+	case KB_OPT_STR: case KB_OPT_FLAGS: case KB_OPT_PATH: case KB_OPT_WORKLOADS:
+	case KB_OPT_ULIST: case KB_OPT_CHOICE:
+		return 1;
+	default:
+		return 0;
+	}
+}
 
-		if (o->section != sec)
+/* Free the strings an option struct owns (fields of section sec). */
+static void free_fields(struct kb_conf *c, struct kb_variant *v, enum kb_opt_section sec)
+{
+	size_t n;
+	const struct optref *all = kb_conf_options(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		void *base;
+
+		if (all[i].o->section != sec || !kb_option_owns_string(all[i].o))
 			continue;
-		if (o->type == OPT_STR || o->type == OPT_FLAGS || o->type == OPT_PATH || o->type == OPT_WORKLOADS ||
-		    o->type == OPT_ULIST ||
-		    o->type == OPT_CHOICE) {
-			char **s = (char **)((char *)base + o->off);
-
-			free(*s);
-			*s = NULL;
-		}
+		base = option_base(c, v, &all[i]);
+		if (!base)
+			continue;
+		free(*(char **)((char *)base + all[i].o->off));
+		*(char **)((char *)base + all[i].o->off) = NULL;
 	}
 }
 
 void kb_conf_release(struct kb_conf *conf)
 {
-	free_fields(conf, SEC_KERNEL);
-	free_fields(conf, SEC_RUN);
+	free_fields(conf, NULL, KB_SEC_KERNEL);
+	free_fields(conf, NULL, KB_SEC_RUN);
 	for (size_t i = 0; i < conf->n_variants; i++) {
 		struct kb_variant *v = &conf->variants[i];
 
-		free_fields(v, SEC_VARIANT);
+		free_fields(conf, v, KB_SEC_VARIANT);
 		for (size_t k = 0; k < v->n_kopts; k++) {
 			free(v->kopts[k].name);
 			free(v->kopts[k].value);
@@ -766,25 +793,41 @@ void kb_conf_release(struct kb_conf *conf)
 		free(v->kopts);
 		free(v->name);
 	}
+	for (size_t b = 0; b < KB_N_BACKENDS; b++)
+		free(conf->backend_opts[b]);
 	free(conf->variants);
 	free(conf->path);
 	free(conf->dir);
 	memset(conf, 0, sizeof(*conf));
 }
 
+static void help_option(FILE *f, const struct kb_option *o)
+{
+	fprintf(f, "  %-15s %s", o->name, o->help);
+	if (o->def)
+		fprintf(f, " (default: %s)", o->def);
+	fputc('\n', f);
+}
+
 void kb_conf_help(FILE *f)
 {
-	for (int s = SEC_KERNEL; s <= SEC_VARIANT; s++) {
-		fprintf(f, "[%s]\n", section_names[s]);
-		for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++) {
-			const struct opt *o = &options[i];
+	const struct kb_backend *const *bs;
+	size_t nb;
 
-			if ((int)o->section != s)
-				continue;
-			fprintf(f, "  %-12s %s", o->name, o->help);
-			if (o->def)
-				fprintf(f, " (default: %s)", o->def);
-			fputc('\n', f);
-		}
+	for (int s = KB_SEC_KERNEL; s <= KB_SEC_VARIANT; s++) {
+		fprintf(f, "[%s]\n", section_names[s]);
+		for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
+			if ((int)options[i].section == s)
+				help_option(f, &options[i]);
+	}
+	fprintf(f, "\nbackends ([run] keys of each below it):\n");
+	bs = kb_backends(&nb);
+	for (size_t b = 0; b < nb; b++) {
+		static const char *const roles[] = { "primary", "overlay", "stage" };
+
+		fprintf(f, "%s (%s, %s): %s\n", bs[b]->name, roles[bs[b]->role],
+			kb_figure_kind_name(bs[b]->source), bs[b]->help);
+		for (const struct kb_option *o = bs[b]->options; o && o->name; o++)
+			help_option(f, o);
 	}
 }

@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "backend.h"
+
 enum kb_accel { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG };
-enum kb_backend { KB_BACKEND_AUTO, KB_BACKEND_CLOCK, KB_BACKEND_SIM };
-enum kb_hostc { KB_HOSTC_AUTO, KB_HOSTC_OFF, KB_HOSTC_HARDWARE, KB_HOSTC_SOFTWARE };
 
 /* One Kconfig assignment a variant asks for, e.g. CC_OPTIMIZE_FOR_SIZE=y. */
 struct kb_kopt {
@@ -50,18 +50,13 @@ struct kb_conf {
 	long timeout;		/* seconds per boot */
 	long memory;		/* MiB */
 	long serial_limit;	/* bytes per boot */
-	long boot_runs;		/* hyperfine-timed whole boots per variant; 0: none */
-	long boot_warmup;	/* untimed boots hyperfine runs first */
 	char *output;
 	unsigned long long seed;
 	char *baseline;
-	long backend;		/* enum kb_backend */
-	long host_counters;	/* enum kb_hostc */
-	char *sim_l1i;		/* "auto" or SIZE:WAYS:LINE (checked by sim.c) */
-	char *sim_l2;		/* "auto", "off" or SIZE:WAYS:LINE */
-	double sim_cpi;		/* the sim backend's cycle model */
-	double sim_l1i_penalty;
-	double sim_l2_penalty;
+	char *backend;		/* "auto" or a primary backend's name */
+	char *host_counters;	/* auto, off, hardware or software */
+	/* each backend's own [run] keys, by its index in the table */
+	void *backend_opts[KB_N_BACKENDS];
 
 	struct kb_variant *variants;
 	size_t n_variants;
@@ -75,7 +70,17 @@ int kb_conf_load(struct kb_conf *conf, const char *path);
 int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir);
 void kb_conf_release(struct kb_conf *conf);
 const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char *name);
-const char *kb_accel_name(long accel);
+/* A backend's [run] options (its struct, defaults filled in). */
+const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b);
+/* Every key kbench knows: the core table's, then each backend's [run] keys
+ * (owner NULL for the core); the man page and --help-config list them. */
+struct kb_conf_option {
+	const struct kb_option *o;
+	const struct kb_backend *owner;
+};
+const struct kb_conf_option *kb_conf_options(size_t *n);
+/* "kernel", "run", "variant NAME" */
+const char *kb_conf_section_name(enum kb_opt_section s);
 /* Print every key with its default and help (kbench run --help-config). */
 void kb_conf_help(FILE *f);
 /* Levenshtein distance, for "did you mean". */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* kbench: does a kernel built for size also run faster?  The subcommand table. */
+/* kbench: does a kernel built for size also run faster?  main: find the
+ * subcommand in the table (commands.def) and run it. */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,33 +9,23 @@
 #include "commands.h"
 #include "util.h"
 
-struct kb_command {
-	const char *name;
-	const char *summary;
-	int (*fn)(int argc, char **argv);
-};
-
-static const struct kb_command commands[] = {
-	{ "run",    "build, boot and measure every variant, then write the report", kb_cmd_run },
-	{ "build",  "build the kernels of variants.conf only",                      kb_cmd_build },
-	{ "size",   "text/data/bss of ELF files, as binutils size prints them",     kb_cmd_size },
-	{ "bloat",  "per-symbol size changes, as scripts/bloat-o-meter prints them", kb_cmd_bloat },
-	{ "report", "write the report of a run directory again",                    kb_cmd_report },
-	{ "compare", "compare two runs of the same variants (B against A)",         kb_cmd_compare },
-	{ "probe",  "what this host can measure (KVM, PMU, caches, QEMU)",          kb_cmd_probe },
-	{ "sim",    "run a static i386 program under kbench's cache-simulating QEMU plugin", kb_cmd_sim },
-};
-
 static void usage(FILE *f)
 {
+	const struct kb_command *const *cmds;
+	size_t n;
+
 	fprintf(f, "usage: kbench <command> [options]\n\ncommands:\n");
-	for (size_t i = 0; i < KB_ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'kbench <command> --help' for a command's options\n");
+	cmds = kb_commands(&n);
+	for (size_t i = 0; i < n; i++)
+		if (!cmds[i]->hidden)
+			fprintf(f, "  %-8s %s\n", cmds[i]->name, cmds[i]->summary);
+	fprintf(f, "\n'kbench <command> --help' for a command's options; man kbench for all\n");
 }
 
 int main(int argc, char **argv)
 {
+	const struct kb_command *c;
+
 	if (argc < 2) {
 		usage(stderr);
 		return KB_EXIT_USAGE;
@@ -47,12 +38,9 @@ int main(int argc, char **argv)
 		printf("kbench %s\n", PACKAGE_VERSION);
 		return KB_EXIT_OK;
 	}
-	/* not listed: the command `kbench run` has hyperfine time */
-	if (!strcmp(argv[1], "boot-check"))
-		return kb_cmd_boot_check(argc - 1, argv + 1);
-	for (size_t i = 0; i < KB_ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	c = kb_command_find(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	kb_error("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return KB_EXIT_USAGE;

@@ -14,14 +14,9 @@
 #include "pmuhost.h"
 #include "util.h"
 
-const char *kb_pmuhost_name(enum kb_pmuhost_mode mode)
-{
-	return mode == KB_PMUHOST_HARDWARE ? "pmu-host" : mode == KB_PMUHOST_SOFTWARE ? "host-sw" : NULL;
-}
-
 /* Guest-only hardware counting opens here (on this process: no guest runs,
  * it only has to be accepted). */
-static int hardware_usable(char **why)
+int kb_pmuhost_hardware_usable(char **why)
 {
 	struct kb_counters c;
 	int r = kb_counters_open_flags(&c, kb_perf_hw_events, kb_perf_n_hw_events, 0, -1,
@@ -36,68 +31,11 @@ static int hardware_usable(char **why)
 	return 1;
 }
 
-const char *kb_pmuhost_choose(const struct kb_conf *conf, const char *accel, const char *backend,
-			      enum kb_pmuhost_mode *mode, char **why, int *err)
-{
-	char *hw_why = NULL;
-
-	*mode = KB_PMUHOST_OFF;
-	*err = 0;
-	switch (conf->host_counters) {
-	case KB_HOSTC_OFF:
-		*why = kb_xstrdup("host_counters = off in the configuration");
-		return NULL;
-	case KB_HOSTC_SOFTWARE:
-	case KB_HOSTC_HARDWARE:
-		if (strcmp(backend, "clock")) {
-			*why = kb_xasprintf("host_counters = %s needs backend = clock (the %s backend "
-					    "measures on its own)", conf->host_counters == KB_HOSTC_SOFTWARE ?
-					    "software" : "hardware", backend);
-			*err = -1;
-			return NULL;
-		}
-		if (conf->host_counters == KB_HOSTC_SOFTWARE) {
-			*mode = KB_PMUHOST_SOFTWARE;
-			*why = kb_xasprintf("host_counters = software: page faults, context switches "
-					    "and task-clock of the QEMU vCPU thread per region (%s)",
-					    strcmp(accel, "tcg") ? "the host's share of running the guest"
-								 : "the cost of emulating it under TCG");
-			return kb_pmuhost_name(*mode);
-		}
-		if (strcmp(accel, "kvm")) {
-			*why = kb_xasprintf("host_counters = hardware counts guest-only events, which "
-					    "needs KVM; this run uses %s", accel);
-			*err = -1;
-			return NULL;
-		}
-		if (!hardware_usable(why)) {
-			*err = -1;
-			return NULL;
-		}
-		break;
-	default:	/* auto */
-		if (strcmp(backend, "clock") || strcmp(accel, "kvm")) {
-			*why = kb_xasprintf("host_counters = auto: guest-only host counters need KVM "
-					    "and backend clock (this run: %s, %s)", accel, backend);
-			return NULL;
-		}
-		if (!hardware_usable(&hw_why)) {
-			*why = kb_xasprintf("host_counters = auto: %s", hw_why);
-			free(hw_why);
-			return NULL;
-		}
-		break;
-	}
-	*mode = KB_PMUHOST_HARDWARE;
-	*why = kb_xstrdup("guest-only (exclude_host) cycles, instructions, L1i, iTLB and branch "
-			  "misses on the QEMU vCPU thread per region");
-	return kb_pmuhost_name(*mode);
-}
-
-void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode)
+void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode, const char *name)
 {
 	memset(h, 0, sizeof(*h));
 	h->mode = mode;
+	h->name = name;
 	h->in_fd = -1;
 	h->tid = -1;
 	if (mode == KB_PMUHOST_HARDWARE) {
@@ -262,7 +200,7 @@ char *kb_pmuhost_summary(const struct kb_pmuhost *h)
 {
 	if (h->broken)
 		return kb_xasprintf("none: %s (after %ld regions)", h->why, h->regions);
-	return kb_xasprintf("%s: %ld regions on thread %ld%s", kb_pmuhost_name(h->mode), h->regions,
+	return kb_xasprintf("%s: %ld regions on thread %ld%s", h->name, h->regions,
 			    (long)h->tid, h->bad_marks ? ", some marks rejected" : "");
 }
 
@@ -272,4 +210,65 @@ void kb_pmuhost_release(struct kb_pmuhost *h)
 		kb_counters_close(&h->c);
 	h->opened = 0;
 	h->in_fd = -1;	/* vm.c closes it */
+}
+
+/* ---- the backend hooks pmu-host and host-sw share ---- */
+
+struct host_boot {
+	struct kb_pmuhost h;
+	char *variant;
+	long vboot;
+};
+
+void *kb_pmuhost_boot_new(enum kb_pmuhost_mode mode, const char *name,
+			  const struct kb_backend_boot *b)
+{
+	struct host_boot *hb = kb_xcalloc(1, sizeof(*hb));
+
+	kb_pmuhost_init(&hb->h, mode, name);
+	hb->variant = kb_xstrdup(b->variant);
+	hb->vboot = b->vboot;
+	return hb;
+}
+
+void kb_pmuhost_boot_started(void *bs, pid_t qemu, int serial_in)
+{
+	kb_pmuhost_start(&((struct host_boot *)bs)->h, qemu, serial_in);
+}
+
+void kb_pmuhost_boot_record(void *bs, const struct kb_record *r)
+{
+	if (!strcmp(r->kind, "mark"))
+		kb_pmuhost_mark(&((struct host_boot *)bs)->h, r);
+}
+
+int kb_pmuhost_boot_sample(void *bs, const struct kb_backend_sample *s, json_t *fields,
+			   const char **why)
+{
+	(void)why;
+	return kb_pmuhost_take(&((struct host_boot *)bs)->h, s->workload, s->rep, s->k, fields);
+}
+
+int kb_pmuhost_boot_end(void *bs, json_t *rec)
+{
+	struct host_boot *hb = bs;
+	char *sum = kb_pmuhost_summary(&hb->h);
+	int bad = hb->h.broken && hb->h.regions == 0;
+
+	json_object_set_new(rec, "host_counters", json_string(sum));
+	if (bad)
+		kb_warn("variant '%s' boot %ld: host counters: %s", hb->variant, hb->vboot, sum);
+	free(sum);
+	return bad;
+}
+
+void kb_pmuhost_boot_free(void *bs)
+{
+	struct host_boot *hb = bs;
+
+	if (!hb)
+		return;
+	kb_pmuhost_release(&hb->h);
+	free(hb->variant);
+	free(hb);
 }

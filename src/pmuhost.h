@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <sys/types.h>
 
-#include "conf.h"
+#include "backend.h"
 #include "counters.h"
 #include "record.h"
 
@@ -31,6 +31,7 @@ enum kb_pmuhost_mode { KB_PMUHOST_OFF, KB_PMUHOST_HARDWARE, KB_PMUHOST_SOFTWARE 
 
 struct kb_pmuhost {
 	enum kb_pmuhost_mode mode;
+	const char *name;	/* the backend's, for the boot record */
 	const struct kb_perf_desc *events;
 	size_t n;
 	pid_t qemu;
@@ -48,15 +49,11 @@ struct kb_pmuhost {
 	long regions, bad_marks;
 };
 
-/* The mode of a run: conf->host_counters resolved for this accelerator and
- * backend.  Returns the backend name for the samples ("pmu-host",
- * "host-sw") or NULL for off, with *why (malloc'd) either way; -1 in *err
- * when the configuration asks for what this host cannot do. */
-const char *kb_pmuhost_choose(const struct kb_conf *conf, const char *accel, const char *backend,
-			      enum kb_pmuhost_mode *mode, char **why, int *err);
-const char *kb_pmuhost_name(enum kb_pmuhost_mode mode);
+/* Can this host count guest-only hardware events?  1, or 0 with *why
+ * (malloc'd). */
+int kb_pmuhost_hardware_usable(char **why);
 
-void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode);
+void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode, const char *name);
 /* kb_vm_opts.on_start: QEMU's pid and the serial input. */
 void kb_pmuhost_start(struct kb_pmuhost *h, pid_t qemu, int serial_in);
 /* A mark record from the guest: counters on or off, then the answer.  The
@@ -69,6 +66,17 @@ int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep
 /* What the boot record says: "pmu-host: 35 regions" or "none: why". */
 char *kb_pmuhost_summary(const struct kb_pmuhost *h);
 void kb_pmuhost_release(struct kb_pmuhost *h);
+
+/* The per-boot hooks of backends pmu-host and host-sw (backend.h): the
+ * counters above, one struct kb_pmuhost per boot. */
+void *kb_pmuhost_boot_new(enum kb_pmuhost_mode mode, const char *name,
+			  const struct kb_backend_boot *b);
+void kb_pmuhost_boot_started(void *bs, pid_t qemu, int serial_in);
+void kb_pmuhost_boot_record(void *bs, const struct kb_record *r);
+int kb_pmuhost_boot_sample(void *bs, const struct kb_backend_sample *s, json_t *fields,
+			   const char **why);
+int kb_pmuhost_boot_end(void *bs, json_t *rec);
+void kb_pmuhost_boot_free(void *bs);
 
 /* The thread of QEMU's first vCPU ("CPU 0/KVM", "CPU 0/TCG", "ALL
  * CPUs/TCG"; QEMU names them with -name debug-threads=on), or -1. */

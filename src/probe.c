@@ -13,7 +13,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "counters.h"
 #include "probe.h"
 #include "util.h"
@@ -25,9 +24,9 @@ static const unsigned char reset_code[] = { 0xb0, KB_PROBE_BIOS_VALUE, 0xe6, 0xf
 
 char *kb_probe_bios(void)
 {
-	char tmpl[] = "/tmp/kbench-probe-bios.XXXXXX";
 	static unsigned char img[65536];
-	int fd = mkstemp(tmpl);
+	char *path;
+	int fd = kb_mkstemp("probe-bios", &path);
 
 	if (fd < 0)
 		return NULL;
@@ -35,16 +34,17 @@ char *kb_probe_bios(void)
 	memcpy(img + 0xfff0, reset_code, sizeof(reset_code));
 	if (write(fd, img, sizeof(img)) != (ssize_t)sizeof(img)) {
 		close(fd);
-		unlink(tmpl);
+		unlink(path);
+		free(path);
 		return NULL;
 	}
 	close(fd);
-	return kb_xstrdup(tmpl);
+	return path;
 }
 
 int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **why)
 {
-	char *bios, logpath[] = "/tmp/kbench-probe-log.XXXXXX";
+	char *bios, *logpath = NULL;
 	struct kb_vm_result res;
 	int fd, ok = 0;
 
@@ -57,10 +57,15 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 		close(fd);
 	}
 	bios = kb_probe_bios();
-	fd = mkstemp(logpath);
+	fd = kb_mkstemp("probe-log", &logpath);
 	if (!bios || fd < 0) {
-		*why = kb_xstrdup("cannot write probe files in /tmp");
+		*why = kb_xasprintf("cannot write probe files in '%s'", kb_tmpdir());
+		if (bios)
+			unlink(bios);
 		free(bios);
+		if (fd >= 0)
+			close(fd);
+		free(logpath);
 		return 0;
 	}
 	close(fd);
@@ -93,6 +98,7 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 	unlink(bios);
 	unlink(logpath);
 	free(bios);
+	free(logpath);
 	return ok;
 }
 
@@ -242,67 +248,4 @@ json_t *kb_probe_host(int check_kvm)
 	json_object_set_new(j, "qemu", q);
 	json_object_set_new(j, "compiler", str_or_null(kb_capture_line(cv, 0)));
 	return j;
-}
-
-static const char *yes_no(json_t *b)
-{
-	return json_is_null(b) ? "not probed" : json_is_true(b) ? "yes" : "no";
-}
-
-int kb_cmd_probe(int argc, char **argv)
-{
-	int as_json = 0, check_kvm = 1;
-	json_t *j, *cpu, *caches;
-	const char *k;
-	json_t *v;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			as_json = 1;
-		} else if (!strcmp(argv[i], "--no-kvm")) {
-			check_kvm = 0;
-		} else {
-			fprintf(stderr, "usage: kbench probe [--json] [--no-kvm]\n");
-			return strcmp(argv[i], "--help") ? KB_EXIT_USAGE : KB_EXIT_OK;
-		}
-	}
-	j = kb_probe_host(check_kvm);
-	if (as_json) {
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(j);
-		return KB_EXIT_OK;
-	}
-	cpu = json_object_get(j, "cpu");
-	printf("cpu:                 %s\n", json_string_value(json_object_get(cpu, "brand")) ?:
-	       json_string_value(json_object_get(cpu, "error")) ?: "?");
-	caches = json_object_get(cpu, "caches");
-	json_object_foreach(caches, k, v)
-		printf("  %-4s               %lld KiB, %lld-way, %lld-byte lines\n", k,
-		       json_integer_value(json_object_get(v, "size_kib")),
-		       json_integer_value(json_object_get(v, "ways")),
-		       json_integer_value(json_object_get(v, "line")));
-	printf("hypervisor:          %s\n", yes_no(json_object_get(cpu, "hypervisor")));
-	printf("tcg usable:          %s (%s)\n", yes_no(json_object_get(json_object_get(j, "tcg"), "usable")),
-	       json_string_value(json_object_get(json_object_get(j, "tcg"), "why")));
-	printf("kvm usable:          %s (%s)\n", yes_no(json_object_get(json_object_get(j, "kvm"), "usable")),
-	       json_string_value(json_object_get(json_object_get(j, "kvm"), "why")));
-	v = json_object_get(j, "host_pmu");
-	printf("host pmu:            %s%s%s%s\n", yes_no(json_object_get(v, "usable")),
-	       json_is_string(json_object_get(v, "why")) ? " (" : "",
-	       json_string_value(json_object_get(v, "why")) ?: "",
-	       json_is_string(json_object_get(v, "why")) ? ")" : "");
-	printf("perf_event_paranoid: %lld\n",
-	       json_integer_value(json_object_get(j, "perf_event_paranoid")));
-	v = json_object_get(j, "qemu");
-	printf("qemu:                %s\n", json_string_value(json_object_get(v, "version")) ?: "not found");
-	printf("qemu plugins:        %s\n", yes_no(json_object_get(v, "plugins")));
-	printf("compiler:            %s\n", json_string_value(json_object_get(j, "compiler")) ?: "not found");
-	printf("backends:            clock%s%s%s\n",
-	       json_is_true(json_object_get(v, "plugins")) ? ", sim" : "",
-	       json_is_true(json_object_get(json_object_get(j, "host_pmu"), "usable")) &&
-	       json_is_true(json_object_get(json_object_get(j, "kvm"), "usable")) ? ", pmu-host" : "",
-	       json_is_true(json_object_get(j, "host_sw")) ? ", host-sw" : "");
-	json_decref(j);
-	return KB_EXIT_OK;
 }

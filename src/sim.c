@@ -18,8 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "conf.h"
+#include "backend.h"
 #include "proto.h"
 #include "probe.h"
 #include "sim.h"
@@ -29,7 +28,7 @@
 
 #define SIM_MAX_LINE	4096
 
-static const char *const counter_names[KB_SIM_NCOUNTERS] = {
+const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS] = {
 #define KB_SIM_COUNTER(name, help) #name,
 	KB_SIM_COUNTERS
 #undef KB_SIM_COUNTER
@@ -109,25 +108,6 @@ int kb_sim_host_geom(struct kb_sim_geom *l1i, struct kb_sim_geom *l2)
 	return 0;
 }
 
-int kb_sim_check_conf(const struct kb_conf *conf)
-{
-	struct kb_sim_geom g;
-	const char *why;
-	int bad = 0;
-
-	if (conf->sim_l1i && strcmp(conf->sim_l1i, "auto") &&
-	    kb_sim_geom_parse(conf->sim_l1i, 0, &g, &why) < 0) {
-		fprintf(stderr, "%s: [run] sim_l1i: '%s': %s\n", conf->path, conf->sim_l1i, why);
-		bad = 1;
-	}
-	if (conf->sim_l2 && strcmp(conf->sim_l2, "auto") &&
-	    kb_sim_geom_parse(conf->sim_l2, 1, &g, &why) < 0) {
-		fprintf(stderr, "%s: [run] sim_l2: '%s': %s\n", conf->path, conf->sim_l2, why);
-		bad = 1;
-	}
-	return bad ? -1 : 0;
-}
-
 /* ---- the plugin's output ---- */
 
 void kb_sim_out_init(struct kb_sim_out *o)
@@ -172,7 +152,7 @@ static int u64_of(const char *s, uint64_t *v)
 static int counters_of(char **tok, size_t n, struct kb_sim_region *r)
 {
 	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
-		if (u64_of(field(tok, n, counter_names[i]), &r->c[i]) < 0)
+		if (u64_of(field(tok, n, kb_sim_counter_names[i]), &r->c[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -418,7 +398,7 @@ static void put_opt(char **s, size_t *len, const char *key, const char *val)
 	(*s)[*len] = '\0';
 }
 
-static char *plugin_spec(const char *plugin, const char *out, const char *map,
+char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2)
 {
 	char *s = NULL, g[64];
@@ -440,7 +420,7 @@ static char *plugin_spec(const char *plugin, const char *out, const char *map,
 
 int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 {
-	char logpath[] = "/tmp/kbench-sim-log.XXXXXX", outpath[] = "/tmp/kbench-sim-out.XXXXXX";
+	char *logpath = NULL, *outpath = NULL;
 	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 0, 0, 0 };
 	char *bios = NULL, *spec = NULL, *msg = NULL;
 	const char *argv[3] = { "-plugin", NULL, NULL };
@@ -452,14 +432,14 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 				    strerror(errno));
 		return 0;
 	}
-	lfd = mkstemp(logpath);
-	ofd = mkstemp(outpath);
+	lfd = kb_mkstemp("sim-log", &logpath);
+	ofd = kb_mkstemp("sim-out", &outpath);
 	bios = kb_probe_bios();
 	if (lfd < 0 || ofd < 0 || !bios) {
-		*why = kb_xstrdup("cannot write probe files in /tmp");
+		*why = kb_xasprintf("cannot write probe files in '%s'", kb_tmpdir());
 		goto out;
 	}
-	spec = plugin_spec(plugin, outpath, NULL, &l1i, &l2);
+	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2);
 	argv[1] = spec;
 	struct kb_vm_opts o = {
 		.qemu = qemu, .accel = "tcg", .bios = bios, .memory_mb = 32, .timeout = 20,
@@ -505,14 +485,21 @@ out:
 	if (bios)
 		unlink(bios);
 	free(bios);
+	free(logpath);
+	free(outpath);
 	free(spec);
 	free(msg);
 	return ok;
 }
 
-/* ---- the backend in a run ---- */
+/* ---- one boot ---- */
 
-static char *geom_text(const struct kb_sim_geom *g)
+/* One vCPU and an instruction-paced clock: the same guest runs the same way each boot. */
+const char *const kb_sim_qemu_args[] = {
+	"-icount", "shift=0,sleep=off", "-rtc", "base=2020-01-01T00:00:00,clock=vm", NULL
+};
+
+char *kb_sim_geom_text(const struct kb_sim_geom *g)
 {
 	if (!g->size)
 		return kb_xstrdup("off");
@@ -520,104 +507,6 @@ static char *geom_text(const struct kb_sim_geom *g)
 		return kb_xasprintf("%u KiB, %u-way, %u-byte lines", g->size >> 10, g->ways, g->line);
 	return kb_xasprintf("%u bytes, %u-way, %u-byte lines", g->size, g->ways, g->line);
 }
-
-static int run_geometry(const struct kb_conf *conf, struct kb_sim_run *sr, char **why)
-{
-	struct kb_sim_geom hl1 = { 32768, 8, 64 }, hl2 = { 1u << 20, 16, 64 };
-	int host = kb_sim_host_geom(&hl1, &hl2) == 0;
-	const char *l1s = conf->sim_l1i ? conf->sim_l1i : "auto";
-	const char *l2s = conf->sim_l2 ? conf->sim_l2 : "auto";
-	const char *bad;
-	char *a, *b;
-
-	if (strcmp(l1s, "auto") ? kb_sim_geom_parse(l1s, 0, &sr->l1i, &bad) < 0 : (sr->l1i = hl1, 0)) {
-		*why = kb_xasprintf("[run] sim_l1i: '%s': %s", l1s, bad);
-		return -1;
-	}
-	if (strcmp(l2s, "auto") ? kb_sim_geom_parse(l2s, 1, &sr->l2, &bad) < 0 : (sr->l2 = hl2, 0)) {
-		*why = kb_xasprintf("[run] sim_l2: '%s': %s", l2s, bad);
-		return -1;
-	}
-	a = geom_text(&sr->l1i);
-	b = geom_text(&sr->l2);
-	sr->geom_why = kb_xasprintf("L1i %s (%s), L2 %s (%s)", a,
-				    strcmp(l1s, "auto") ? "sim_l1i" : host ? "this host, libcpuid"
-					: "libcpuid could not tell: a common default",
-				    b, strcmp(l2s, "auto") ? "sim_l2" : host ? "this host, libcpuid"
-					: "a common default");
-	free(a);
-	free(b);
-	return 0;
-}
-
-const char *kb_sim_choose(const struct kb_conf *conf, const char *accel, struct kb_sim_run *sr,
-			  char **why)
-{
-	char *probe = NULL;
-
-	memset(sr, 0, sizeof(*sr));
-	if (conf->backend == KB_BACKEND_CLOCK) {
-		*why = kb_xstrdup("backend = clock in the configuration");
-		return "clock";
-	}
-	if (strcmp(accel, "tcg")) {
-		if (conf->backend == KB_BACKEND_SIM) {
-			*why = kb_xasprintf("backend = sim needs TCG (QEMU plugins do not run under %s)", accel);
-			return NULL;
-		}
-		*why = kb_xasprintf("under %s the guest's clock is real time", accel);
-		return "clock";
-	}
-	sr->plugin = kb_sim_find_plugin();
-	if (!kb_sim_probe_plugin(kb_qemu_path(), sr->plugin, &probe)) {
-		kb_sim_run_release(sr);
-		if (conf->backend == KB_BACKEND_SIM) {
-			*why = probe;
-			return NULL;
-		}
-		*why = kb_xasprintf("TCG, but no simulator: %s", probe);
-		free(probe);
-		return "clock";
-	}
-	free(probe);
-	if (run_geometry(conf, sr, why) < 0) {
-		kb_sim_run_release(sr);
-		return NULL;
-	}
-	sr->model.cpi = conf->sim_cpi > 0 ? conf->sim_cpi : 1.0;
-	sr->model.l1i_penalty = conf->sim_l1i_penalty > 0 ? conf->sim_l1i_penalty : 12;
-	sr->model.l2_penalty = conf->sim_l2_penalty > 0 ? conf->sim_l2_penalty : 40;
-	*why = kb_xasprintf("%s; %s", conf->backend == KB_BACKEND_SIM ? "backend = sim in the configuration"
-				      : "TCG has no performance counters: kbench's plugin counts instead",
-			    sr->geom_why);
-	return "sim";
-}
-
-json_t *kb_sim_run_json(const struct kb_sim_run *sr)
-{
-	return json_pack("{s:s,s:i,s:{s:i,s:i,s:i},s:{s:i,s:i,s:i},s:s,s:s,s:{s:f,s:f,s:f,s:s},s:s}",
-			 "plugin", sr->plugin, "plugin_api", KB_QEMU_PLUGIN_API,
-			 "l1i", "size", sr->l1i.size, "ways", sr->l1i.ways, "line", sr->l1i.line,
-			 "l2", "size", sr->l2.size, "ways", sr->l2.ways, "line", sr->l2.line,
-			 "geometry", sr->geom_why, "qemu_args", "-icount shift=0,sleep=off "
-			 "-rtc base=2020-01-01T00:00:00,clock=vm",
-			 "cycle_model", "cpi", sr->model.cpi, "l1i_penalty", sr->model.l1i_penalty,
-			 "l2_penalty", sr->model.l2_penalty, "formula",
-			 "model_cycles = cpi * instructions + l1i_penalty * L1i misses + "
-			 "l2_penalty * L2 misses: a model, not a measurement",
-			 "counts", "instructions exact (per translation block; a block cut short by an "
-			 "exception counts whole); L1i: set-associative LRU, cachegrind's counting; "
-			 "L2: instruction side only");
-}
-
-void kb_sim_run_release(struct kb_sim_run *sr)
-{
-	free(sr->plugin);
-	free(sr->geom_why);
-	memset(sr, 0, sizeof(*sr));
-}
-
-/* ---- one boot ---- */
 
 struct kb_sim_boot {
 	const struct kb_sim_run *sr;
@@ -640,18 +529,15 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 
 	sb->sr = sr;
 	sb->out = kb_xstrdup(out);
-	sb->spec = plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2);
+	sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2);
 	sb->store = store;
 	sb->variant = kb_xstrdup(variant);
 	sb->boot = boot;
 	sb->vboot = vboot;
 	kb_sim_out_init(&sb->o);
 	unlink(out);	/* a resumed boot must not read an earlier attempt */
-	/* one vCPU and an instruction-paced clock: the same guest runs the same way each boot */
-	sb->argv[n++] = "-icount";
-	sb->argv[n++] = "shift=0,sleep=off";
-	sb->argv[n++] = "-rtc";
-	sb->argv[n++] = "base=2020-01-01T00:00:00,clock=vm";
+	for (; kb_sim_qemu_args[n]; n++)
+		sb->argv[n] = kb_sim_qemu_args[n];
 	sb->argv[n++] = "-plugin";
 	sb->argv[n++] = sb->spec;
 	sb->argv[n] = NULL;
@@ -716,9 +602,9 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:s}", "variant", sb->variant,
 		      "boot", (json_int_t)sb->boot, "vboot", (json_int_t)sb->vboot, "workload", wl,
 		      "case", cas, "rep", (json_int_t)rep, "region", (json_int_t)r->seq,
-		      "backend", "sim");
+		      "backend", kb_backend_sim.name);
 	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
-		json_object_set_new(j, counter_names[i], json_integer((json_int_t)r->c[i]));
+		json_object_set_new(j, kb_sim_counter_names[i], json_integer((json_int_t)r->c[i]));
 	json_object_set_new(j, "model_cycles",
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
 	json_object_set_new(j, "functions", funcs);
@@ -781,212 +667,3 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 	free(sb);
 }
 
-/* ---- kbench sim: the plugin on a user-mode program (qemu-i386) ---- */
-
-static const char *qemu_user_path(void)
-{
-	const char *e = getenv("KBENCH_QEMU_USER");
-
-	return e && *e ? e : QEMU_I386;
-}
-
-static int usage_sim(FILE *f, int ret)
-{
-	fprintf(f, "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
-		   "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
-		   "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
-		   "counted: per region between the guest's markers, and for the whole run.  --map\n"
-		   "takes `nm PROGRAM` output (or a System.map) for per-function counts; --out\n"
-		   "keeps the plugin's own output in FILE and the program's in FILE.log.  Exit\n"
-		   "status 1 when markers are nested, unbalanced or never ended, 3 when qemu-i386\n"
-		   "or the plugin cannot run here.\n");
-	return ret;
-}
-
-static json_t *region_json(const struct kb_sim_region *r)
-{
-	json_t *j = json_object(), *f = json_array();
-	const char *wl = r->seq ? kb_sim_marker_workload(r->id) : NULL;
-
-	if (r->seq) {
-		json_object_set_new(j, "seq", json_integer((json_int_t)r->seq));
-		json_object_set_new(j, "id", json_sprintf("0x%08x", r->id));
-		json_object_set_new(j, "workload", wl ? json_string(wl) : json_null());
-	}
-	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
-		json_object_set_new(j, counter_names[i], json_integer((json_int_t)r->c[i]));
-	for (size_t i = 0; i < r->n_funcs; i++)
-		json_array_append_new(f, json_pack("[s,I,I]", r->funcs[i].name,
-						   (json_int_t)r->funcs[i].insn,
-						   (json_int_t)r->funcs[i].miss));
-	json_object_set_new(j, "functions", f);
-	return j;
-}
-
-static void print_region(const char *label, const struct kb_sim_region *r)
-{
-	uint64_t ins = r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u];
-	uint64_t miss = r->c[KB_SIM_l1i_miss_k] + r->c[KB_SIM_l1i_miss_u];
-
-	printf("%-16s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %8.4f%% %10" PRIu64 " %10" PRIu64 "\n",
-	       label, r->c[KB_SIM_insn_k], r->c[KB_SIM_insn_u], miss,
-	       ins ? 100.0 * (double)miss / (double)ins : 0.0, r->c[KB_SIM_l2_miss],
-	       r->c[KB_SIM_kfoot_lines]);
-}
-
-int kb_cmd_sim(int argc, char **argv)
-{
-	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 1u << 20, 16, 64 };
-	const char *map = NULL, *out = NULL, *bad;
-	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL;
-	int as_json = 0, i, r, ret = KB_EXIT_FAILED;
-	char **qargv;
-	struct kb_sim_out o;
-
-	kb_sim_host_geom(&l1i, &l2);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return usage_sim(stdout, KB_EXIT_OK);
-		if (!strcmp(a, "--json")) {
-			as_json = 1;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return usage_sim(stderr, KB_EXIT_USAGE);
-		if (!strcmp(a, "--l1i") && kb_sim_geom_parse(argv[i + 1], 0, &l1i, &bad) < 0) {
-			kb_error("--l1i '%s': %s", argv[i + 1], bad);
-			return KB_EXIT_USAGE;
-		} else if (!strcmp(a, "--l2") && kb_sim_geom_parse(argv[i + 1], 1, &l2, &bad) < 0) {
-			kb_error("--l2 '%s': %s", argv[i + 1], bad);
-			return KB_EXIT_USAGE;
-		} else if (!strcmp(a, "--map")) {
-			map = argv[i + 1];
-		} else if (!strcmp(a, "--out")) {
-			out = argv[i + 1];
-		} else if (strcmp(a, "--l1i") && strcmp(a, "--l2")) {
-			kb_error("unknown option '%s'", a);
-			return usage_sim(stderr, KB_EXIT_USAGE);
-		}
-		i++;
-	}
-	if (i >= argc)
-		return usage_sim(stderr, KB_EXIT_USAGE);
-	if (!*qemu_user_path() || access(qemu_user_path(), X_OK) < 0) {
-		kb_error("kbench sim needs qemu-i386: install Debian package 'qemu-user' "
-			 "(or set KBENCH_QEMU_USER)");
-		return KB_EXIT_NOT_SUPPORTED;
-	}
-	if (!out) {
-		char tmpl[] = "/tmp/kbench-sim.XXXXXX";
-		int fd = mkstemp(tmpl);
-
-		if (fd < 0) {
-			kb_error_errno(errno, "cannot create a file in /tmp");
-			return KB_EXIT_FAILED;
-		}
-		close(fd);
-		tmpout = kb_xstrdup(tmpl);
-		out = tmpout;
-	}
-	log = kb_xasprintf("%s.log", out);
-	plugin = kb_sim_find_plugin();
-	if (access(plugin, R_OK) < 0) {
-		kb_error("plugin '%s': %s (build kbench, or set KBENCH_PLUGIN)", plugin, strerror(errno));
-		ret = KB_EXIT_NOT_SUPPORTED;
-		goto out;
-	}
-	spec = plugin_spec(plugin, out, map, &l1i, &l2);
-	qargv = kb_xcalloc((size_t)(argc - i) + 4, sizeof(*qargv));
-	qargv[0] = (char *)qemu_user_path();
-	qargv[1] = "-plugin";
-	qargv[2] = spec;
-	for (int k = i; k < argc; k++)
-		qargv[3 + k - i] = argv[k];
-	unlink(log);
-	r = kb_run_argv(qargv, NULL, log);
-	free(qargv);
-	if (r < 0)
-		goto out;
-	if (kb_sim_out_read(&o, out) < 0 || !o.header) {
-		kb_sim_out_release(&o);
-		char *text = NULL;
-
-		if (kb_read_file(log, &text, NULL) == 0 && strstr(text, "Could not load plugin"))
-			kb_error("qemu-i386 refused the plugin '%s' (this kbench builds it for QEMU plugin API %d; "
-				 "rebuild kbench against the QEMU installed); QEMU said:", plugin, KB_QEMU_PLUGIN_API);
-		else
-			kb_error("qemu-i386 did not run the plugin (exit status %d); its output:", r);
-		free(text);
-		kb_print_tail(stderr, log, 8, "kbench:   | ");
-		ret = KB_EXIT_NOT_SUPPORTED;
-		goto out;
-	}
-	if (as_json) {
-		json_t *j = json_object(), *regs = json_array();
-
-		json_object_set_new(j, "program", json_string(argv[i]));
-		json_object_set_new(j, "exit_status", json_integer(r));
-		json_object_set_new(j, "l1i", json_sprintf("%u:%u:%u", o.l1i.size, o.l1i.ways, o.l1i.line));
-		json_object_set_new(j, "l2", o.l2.size ? json_sprintf("%u:%u:%u", o.l2.size, o.l2.ways,
-								      o.l2.line) : json_string("off"));
-		for (size_t k = 0; k < o.n_regions; k++)
-			json_array_append_new(regs, region_json(&o.regions[k]));
-		json_object_set_new(j, "regions", regs);
-		json_object_set_new(j, "total", o.have_total ? region_json(&o.total) : json_null());
-		json_object_set_new(j, "errors", json_array());
-		for (size_t k = 0; k < o.n_errors; k++) {
-			char *t = kb_sim_error_text(&o.errors[k]);
-
-			json_array_append_new(json_object_get(j, "errors"),
-					      json_pack("{s:s,s:s}", "kind", o.errors[k].kind, "message", t));
-			free(t);
-		}
-		json_object_set_new(j, "complete", json_boolean(o.ended));
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(j);
-	} else {
-		printf("L1i %u:%u:%u, L2 %u:%u:%u (program exit status %d)\n", o.l1i.size, o.l1i.ways,
-		       o.l1i.line, o.l2.size, o.l2.ways, o.l2.line, r);
-		printf("%-16s %14s %14s %12s %9s %10s %10s\n", "region", "insn_k", "insn_u", "l1i_miss",
-		       "miss/insn", "l2_miss", "kfoot_ln");
-		for (size_t k = 0; k < o.n_regions; k++) {
-			const char *wl = kb_sim_marker_workload(o.regions[k].id);
-			char label[40];
-
-			snprintf(label, sizeof(label), "%" PRIu64 " %s", o.regions[k].seq, wl ? wl : "?");
-			print_region(label, &o.regions[k]);
-		}
-		if (o.have_total)
-			print_region("whole run", &o.total);
-	}
-	for (size_t k = 0; k < o.n_errors; k++) {
-		char *t = kb_sim_error_text(&o.errors[k]);
-
-		kb_error("%s", t);
-		free(t);
-	}
-	if (!o.ended)
-		kb_error("the plugin's output '%s' ends early: qemu-i386 did not exit normally", out);
-	ret = o.n_errors || !o.ended ? KB_EXIT_FAILED : KB_EXIT_OK;
-	kb_sim_out_release(&o);
-out:
-	free(why);
-	if (tmpout) {
-		unlink(tmpout);
-		unlink(log);
-	}
-	free(tmpout);
-	free(log);
-	free(plugin);
-	free(spec);
-	return ret;
-}

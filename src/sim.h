@@ -14,8 +14,10 @@
 
 #include "../plugin/simfmt.h"
 
-struct kb_conf;
 struct kb_store;
+
+/* The counters' names, as the plugin writes them (simfmt.h). */
+extern const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS];
 
 /* A cache: size in bytes, ways, line in bytes; size 0: none. */
 struct kb_sim_geom {
@@ -27,8 +29,6 @@ struct kb_sim_geom {
 int kb_sim_geom_parse(const char *s, int allow_off, struct kb_sim_geom *g, const char **why);
 /* This host's L1i and L2 from libcpuid; 0, or -1 when it cannot tell. */
 int kb_sim_host_geom(struct kb_sim_geom *l1i, struct kb_sim_geom *l2);
-/* Check the [run] sim_* keys; -1 after a message naming the key. */
-int kb_sim_check_conf(const struct kb_conf *conf);
 
 /* ---- the plugin's output ---- */
 
@@ -111,15 +111,14 @@ char *kb_sim_find_plugin(void);
 /* Does QEMU load this plugin?  1 yes; 0 no, *why (malloc'd) says QEMU's own
  * words (a plugin built for another API version is refused here). */
 int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why);
-/*
- * The run's backend from [run] backend and the accelerator: "sim" (sr
- * filled) or "clock", *why (malloc'd) saying why; NULL when backend = sim
- * cannot be had (*why says why).
- */
-const char *kb_sim_choose(const struct kb_conf *conf, const char *accel, struct kb_sim_run *sr,
-			  char **why);
-json_t *kb_sim_run_json(const struct kb_sim_run *sr);
-void kb_sim_run_release(struct kb_sim_run *sr);
+/* The plugin's -plugin argument: the plugin, its output file, the
+ * geometries and the symbol map (or NULL); malloc'd. */
+char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
+			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2);
+/* "32 KiB, 8-way, 64-byte lines", or "off"; malloc'd. */
+char *kb_sim_geom_text(const struct kb_sim_geom *g);
+/* The QEMU arguments of a deterministic sim boot, before -plugin. */
+extern const char *const kb_sim_qemu_args[];
 
 /* One boot under the plugin. */
 struct kb_sim_boot;

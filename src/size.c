@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <getopt.h>
 #include <libelf.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,7 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "size.h"
 #include "util.h"
 
@@ -76,12 +74,6 @@ struct file {
 	unsigned long long size;
 	Elf *elf;
 	bool thin;
-};
-
-struct printer {
-	FILE *out;
-	bool sysv, totals, header_done;
-	struct kb_size total;
 };
 
 /* kb_error() returning -err: callers tell a missing file from a bad one */
@@ -718,7 +710,7 @@ static void print_sysv(FILE *out, const struct scan *s, const char *name, const 
 	fprintf(out, "%-*s   %*llu\n\n\n", namew, "Total", sizew, total);
 }
 
-static void print_image(struct printer *p, const struct scan *s, const char *name,
+static void print_image(struct kb_size_printer *p, const struct scan *s, const char *name,
 			const char *archive)
 {
 	struct kb_size sz;
@@ -741,7 +733,7 @@ static void print_image(struct printer *p, const struct scan *s, const char *nam
 	p->total.bss += sz.bss;
 }
 
-static int show_image(struct printer *p, int fd, Elf *elf, const char *label,
+static int show_image(struct kb_size_printer *p, int fd, Elf *elf, const char *label,
 		      unsigned long long size, const char *name, const char *archive)
 {
 	struct scan s;
@@ -759,7 +751,7 @@ static bool ar_special(const char *name)
 }
 
 /* A regular archive: each member as its own row, "member (ex archive)". */
-static int show_archive(struct printer *p, struct file *f, const char *path)
+static int show_archive(struct kb_size_printer *p, struct file *f, const char *path)
 {
 	unsigned long long end = 8;	/* where the last member read ends */
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
@@ -826,7 +818,7 @@ static char *thin_member_name(const char *hdr, const char *longnames, size_t lon
 }
 
 /* The member at offset off of the regular archive path, held in a thin one. */
-static int show_nested(struct printer *p, const char *path, long long off)
+static int show_nested(struct kb_size_printer *p, const char *path, long long off)
 {
 	struct file f;
 	Elf_Arhdr *h;
@@ -855,7 +847,7 @@ static int show_nested(struct printer *p, const char *path, long long off)
 	return ret;
 }
 
-static int show_thin_member(struct printer *p, const char *path, const char *mpath)
+static int show_thin_member(struct kb_size_printer *p, const char *path, const char *mpath)
 {
 	struct file f;
 	int ret = file_open(&f, mpath);
@@ -874,7 +866,7 @@ static int show_thin_member(struct printer *p, const char *path, const char *mpa
  * A thin archive ("!<thin>\n", as the kernel's built-in.a and vmlinux.a):
  * the members live in their own files, named relative to the archive.
  */
-static int show_thin(struct printer *p, const char *path)
+static int show_thin(struct kb_size_printer *p, const char *path)
 {
 	const char *slash = strrchr(path, '/'), *longnames = NULL;
 	int dirlen = slash ? (int)(slash - path + 1) : 0;
@@ -934,7 +926,7 @@ static int show_thin(struct printer *p, const char *path)
 	return ret;
 }
 
-static int show_file(struct printer *p, const char *path)
+int kb_size_show(struct kb_size_printer *p, const char *path)
 {
 	struct file f;
 	int ret = file_open(&f, path);
@@ -948,94 +940,5 @@ static int show_file(struct printer *p, const char *path)
 	else
 		ret = show_image(p, f.fd, f.elf, path, f.size, path, NULL);
 	file_close(&f);
-	return ret;
-}
-
-static const char size_usage_line[] =
-	"usage: kbench size [--format=berkeley|sysv] [-A|-B] [-t] FILE...\n";
-
-static void size_help(void)
-{
-	fputs(size_usage_line, stdout);
-	fputs("\n"
-	      "Print text, data and bss of ELF files and archive members exactly as\n"
-	      "binutils size does, reading them with libelf.\n"
-	      "\n"
-	      "  -B, --format=berkeley  a line per file: text, data, bss, dec, hex (default)\n"
-	      "  -A, --format=sysv      every section with its size and address\n"
-	      "  -t, --totals           a last (TOTALS) line, Berkeley format only\n"
-	      "  -h, --help             this help\n"
-	      "\n"
-	      "Exit status: 0, 1 if a file could not be read, 2 on a usage error.\n", stdout);
-}
-
-static int size_usage_error(void)
-{
-	fputs(size_usage_line, stderr);
-	fputs("'kbench size --help' for more\n", stderr);
-	return KB_EXIT_USAGE;
-}
-
-int kb_cmd_size(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "totals", no_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct printer p = { .out = stdout };
-	int c, ret = KB_EXIT_OK;
-
-	optind = 0;	/* a fresh scan, whoever parsed before */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ABth", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'A':
-			p.sysv = true;
-			break;
-		case 'B':
-			p.sysv = false;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "sysv")) {
-				p.sysv = true;
-			} else if (!strcmp(optarg, "berkeley")) {
-				p.sysv = false;
-			} else {
-				kb_error("size: unknown format '%s' (berkeley or sysv)", optarg);
-				return size_usage_error();
-			}
-			break;
-		case 't':
-			p.totals = true;
-			break;
-		case 'h':
-			size_help();
-			return KB_EXIT_OK;
-		case ':':
-			kb_error("size: option '%s' needs a value", argv[optind - 1]);
-			return size_usage_error();
-		default:
-			if (optopt)
-				kb_error("size: unknown option '-%c'", optopt);
-			else
-				kb_error("size: unknown option '%s'", argv[optind - 1]);
-			return size_usage_error();
-		}
-	}
-	if (optind >= argc) {
-		kb_error("size: no file named");
-		return size_usage_error();
-	}
-	for (int i = optind; i < argc; i++)
-		if (show_file(&p, argv[i]) < 0)
-			ret = KB_EXIT_FAILED;
-	if (p.totals && !p.sysv)
-		kb_size_print_row(p.out, &p.total, "(TOTALS)");
-	if (fflush(p.out) == EOF || ferror(p.out)) {
-		kb_error_errno(errno, "size: cannot write the output");
-		ret = KB_EXIT_FAILED;
-	}
 	return ret;
 }

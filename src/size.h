@@ -6,6 +6,7 @@
 #ifndef KB_SIZE_H
 #define KB_SIZE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct kb_size {
@@ -25,7 +26,15 @@ void kb_size_print_header(FILE *f);
 /* One Berkeley row: text, data, bss, their sum in decimal and hex, filename. */
 void kb_size_print_row(FILE *f, const struct kb_size *s, const char *filename);
 
-/* `kbench size [--format=berkeley|sysv] [-A|-B] [-t] FILE...`; argv[0] is "size". */
-int kb_cmd_size(int argc, char **argv);
+/* What `kbench size` prints: Berkeley rows (with one header, and the sum in
+ * total for a (TOTALS) line) or System V tables, on out. */
+struct kb_size_printer {
+	FILE *out;
+	bool sysv, totals, header_done;
+	struct kb_size total;
+};
+/* Print one file (an ELF file, an archive's members, a thin archive's).  0,
+ * or a negative errno after a message naming it. */
+int kb_size_show(struct kb_size_printer *p, const char *path);
 
 #endif

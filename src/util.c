@@ -410,3 +410,27 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
 	}
 	return kb_xstrdup(installed);
 }
+
+const char *kb_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
+}
+
+int kb_mkstemp(const char *what, char **path)
+{
+	char *p = kb_xasprintf("%s/kbench-%s.XXXXXX", kb_tmpdir(), what);
+	int fd = mkostemp(p, O_CLOEXEC);
+
+	if (fd < 0) {
+		int err = errno;
+
+		kb_error_errno(err, "cannot create a temporary file in '%s' (TMPDIR)", kb_tmpdir());
+		free(p);
+		*path = NULL;
+		return -err;
+	}
+	*path = p;
+	return fd;
+}

@@ -63,6 +63,13 @@ void kb_child_ended(void);
  * build tree), else the installed path.  malloc'd, absolute. */
 char *kb_find_companion(const char *env, const char *build_rel, const char *installed);
 
+/* The directory for temporary files: $TMPDIR, else /tmp. */
+const char *kb_tmpdir(void);
+/* A new empty temporary file "<tmpdir>/kbench-<what>.XXXXXX": its file
+ * descriptor (close-on-exec), the path in *path (malloc'd); -errno with
+ * *path NULL and a message when it cannot be made. */
+int kb_mkstemp(const char *what, char **path);
+
 /* Monotonic time in seconds. */
 double kb_now(void);
 

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "commands.h"
+#include "commands.h"
 #include "size.h"
 #include "scratch.h"
 #include "util.h"
@@ -102,7 +103,7 @@ static char *run_cmd_size(int *rc, ...)
 	saved = dup(STDOUT_FILENO);
 	assert_true(saved >= 0);
 	assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
-	*rc = kb_cmd_size(argc, argv);
+	*rc = kb_command_size.fn(argc, argv);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Backend "hyperfine": after the measuring boots, hyperfine times whole
+ * boots of each variant (boottime.c), reported as workload "boot" with its
+ * own statistics, never mixed into the per-operation verdicts. */
+#include "config.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "boottime.h"
+#include "store.h"
+#include "util.h"
+
+struct hf_opts {
+	long runs, warmup;
+};
+
+#define OFF(f) offsetof(struct hf_opts, f)
+static const struct kb_option options[] = {
+	{ .name = "boot_runs", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = OFF(runs),
+	  .def = "10", .min = 0, .max = 10000,
+	  .help = "whole boots per variant timed by hyperfine (QEMU start to guest exit, no "
+		  "workload), reported as workload 'boot'; 0: none" },
+	{ .name = "boot_warmup", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = OFF(warmup),
+	  .def = "1", .min = 0, .max = 100,
+	  .help = "untimed boots hyperfine runs before the timed ones (page cache, QEMU's files)" },
+	{ NULL },
+};
+
+static int choose(const struct kb_backend_env *env, void **priv, char **why)
+{
+	const struct hf_opts *o = env->opts;
+
+	if (!o->runs) {
+		*why = kb_xstrdup("boot_runs = 0 in the configuration");
+		return 0;
+	}
+	*priv = (void *)o;
+	*why = kb_xasprintf("%ld whole boots per variant after %ld warm-up", o->runs, o->warmup);
+	return 1;
+}
+
+static json_t *describe(const void *priv)
+{
+	const struct hf_opts *o = priv;
+
+	return json_pack("{s:I,s:I}", "boot_runs", (json_int_t)o->runs, "boot_warmup",
+			 (json_int_t)o->warmup);
+}
+
+/* The boot id of timed run 1 of variant vi: past every measuring boot, each
+ * variant's runs in a block of their own, whichever order they run in. */
+static long first_id(const struct kb_backend_stage *st, const struct hf_opts *o, size_t vi)
+{
+	return st->first_id + (long)vi * o->runs;
+}
+
+/* The variants in a seeded shuffled order, each timed in one go; returns the
+ * number of variants whose timing failed. */
+static long stage(void *priv, const struct kb_backend_stage *st)
+{
+	const struct hf_opts *o = priv;
+	struct kb_boottime_params p = { o->runs, o->warmup, st->timeout, st->memory };
+	json_t *done = kb_boottime_done(st->store);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t *order = kb_xcalloc(st->n + 1, sizeof(*order)), n = 0, ndrop = 0;
+	long *drop = kb_xcalloc((size_t)o->runs * st->n + 1, sizeof(*drop));
+	long bad = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		if (!st->variants[i].built || json_object_get(done, st->variants[i].name))
+			continue;
+		order[n++] = i;
+		for (long r = 0; r < o->runs; r++)
+			drop[ndrop++] = first_id(st, o, i) + r;
+	}
+	/* a timing cut short left no timing.jsonl line: its samples go */
+	if (st->resume && ndrop && kb_store_drop_lines(st->store, "samples.jsonl", "boot", drop, ndrop) < 0) {
+		bad = (long)n;
+		n = 0;
+	}
+	gsl_rng_set(rng, (unsigned long)(st->seed + 1));
+	gsl_ran_shuffle(rng, order, n, sizeof(*order));
+	for (size_t k = 0; k < n && !kb_interrupted; k++) {
+		const struct kb_stage_variant *v = &st->variants[order[k]];
+
+		kb_info("progress: boot timing: variant %zu/%zu '%s'", k + 1, n, v->name);
+		if (kb_boottime_variant(&p, st->store, v->name, v->bzimage, v->cmdline, st->accel,
+					st->image, first_id(st, o, order[k])) < 0 && !kb_interrupted)
+			bad++;
+	}
+	gsl_rng_free(rng);
+	json_decref(done);
+	free(order);
+	free(drop);
+	return bad;
+}
+
+static int usable(json_t *host)
+{
+	(void)host;
+	return 1;	/* wherever QEMU runs; hyperfine's absence is said when it is missing */
+}
+
+static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+{
+	(void)field;
+	d->source = KB_FIG_MEASURED;
+	d->label = "whole boot time";
+	d->unit = "ns";
+	d->note = strcmp(accel, "tcg") ? "host wall time of the whole boot"
+				       : "emulated time under TCG: host wall time of QEMU emulating the whole boot";
+}
+
+const struct kb_backend kb_backend_hyperfine = {
+	.name = "hyperfine",
+	.api = KB_BACKEND_API,
+	.role = KB_ROLE_STAGE,
+	.source = KB_FIG_MEASURED,
+	.flags = KB_BACKEND_TIMES,
+	.help = "whole boots timed by hyperfine after the measuring boots (workload 'boot')",
+	.options = options,
+	.opts_size = sizeof(struct hf_opts),
+	.usable = usable,
+	.choose = choose,
+	.describe = describe,
+	.stage = stage,
+	.metric = metric,
+};

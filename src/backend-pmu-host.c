@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Backend "pmu-host": guest-only (exclude_host) hardware counters that
+ * kbench reads on the QEMU vCPU thread around each region (pmuhost.c): real
+ * cycles, instructions, L1i, iTLB and branch misses of the guest.  Needs KVM
+ * and a host PMU; none of the development machines has either, so this path
+ * is checked only as far as its software twin (host-sw) reaches. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "pmuhost.h"
+#include "util.h"
+
+static int choose(const struct kb_backend_env *env, void **priv, char **why)
+{
+	int asked = !strcmp(env->want_host, "hardware");
+	int clock = env->primary == &kb_backend_clock, kvm = !strcmp(env->accel, "kvm");
+	char *hw = NULL;
+
+	(void)priv;
+	if (!asked && strcmp(env->want_host, "auto")) {
+		*why = kb_xasprintf("host_counters = %s in the configuration", env->want_host);
+		return 0;
+	}
+	if (asked && !clock) {
+		*why = kb_xasprintf("host_counters = hardware needs backend = clock (the %s backend "
+				    "measures on its own)", env->primary->name);
+		return -1;
+	}
+	if (asked && !kvm) {
+		*why = kb_xasprintf("host_counters = hardware counts guest-only events, which needs "
+				    "KVM; this run uses %s", env->accel);
+		return -1;
+	}
+	if (!clock || !kvm) {
+		*why = kb_xasprintf("host_counters = auto: guest-only host counters need KVM and "
+				    "backend clock (this run: %s, %s)", env->accel, env->primary->name);
+		return 0;
+	}
+	if (!kb_pmuhost_hardware_usable(&hw)) {
+		*why = asked ? hw : kb_xasprintf("host_counters = auto: %s", hw);
+		if (!asked)
+			free(hw);
+		return asked ? -1 : 0;
+	}
+	*why = kb_xstrdup("guest-only (exclude_host) cycles, instructions, L1i, iTLB and branch "
+			  "misses on the QEMU vCPU thread per region");
+	return 1;
+}
+
+static void *boot_new(void *priv, const struct kb_backend_boot *b)
+{
+	(void)priv;
+	return kb_pmuhost_boot_new(KB_PMUHOST_HARDWARE, kb_backend_pmu_host.name, b);
+}
+
+static int usable(json_t *host)
+{
+	return json_is_true(json_object_get(json_object_get(host, "host_pmu"), "usable")) &&
+	       json_is_true(json_object_get(json_object_get(host, "kvm"), "usable"));
+}
+
+static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+{
+	if (field && !strncmp(field, "host_", 5)) {
+		d->source = KB_FIG_MEASURED;
+		d->note = "guest-only hardware counters read on the host (exclude_host, QEMU vCPU thread)";
+		return;
+	}
+	kb_backend_clock.metric(field, accel, d);	/* the guest's own figures */
+}
+
+const struct kb_backend kb_backend_pmu_host = {
+	.name = "pmu-host",
+	.api = KB_BACKEND_API,
+	.role = KB_ROLE_OVERLAY,
+	.source = KB_FIG_MEASURED,
+	.flags = KB_BACKEND_TIMES,
+	.help = "guest-only hardware counters on the QEMU vCPU thread per region (KVM and a host PMU)",
+	.guest_args = "kb_sync=1",
+	.usable = usable,
+	.choose = choose,
+	.boot_new = boot_new,
+	.boot_started = kb_pmuhost_boot_started,
+	.on_record = kb_pmuhost_boot_record,
+	.on_sample = kb_pmuhost_boot_sample,
+	.boot_end = kb_pmuhost_boot_end,
+	.boot_free = kb_pmuhost_boot_free,
+	.metric = metric,
+};

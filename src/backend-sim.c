@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Backend "sim": TCG with kbench's own QEMU plugin (sim.c, plugin/): exact
+ * guest instruction counts, simulated L1i and L2 misses, a stated cycle
+ * model.  Deterministic under -icount: boots replicate nothing. */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "sim.h"
+#include "store.h"
+#include "util.h"
+
+struct sim_opts {
+	char *l1i;		/* "auto" or SIZE:WAYS:LINE */
+	char *l2;		/* "auto", "off" or SIZE:WAYS:LINE */
+	double cpi, l1i_penalty, l2_penalty;
+};
+
+static const char *check_l1i(const char *v)
+{
+	struct kb_sim_geom g;
+	const char *why;
+
+	return strcmp(v, "auto") && kb_sim_geom_parse(v, 0, &g, &why) < 0 ? why : NULL;
+}
+
+static const char *check_l2(const char *v)
+{
+	struct kb_sim_geom g;
+	const char *why;
+
+	return strcmp(v, "auto") && kb_sim_geom_parse(v, 1, &g, &why) < 0 ? why : NULL;
+}
+
+#define OFF(f) offsetof(struct sim_opts, f)
+static const struct kb_option options[] = {
+	{ .name = "sim_l1i", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = OFF(l1i),
+	  .def = "auto", .check = check_l1i,
+	  .help = "L1i as SIZE:WAYS:LINE (e.g. 32K:8:64, a Pentium M); auto: this host's (libcpuid)" },
+	{ .name = "sim_l2", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = OFF(l2),
+	  .def = "auto", .check = check_l2,
+	  .help = "unified L2 behind the L1i, SIZE:WAYS:LINE or off; auto: this host's" },
+	{ .name = "sim_cpi", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = OFF(cpi),
+	  .def = "1.0", .max = 100,
+	  .help = "cycle model: cycles per instruction before misses (a model, never a measurement)" },
+	{ .name = "sim_l1i_penalty", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = OFF(l1i_penalty),
+	  .def = "12", .max = 10000,
+	  .help = "cycle model: cycles per L1i miss served by L2 (12 to 16 on recent x86 cores: "
+		  "Intel and AMD optimization guides give their L2 latency)" },
+	{ .name = "sim_l2_penalty", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = OFF(l2_penalty),
+	  .def = "40", .max = 10000,
+	  .help = "cycle model: extra cycles per L2 miss (about an L3 hit on those cores)" },
+	{ NULL },
+};
+
+/* The geometries: configured, else this host's, else a common default. */
+static int geometry(const struct sim_opts *o, struct kb_sim_run *sr, char **why)
+{
+	struct kb_sim_geom hl1 = { 32768, 8, 64 }, hl2 = { 1u << 20, 16, 64 };
+	int host = kb_sim_host_geom(&hl1, &hl2) == 0;
+	int l1auto = !strcmp(o->l1i, "auto"), l2auto = !strcmp(o->l2, "auto");
+	const char *bad;
+	char *a, *b;
+
+	if (l1auto ? (sr->l1i = hl1, 0) : kb_sim_geom_parse(o->l1i, 0, &sr->l1i, &bad) < 0) {
+		*why = kb_xasprintf("[run] sim_l1i: '%s': %s", o->l1i, bad);
+		return -1;
+	}
+	if (l2auto ? (sr->l2 = hl2, 0) : kb_sim_geom_parse(o->l2, 1, &sr->l2, &bad) < 0) {
+		*why = kb_xasprintf("[run] sim_l2: '%s': %s", o->l2, bad);
+		return -1;
+	}
+	a = kb_sim_geom_text(&sr->l1i);
+	b = kb_sim_geom_text(&sr->l2);
+	sr->geom_why = kb_xasprintf("L1i %s (%s), L2 %s (%s)", a,
+				    !l1auto ? "sim_l1i" : host ? "this host, libcpuid"
+					    : "libcpuid could not tell: a common default",
+				    b, !l2auto ? "sim_l2" : host ? "this host, libcpuid" : "a common default");
+	free(a);
+	free(b);
+	return 0;
+}
+
+static void release(void *priv)
+{
+	struct kb_sim_run *sr = priv;
+
+	if (!sr)
+		return;
+	free(sr->plugin);
+	free(sr->geom_why);
+	free(sr);
+}
+
+static int choose(const struct kb_backend_env *env, void **priv, char **why)
+{
+	const struct sim_opts *o = env->opts;
+	int asked = !strcmp(env->want_primary, kb_backend_sim.name);
+	struct kb_sim_run *sr;
+	char *probe = NULL;
+
+	if (!asked && strcmp(env->want_primary, "auto")) {
+		*why = kb_xasprintf("backend = %s in the configuration", env->want_primary);
+		return 0;
+	}
+	if (strcmp(env->accel, "tcg")) {
+		if (asked) {
+			*why = kb_xasprintf("backend = sim needs TCG (QEMU plugins do not run under %s)",
+					    env->accel);
+			return -1;
+		}
+		*why = kb_xasprintf("under %s the guest's clock is real time", env->accel);
+		return 0;
+	}
+	sr = kb_xcalloc(1, sizeof(*sr));
+	sr->plugin = kb_sim_find_plugin();
+	if (!kb_sim_probe_plugin(env->qemu, sr->plugin, &probe)) {
+		release(sr);
+		if (asked) {
+			*why = probe;
+			return -1;
+		}
+		*why = kb_xasprintf("TCG, but no simulator: %s", probe);
+		free(probe);
+		return 0;
+	}
+	free(probe);
+	if (geometry(o, sr, why) < 0) {
+		release(sr);
+		return -1;
+	}
+	sr->model.cpi = o->cpi;
+	sr->model.l1i_penalty = o->l1i_penalty;
+	sr->model.l2_penalty = o->l2_penalty;
+	*why = kb_xasprintf("%s; %s", asked ? "backend = sim in the configuration"
+				     : "TCG has no performance counters: kbench's plugin counts instead",
+			    sr->geom_why);
+	*priv = sr;
+	return 1;
+}
+
+static json_t *describe(const void *priv)
+{
+	const struct kb_sim_run *sr = priv;
+	char *qargs = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&qargs, &len);
+	json_t *j;
+
+	if (!f)
+		abort();
+	for (size_t i = 0; kb_sim_qemu_args[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", kb_sim_qemu_args[i]);
+	fclose(f);
+	j = json_pack("{s:s,s:i,s:{s:i,s:i,s:i},s:{s:i,s:i,s:i},s:s,s:s,s:{s:f,s:f,s:f,s:s},s:s}",
+		      "plugin", sr->plugin, "plugin_api", KB_QEMU_PLUGIN_API,
+		      "l1i", "size", sr->l1i.size, "ways", sr->l1i.ways, "line", sr->l1i.line,
+		      "l2", "size", sr->l2.size, "ways", sr->l2.ways, "line", sr->l2.line,
+		      "geometry", sr->geom_why, "qemu_args", qargs,
+		      "cycle_model", "cpi", sr->model.cpi, "l1i_penalty", sr->model.l1i_penalty,
+		      "l2_penalty", sr->model.l2_penalty, "formula",
+		      "model_cycles = cpi * instructions + l1i_penalty * L1i misses + "
+		      "l2_penalty * L2 misses: a model, not a measurement",
+		      "counts", "instructions exact (per translation block; a block cut short by an "
+		      "exception counts whole); L1i: set-associative LRU, cachegrind's counting; "
+		      "L2: instruction side only");
+	free(qargs);
+	return j;
+}
+
+static void *boot_new(void *priv, const struct kb_backend_boot *b)
+{
+	char *out = kb_store_path(b->store, "boots/%s-%ld.sim", b->variant, b->vboot);
+	struct kb_sim_boot *sb = kb_sim_boot_new(priv, out, b->system_map, b->store, b->variant,
+						 b->boot, b->vboot);
+
+	free(out);
+	return sb;
+}
+
+static const char *const *boot_argv(void *bs)
+{
+	return kb_sim_boot_argv(bs);
+}
+
+static int on_sample(void *bs, const struct kb_backend_sample *s, json_t *fields, const char **why)
+{
+	return kb_sim_boot_sample(bs, s->workload, s->cas, (long)s->rep, fields, why) < 0 ? -1 : 1;
+}
+
+static int boot_end(void *bs, json_t *rec)
+{
+	int problems = kb_sim_boot_finish(bs);
+
+	json_object_set_new(rec, "sim_problems", json_integer(problems));
+	return problems;
+}
+
+static void boot_free(void *bs)
+{
+	kb_sim_boot_free(bs);
+}
+
+static int usable(json_t *host)
+{
+	return json_is_true(json_object_get(json_object_get(host, "qemu"), "plugins"));
+}
+
+static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+{
+	(void)accel;
+	if (!field) {
+		d->source = KB_FIG_MODELED;
+		d->note = "emulated time, paced by the instruction count";
+	} else if (strstr(field, "cycles")) {
+		d->source = KB_FIG_MODELED;
+		d->note = "instructions and misses weighted by stated penalties";
+	} else {
+		d->source = KB_FIG_SIMULATED;
+		d->note = "counted by kbench's TCG plugin";
+	}
+}
+
+const struct kb_backend kb_backend_sim = {
+	.name = "sim",
+	.api = KB_BACKEND_API,
+	.role = KB_ROLE_PRIMARY,
+	.source = KB_FIG_SIMULATED,
+	.flags = KB_BACKEND_DETERMINISTIC | KB_BACKEND_NEEDS_TCG,
+	.help = "TCG with kbench's plugin: exact instructions, simulated L1i/L2 misses, modeled "
+		"cycles; deterministic under -icount",
+	.options = options,
+	.opts_size = sizeof(struct sim_opts),
+	.usable = usable,
+	.choose = choose,
+	.describe = describe,
+	.release = release,
+	.boot_new = boot_new,
+	.boot_argv = boot_argv,
+	.on_sample = on_sample,
+	.boot_end = boot_end,
+	.boot_free = boot_free,
+	.boot_file = "sim.jsonl",
+	.metric = metric,
+};

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The measuring boots (boot.h): one QEMU boot with the run's backends
+ * attached, and the loop over the plan. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot.h"
+#include "record.h"
+#include "util.h"
+#include "vm.h"
+
+/* The run's per-boot backends, overlay first: it reads counters around the
+ * regions the primary measures, and its figures name the sample. */
+#define MAX_ACTIVE 2
+
+struct active {
+	const struct kb_backend_run *run;
+	void *bs;
+};
+
+struct boot {
+	const struct kb_boots *env;
+	const char *variant;
+	long seq, vboot;
+	struct active act[MAX_ACTIVE];
+	size_t n_act;
+	int hello, done;
+	long samples, garbled, rejected, guest_errors;
+	char panic[256];
+	char first_bad[128];
+	char pmu[128];		/* the guest's counters: "guest", or "none: why" */
+};
+
+static int workload_planned(const struct kb_conf *conf, const char *wl)
+{
+	size_t n = strlen(wl);
+
+	for (const char *p = conf->workloads; p && *p; ) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, wl, n))
+			return 1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
+}
+
+static void reject(struct boot *b, const char *why)
+{
+	if (!b->first_bad[0])
+		snprintf(b->first_bad, sizeof(b->first_bad), "%s", why);
+	b->rejected++;
+}
+
+/* The fields every sample has; any other field must be an unsigned number
+ * (a counter, or a workload parameter such as the sweep's k) and is kept
+ * under its own name in "fields". */
+static const char *const sample_keys[] = { "wl", "rep", "iter", "ns" };
+
+static int is_sample_key(const char *key)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(sample_keys); i++)
+		if (!strcmp(key, sample_keys[i]))
+			return 1;
+	return 0;
+}
+
+/* The backends' figures for a sample; the name of the first that added
+ * any, else the primary's; NULL after reject(). */
+static const char *backend_fields(struct boot *b, const struct kb_backend_sample *bs, json_t *fields)
+{
+	const char *name = b->env->backends->primary.b->name, *why = NULL;
+	int named = 0;
+
+	for (size_t i = 0; i < b->n_act; i++) {
+		const struct kb_backend *be = b->act[i].run->b;
+		int r;
+
+		if (!be->on_sample)
+			continue;
+		r = be->on_sample(b->act[i].bs, bs, fields, &why);
+		if (r < 0) {
+			reject(b, why ? why : "sample refused by the backend");
+			return NULL;
+		}
+		if (r > 0 && !named++)
+			name = be->name;
+	}
+	return name;
+}
+
+static void on_sample(struct boot *b, const struct kb_record *r)
+{
+	const struct kb_conf *conf = b->env->conf;
+	unsigned long long rep, iter, ns, k;
+	const char *wl = kb_record_get(r, "wl"), *backend;
+	struct kb_backend_sample bs;
+	json_t *j, *fields;
+	char *cas;
+
+	if (!wl || !workload_planned(conf, wl))
+		return reject(b, "sample for a workload not in the plan");
+	if (kb_record_get_u64(r, "rep", &rep) || kb_record_get_u64(r, "iter", &iter) ||
+	    kb_record_get_u64(r, "ns", &ns))
+		return reject(b, "sample without valid rep/iter/ns");
+	if (rep < 1 || rep > (unsigned long long)conf->samples || iter == 0 || ns == 0)
+		return reject(b, "sample with out-of-range rep/iter/ns");
+	fields = json_object();
+	for (size_t i = 0; i < r->n; i++) {
+		unsigned long long v;
+
+		if (is_sample_key(r->f[i].key))
+			continue;
+		if (kb_record_get_u64(r, r->f[i].key, &v)) {
+			json_decref(fields);
+			return reject(b, "sample with a non-numeric field");
+		}
+		json_object_set_new(fields, r->f[i].key, json_integer((json_int_t)v));
+	}
+	/* A case is what the report compares: the workload, and its parameter. */
+	cas = kb_record_get_u64(r, "k", &k) == 0 ? kb_xasprintf("%s/k=%llu", wl, k) : kb_xstrdup(wl);
+	bs = (struct kb_backend_sample){ wl, cas, rep, strchr(cas, '=') ? &k : NULL };
+	backend = backend_fields(b, &bs, fields);
+	if (!backend) {
+		json_decref(fields);
+		free(cas);
+		return;
+	}
+	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:f,s:s,s:s,s:o}",
+		      "variant", b->variant, "boot", (json_int_t)b->seq, "vboot", (json_int_t)b->vboot,
+		      "workload", wl, "case", cas, "rep", (json_int_t)rep,
+		      "iterations", (json_int_t)iter, "ns", (json_int_t)ns,
+		      "ns_per_op", (double)ns / (double)iter, "backend", backend,
+		      "accel", b->env->accel, "fields", fields);
+	if (kb_store_append(b->env->store, "samples.jsonl", j) == 0)
+		b->samples++;
+	json_decref(j);
+	free(cas);
+}
+
+static void on_line(void *ctx, const char *line, size_t len)
+{
+	struct boot *b = ctx;
+	struct kb_record r;
+	const char *why = NULL;
+	int ret = kb_record_parse(line, len, &r, &why);
+
+	if (ret == KB_RECORD_NONE) {
+		if (!b->panic[0])
+			kb_vm_panic_text(line, len, b->panic, sizeof(b->panic));
+		return;
+	}
+	if (ret < 0) {
+		b->garbled++;
+		return;
+	}
+	if (!strcmp(r.kind, "sample")) {
+		on_sample(b, &r);
+		return;
+	}
+	if (!strcmp(r.kind, "hello")) {
+		const char *pmu_why = kb_record_get(&r, "pmu_why");
+
+		b->hello = 1;
+		snprintf(b->pmu, sizeof(b->pmu), "%s%s%s", kb_record_get(&r, "pmu") ?: "?",
+			 pmu_why ? ": " : "", pmu_why ? pmu_why : "");
+	} else if (!strcmp(r.kind, "done")) {
+		b->done = 1;
+	} else if (!strcmp(r.kind, "error")) {
+		b->guest_errors++;
+		kb_warn("variant '%s' boot %ld: guest error: workload '%s' %s (errno %s)", b->variant,
+			b->vboot, kb_record_get(&r, "wl") ?: "-", kb_record_get(&r, "reason") ?: "?",
+			kb_record_get(&r, "errno") ?: "-");
+	}
+	for (size_t i = 0; i < b->n_act; i++)
+		if (b->act[i].run->b->on_record)
+			b->act[i].run->b->on_record(b->act[i].bs, &r);
+}
+
+static void on_start(void *ctx, pid_t pid, int serial_in)
+{
+	struct boot *b = ctx;
+
+	for (size_t i = 0; i < b->n_act; i++)
+		if (b->act[i].run->b->boot_started)
+			b->act[i].run->b->boot_started(b->act[i].bs, pid, serial_in);
+}
+
+/* The backends of this boot: their state, QEMU arguments (into argv, at
+ * most KB_VM_MAX_EXTRA) and guest arguments (appended to args). */
+static void attach(struct boot *b, const struct kb_run_variant *rv, const char **argv, FILE *args,
+		   int *wants_start)
+{
+	const struct kb_backends_chosen *c = b->env->backends;
+	const struct kb_backend_run *runs[MAX_ACTIVE] = { &c->overlay, &c->primary };
+	struct kb_backend_boot info = { b->env->store, b->variant, b->seq, b->vboot, rv->k.system_map };
+	size_t na = 0;
+
+	for (size_t i = 0; i < MAX_ACTIVE; i++) {
+		const struct kb_backend *be = runs[i]->b;
+		struct active *a = &b->act[b->n_act];
+
+		if (!be)
+			continue;
+		if (be->guest_args)
+			fprintf(args, " %s", be->guest_args);
+		if (!be->boot_new)
+			continue;
+		a->run = runs[i];
+		a->bs = be->boot_new(runs[i]->priv, &info);
+		b->n_act++;
+		*wants_start |= be->boot_started != NULL;
+		for (const char *const *p = be->boot_argv ? be->boot_argv(a->bs) : NULL; p && *p; p++)
+			if (na < KB_VM_MAX_EXTRA)
+				argv[na++] = *p;
+	}
+	argv[na] = NULL;
+}
+
+static char *guest_cmdline(const struct kb_conf *conf, const struct kb_variant *v, const char *extra)
+{
+	return kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=%s kb_samples=%ld "
+			    "kb_scale=%g kb_sweep=%s%s", v->cmdline ? v->cmdline : "",
+			    v->cmdline ? " " : "", conf->workloads, conf->samples, conf->scale,
+			    conf->sweep, extra);
+}
+
+static int boot_once(const struct kb_boots *env, struct kb_run_variant *rv, long seq, long total)
+{
+	const struct kb_conf *conf = env->conf;
+	struct kb_store *store = env->store;
+	struct boot b = { .env = env, .variant = rv->v->name, .seq = seq, .vboot = rv->boots_done + 1 };
+	char *serial = kb_store_path(store, "boots/%s-%ld.serial", rv->v->name, b.vboot);
+	char *qlog = kb_store_path(store, "boots/%s-%ld.qemu.log", rv->v->name, b.vboot);
+	const char *argv[KB_VM_MAX_EXTRA + 1];
+	char *gargs = NULL, *append, *reason;
+	size_t glen = 0;
+	FILE *gf = open_memstream(&gargs, &glen);
+	int wants_start = 0, r, problems = 0;
+	struct kb_vm_result res;
+	const char *status;
+	json_t *j;
+
+	if (!gf)
+		abort();
+	rv->boots_done++;
+	attach(&b, rv, argv, gf, &wants_start);
+	fclose(gf);
+	append = guest_cmdline(conf, rv->v, gargs);
+	struct kb_vm_opts o = {
+		.qemu = kb_qemu_path(), .accel = env->accel, .kernel = rv->k.bzimage,
+		.initrd = env->image, .append = append, .memory_mb = conf->memory,
+		.timeout = (double)conf->timeout, .serial_log = serial, .qemu_log = qlog,
+		.max_bytes = (size_t)conf->serial_limit, .on_line = on_line, .ctx = &b,
+		.on_start = wants_start ? on_start : NULL, .extra_argv = argv,
+	};
+	r = kb_vm_boot(&o, &res);
+	if (kb_interrupted) {
+		/* Not a finished boot: no boots.jsonl line, so --resume runs it
+		 * again (and drops the samples it had sent). */
+		kb_warn("variant '%s' boot %ld interrupted", rv->v->name, b.vboot);
+		r = -1;
+		goto out;
+	}
+	if (r < 0) {
+		status = "qemu-failed";
+		reason = kb_xasprintf("QEMU could not be started; see %s", qlog);
+	} else {
+		status = kb_vm_outcome(&res, &o, b.hello, b.done, b.panic, &reason);
+	}
+	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
+		      "variant", rv->v->name, "boot", (json_int_t)seq, "vboot", (json_int_t)b.vboot,
+		      "status", status, "reason", reason, "seconds", res.seconds,
+		      "samples", (json_int_t)b.samples, "garbled", (json_int_t)b.garbled,
+		      "rejected", (json_int_t)b.rejected, "guest_errors", (json_int_t)b.guest_errors,
+		      "serial_bytes", (json_int_t)res.bytes, "accel", env->accel,
+		      "serial", serial + strlen(store->dir) + 1);
+	if (b.first_bad[0])
+		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
+	if (b.pmu[0])
+		json_object_set_new(j, "pmu", json_string(b.pmu));
+	for (size_t i = 0; i < b.n_act; i++)
+		if (b.act[i].run->b->boot_end)
+			problems += b.act[i].run->b->boot_end(b.act[i].bs, j);
+	kb_store_append(store, "boots.jsonl", j);
+	json_decref(j);
+	kb_info("boot %ld/%ld: variant '%s' (%ld/%ld): %s, %ld samples, %.1f s", seq, total,
+		rv->v->name, b.vboot, conf->boots, status, b.samples, res.seconds);
+	if (b.garbled || b.rejected)
+		kb_warn("variant '%s' boot %ld: %ld garbled and %ld rejected guest records skipped",
+			rv->v->name, b.vboot, b.garbled, b.rejected);
+	if (strcmp(status, "ok")) {
+		kb_warn("variant '%s' boot %ld: %s; serial log %s", rv->v->name, b.vboot, reason, serial);
+		kb_print_tail(stderr, serial, 8, "kbench:   | ");
+	}
+	r = strcmp(status, "ok") ? -1 : 0;
+	free(reason);
+out:
+	for (size_t i = 0; i < b.n_act; i++)
+		b.act[i].run->b->boot_free(b.act[i].bs);
+	free(serial);
+	free(qlog);
+	free(append);
+	free(gargs);
+	return r;
+}
+
+long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct kb_run_variant *vs,
+		  double t0, long *ran)
+{
+	double tboots = kb_now();
+	long bad = 0, todo = (long)plan->n_todo;
+
+	*ran = 0;
+	for (long seq = 1; seq <= plan->total && !kb_interrupted; seq++) {
+		size_t vi = plan->variant[seq - 1];
+		struct kb_run_variant *rv = &vs[vi];
+		double el = kb_now() - tboots;
+
+		if (plan->done[seq]) {
+			rv->boots_done++;
+			continue;
+		}
+		if (*ran)
+			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s' boot %ld/%ld; "
+				"%.0f s elapsed, about %.0f s left", seq, plan->total, vi + 1,
+				env->conf->n_variants, rv->v->name, rv->boots_done + 1, env->conf->boots,
+				kb_now() - t0, el / (double)*ran * (double)(todo - *ran));
+		if (boot_once(env, rv, seq, plan->total) < 0 && !kb_interrupted)
+			bad++;
+		++*ran;
+	}
+	return bad;
+}
+
+int kb_boots_drop_partial(const struct kb_boots *env, const struct kb_plan *plan)
+{
+	const struct kb_backends_chosen *c = env->backends;
+	const struct kb_backend_run *runs[MAX_ACTIVE] = { &c->overlay, &c->primary };
+
+	if (kb_store_drop_lines(env->store, "samples.jsonl", "boot", plan->todo, plan->n_todo) < 0)
+		return -1;
+	for (size_t i = 0; i < MAX_ACTIVE; i++)
+		if (runs[i]->b && runs[i]->b->boot_file &&
+		    kb_store_drop_lines(env->store, runs[i]->b->boot_file, "boot", plan->todo,
+					plan->n_todo) < 0)
+			return -1;
+	return 0;
+}

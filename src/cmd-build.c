@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* kbench build VARIANTS.CONF: the kernels only, into the cache. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "run.h"
+#include "size.h"
+#include "util.h"
+
+static int cmd_build(int argc, char **argv)
+{
+	struct kb_conf conf;
+	struct kb_run_variant *vs;
+	const char *path;
+	char *logdir;
+	int resume, failed, r = kb_run_args(&kb_command_build, argc, argv, 0, &path, &resume);
+
+	if (r >= 0)
+		return r;
+	if (kb_conf_load(&conf, path) < 0) {
+		kb_conf_release(&conf);
+		return KB_EXIT_USAGE;
+	}
+	vs = kb_run_variants_new(&conf);
+	logdir = kb_xasprintf("%s/logs", conf.cache);
+	failed = kb_run_build(&conf, vs, NULL, logdir);
+	if (failed >= 0) {
+		printf("%-16s %-8s %10s  %s\n", "variant", "status", "text", "bzImage");
+		for (size_t i = 0; i < conf.n_variants; i++) {
+			struct kb_size sz = { 0 };
+
+			if (vs[i].built)
+				kb_size_read(vs[i].k.vmlinux, &sz);
+			printf("%-16s %-8s %10llu  %s\n", vs[i].v->name,
+			       vs[i].built ? (vs[i].k.cached ? "cached" : "built") : "FAILED",
+			       sz.text, vs[i].built ? vs[i].k.bzimage : "-");
+		}
+	}
+	kb_run_variants_free(&conf, vs);
+	free(logdir);
+	kb_conf_release(&conf);
+	return failed == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
+}
+
+const struct kb_command kb_command_build = {
+	.name = "build",
+	.summary = "build the kernels of variants.conf only",
+	.usage = "usage: kbench build [--help-config] VARIANTS.CONF\n\n"
+		 "Build every variant's kernel, or find it in the cache, and print a table of them.\n\n"
+		 "  --help-config  every key of VARIANTS.CONF, with its default\n",
+	.fn = cmd_build,
+};

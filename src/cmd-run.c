@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* kbench run VARIANTS.CONF, kbench run --resume RUN_DIR: the whole pipeline
+ * (README.md, "How it works"), stage by stage: build, image, accelerator and
+ * backends, the measuring boots, the stages after them, the report. */
+#include "config.h"
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "boot.h"
+#include "commands.h"
+#include "image.h"
+#include "manifest.h"
+#include "plan.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+static char *find_runner(void)
+{
+	return kb_find_companion("KBENCH_RUNNER", "../workloads/kbench-runner",
+				 PKGLIBEXECDIR "/kbench-runner");
+}
+
+/* A new run: configuration, run directory, the manifest first (whatever
+ * happens later, the run says what it was) and a copy of the configuration
+ * for --resume. */
+static int start_run(const char *path, struct kb_conf *conf, struct kb_store *store, int *lockfd)
+{
+	char *conftext = NULL, *copy;
+	size_t len = 0;
+	int r;
+
+	if (kb_conf_load(conf, path) < 0)
+		return KB_EXIT_USAGE;
+	*lockfd = kb_store_lock(conf->output);
+	if (*lockfd < 0 || kb_store_create(store, conf->output) < 0)
+		return KB_EXIT_FAILED;
+	if (!conf->seed)
+		conf->seed = ((unsigned long long)time(NULL) << 16) ^ (unsigned long long)getpid();
+	kb_read_file(path, &conftext, &len);
+	copy = kb_store_path(store, "variants.conf");
+	r = kb_write_file_atomic(copy, conftext ? conftext : "", conftext ? len : 0);
+	free(copy);
+	free(conftext);
+	if (r < 0 || kb_manifest_init(store, conf) < 0)
+		return KB_EXIT_FAILED;
+	return 0;
+}
+
+/* --resume: the run directory's own copy of the configuration, resolved as
+ * the original was, and the seed of the original plan. */
+static int resume_run(const char *dir, struct kb_conf *conf, struct kb_store *store, int *lockfd)
+{
+	char *copy, *parent;
+	int r;
+
+	if (kb_store_open(store, dir) < 0)
+		return KB_EXIT_USAGE;
+	parent = kb_xstrdup(dir);
+	*lockfd = kb_store_lock(dirname(parent));
+	free(parent);
+	if (*lockfd < 0)
+		return KB_EXIT_FAILED;
+	if (!strcmp(kb_manifest_str(store, "state") ?: "", "complete")) {
+		kb_error("'%s': the run is complete; nothing to resume", dir);
+		return KB_EXIT_USAGE;
+	}
+	copy = kb_store_path(store, "variants.conf");
+	r = kb_conf_load_dir(conf, copy, kb_manifest_str(store, "config_dir"));
+	free(copy);
+	if (r < 0)
+		return KB_EXIT_USAGE;
+	conf->seed = (unsigned long long)json_integer_value(json_object_get(store->manifest, "seed"));
+	return 0;
+}
+
+/* On --resume, what the run measured with must still be what this host
+ * gives: samples of another accelerator or backend would not compare. */
+static int same_as_before(const struct kb_store *store, int resume, const char *key,
+			  const char *what, const char *now, const char *why)
+{
+	const char *was = resume ? kb_manifest_str(store, key) : NULL;
+
+	if (!was || (now && !strcmp(was, now)))
+		return 1;
+	kb_error("'%s' was measured %s %s, but this host now gives %s (%s): samples would not be "
+		 "comparable", store->dir, what, was, now ? now : "none", why);
+	return 0;
+}
+
+/* Accelerator and backends; KB_EXIT_OK or the exit code, the manifest
+ * saying which either way. */
+static int choose(const struct kb_conf *conf, struct kb_store *store, int resume,
+		  const char **accel, struct kb_backends_chosen *bc)
+{
+	char *why = NULL;
+	int ret = KB_EXIT_OK;
+
+	*accel = kb_run_choose_accel(conf, &why);
+	if (!same_as_before(store, resume, "accel.chosen", "under", *accel, why)) {
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_manifest_accel(store, *accel, why);
+	if (!*accel) {
+		kb_error("accel = kvm, but %s", why);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_info("accelerator %s: %s", *accel, why);
+	free(why);
+	why = NULL;
+	if (kb_backends_choose(conf, *accel, bc, &why) < 0) {
+		kb_manifest_backends(store, NULL, why);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_info("backend %s: %s", bc->primary.b->name, bc->primary.why);
+	kb_info("host counters %s: %s", bc->overlay.b ? bc->overlay.b->name : "off", bc->overlay_why);
+	if (!same_as_before(store, resume, "backend", "with backend", kb_backends_name(bc),
+			    bc->primary.why)) {
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_manifest_backends(store, bc, NULL);
+out:
+	free(why);
+	return ret;
+}
+
+/* The stages after the measuring boots (hyperfine's whole-boot timing);
+ * returns how many of their parts failed. */
+static long stages(const struct kb_conf *conf, const struct kb_boots *env, const struct kb_plan *plan,
+		   const struct kb_run_variant *vs, int resume)
+{
+	struct kb_stage_variant *sv = kb_xcalloc(conf->n_variants + 1, sizeof(*sv));
+	struct kb_backend_stage st = {
+		.store = env->store, .variants = sv, .n = conf->n_variants, .first_id = plan->total + 1,
+		.accel = env->accel, .image = env->image, .seed = conf->seed, .timeout = conf->timeout,
+		.memory = conf->memory, .resume = resume,
+	};
+	long bad = 0;
+
+	for (size_t i = 0; i < conf->n_variants; i++)
+		sv[i] = (struct kb_stage_variant){ vs[i].v->name, vs[i].k.bzimage, vs[i].v->cmdline,
+						   vs[i].built };
+	for (size_t i = 0; i < env->backends->n_stages && !kb_interrupted; i++)
+		bad += env->backends->stages[i].b->stage(env->backends->stages[i].priv, &st);
+	free(sv);
+	return bad;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct kb_conf conf = { 0 };
+	struct kb_store store = { 0 };
+	struct kb_backends_chosen bc = { 0 };
+	struct kb_plan plan = { 0 };
+	struct kb_run_variant *vs = NULL;
+	struct kb_boots env = { .conf = &conf, .store = &store, .backends = &bc };
+	const char *path;
+	char *runner = NULL, *image = NULL, *logdir = NULL;
+	long bad_boots = 0, bad_stages = 0, ran = 0;
+	size_t nbuilt = 0;
+	int resume, lockfd = -1, failed = 0, ret = KB_EXIT_FAILED;
+	int r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume);
+	double t0 = kb_now();
+
+	if (r >= 0)
+		return r;
+	r = resume ? resume_run(path, &conf, &store, &lockfd) : start_run(path, &conf, &store, &lockfd);
+	if (r) {
+		if (lockfd >= 0)
+			close(lockfd);
+		kb_store_release(&store);
+		kb_conf_release(&conf);
+		return r;
+	}
+	kb_install_signal_handlers();
+	kb_info("%s run directory %s", resume ? "resuming" : "new", store.dir);
+	kb_manifest_state(&store, "running", 0);
+
+	vs = kb_run_variants_new(&conf);
+	logdir = kb_store_path(&store, "variants");
+	failed = kb_run_build(&conf, vs, &store, logdir);
+	if (failed < 0 || kb_interrupted)
+		goto report;	/* the manifest and report say what was tried */
+	for (size_t i = 0; i < conf.n_variants; i++)
+		nbuilt += vs[i].built != 0;
+	if (!nbuilt) {
+		kb_error("no variant built: nothing to boot");
+		goto report;
+	}
+	runner = find_runner();
+	image = kb_store_path(&store, "initramfs.cpio");
+	if (kb_image_write(image, runner) < 0)
+		goto report;
+	env.image = image;
+	r = choose(&conf, &store, resume, &env.accel, &bc);
+	if (r) {
+		ret = r;
+		goto report;
+	}
+
+	kb_plan_make(&plan, vs, conf.n_variants, conf.boots, conf.seed);
+	kb_plan_read_done(&plan, &store);
+	if (resume) {
+		/* Samples of a boot that never finished are dropped: it runs again. */
+		if (kb_boots_drop_partial(&env, &plan) < 0)
+			goto report;
+		kb_info("%ld of %ld boots finished before; %zu to go", plan.total - (long)plan.n_todo,
+			plan.total, plan.n_todo);
+	}
+	bad_boots = kb_boots_run(&env, &plan, vs, t0, &ran);
+	if (!kb_interrupted)
+		bad_stages = stages(&conf, &env, &plan, vs, resume);
+	ret = failed || bad_boots || bad_stages ? KB_EXIT_FAILED : KB_EXIT_OK;
+report:
+	if (kb_interrupted)
+		ret = 128 + (int)kb_interrupted;
+	kb_manifest_state(&store, kb_interrupted ? "interrupted" : "complete", kb_now() - t0);
+	if (kb_report_write(store.dir) < 0)
+		ret = KB_EXIT_FAILED;
+	else
+		printf("%s/report.md\n", store.dir);
+	if (kb_interrupted)
+		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
+			store.dir);
+	else
+		kb_info("%ld boots, %ld failed; %zu of %zu variants built; %.0f s", ran, bad_boots,
+			nbuilt, conf.n_variants, kb_now() - t0);
+	kb_run_variants_free(&conf, vs);
+	kb_plan_release(&plan);
+	kb_backends_release(&bc);
+	free(runner);
+	free(image);
+	free(logdir);
+	kb_store_release(&store);
+	kb_conf_release(&conf);
+	if (lockfd >= 0)
+		close(lockfd);
+	return ret;
+}
+
+const struct kb_command kb_command_run = {
+	.name = "run",
+	.summary = "build, boot and measure every variant, then write the report",
+	.usage = "usage: kbench run [--help-config] VARIANTS.CONF\n"
+		 "       kbench run --resume RUN_DIR\n\n"
+		 "Build each variant of VARIANTS.CONF, boot it under QEMU, measure the workloads\n"
+		 "in the guest and write a run directory with its report.\n\n"
+		 "  --resume       continue a run stopped by SIGINT or killed: finished boots are\n"
+		 "                 kept, an unfinished one runs again\n"
+		 "  --help-config  every key of VARIANTS.CONF, with its default, and the backends\n",
+	.fn = cmd_run,
+};

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* manifest.json, written field by field as the run learns them (manifest.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest.h"
+#include "probe.h"
+#include "size.h"
+#include "util.h"
+
+/* One line saying how a variant differs: its options, flags, boot arguments. */
+static char *flags_summary(const struct kb_variant *v)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (v->bzimage)
+		return kb_xasprintf("prebuilt %s", v->bzimage);
+	f = open_memstream(&s, &len);
+	if (!f)
+		abort();
+	for (size_t i = 0; i < v->n_kopts; i++)
+		fprintf(f, "%sCONFIG_%s=%s", ftell(f) ? " " : "", v->kopts[i].name, v->kopts[i].value);
+	if (v->kcflags)
+		fprintf(f, "%sKCFLAGS=%s", ftell(f) ? " " : "", v->kcflags);
+	if (v->cmdline)
+		fprintf(f, "%sboot: %s", ftell(f) ? " " : "", v->cmdline);
+	fclose(f);
+	return s;
+}
+
+static json_t *variant_json(const struct kb_variant *v)
+{
+	json_t *j = json_object(), *cfg = json_array();
+	char *flags = flags_summary(v);
+
+	json_object_set_new(j, "name", json_string(v->name));
+	if (v->description)
+		json_object_set_new(j, "description", json_string(v->description));
+	for (size_t i = 0; i < v->n_kopts; i++)
+		json_array_append_new(cfg, json_sprintf("CONFIG_%s=%s", v->kopts[i].name, v->kopts[i].value));
+	json_object_set_new(j, "config", cfg);
+	json_object_set_new(j, "kcflags", v->kcflags ? json_string(v->kcflags) : json_null());
+	json_object_set_new(j, "cc", v->cc ? json_string(v->cc) : json_null());
+	json_object_set_new(j, "cmdline", v->cmdline ? json_string(v->cmdline) : json_null());
+	json_object_set_new(j, "flags", json_string(flags));
+	json_object_set_new(j, "status", json_string("pending"));
+	free(flags);
+	return j;
+}
+
+static int set(struct kb_store *s, const char *key, json_t *value)
+{
+	json_object_set_new(s->manifest, key, value);
+	return kb_store_save_manifest(s);
+}
+
+int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
+{
+	json_t *m = s->manifest, *jv = json_array();
+
+	json_object_set_new(m, "kbench", json_string(PACKAGE_VERSION));
+	json_object_set_new(m, "run_id", json_string(s->id));
+	json_object_set_new(m, "state", json_string("running"));
+	json_object_set_new(m, "config", json_string(conf->path));
+	json_object_set_new(m, "config_dir", json_string(conf->dir));
+	json_object_set_new(m, "seed", json_integer((json_int_t)conf->seed));
+	json_object_set_new(m, "baseline", json_string(conf->baseline));
+	json_object_set_new(m, "run",
+			    json_pack("{s:i,s:s,s:i,s:f,s:i,s:i}", "boots", (int)conf->boots,
+				      "workloads", conf->workloads, "samples", (int)conf->samples,
+				      "scale", conf->scale, "timeout", (int)conf->timeout,
+				      "memory_mb", (int)conf->memory));
+	json_object_set_new(m, "host", kb_probe_host(0));
+	for (size_t i = 0; i < conf->n_variants; i++)
+		json_array_append_new(jv, variant_json(&conf->variants[i]));
+	return set(s, "variants", jv);
+}
+
+int kb_manifest_kernel(struct kb_store *s, const struct kb_conf *conf, const struct kb_source *src)
+{
+	return set(s, "kernel", json_pack("{s:s,s:s,s:s,s:s,s:s}", "source", conf->source,
+					  "id", src->id, "version", src->version, "arch", conf->arch,
+					  "base", conf->base));
+}
+
+int kb_manifest_variant(struct kb_store *s, size_t i, const struct kb_run_variant *rv,
+			int build_ok, const struct kb_size *size)
+{
+	json_t *j = json_array_get(json_object_get(s->manifest, "variants"), i);
+	const char *name = rv->v->name;
+
+	if (!j)
+		return -1;
+	if (!build_ok) {
+		json_object_set_new(j, "status", json_string("build-failed"));
+		json_object_set_new(j, "reason", json_string(rv->k.failure ? rv->k.failure : "?"));
+		json_object_set_new(j, "log", json_sprintf("variants/%s/build.log", name));
+	} else {
+		json_object_set_new(j, "status", json_string(rv->built ? "built" : "copy-failed"));
+		json_object_set_new(j, "key", json_string(rv->k.key));
+		json_object_set_new(j, "cached", json_boolean(rv->k.cached));
+		json_object_set_new(j, "build_seconds", json_real(rv->k.seconds));
+		json_object_set_new(j, "compiler", rv->k.compiler ? json_string(rv->k.compiler) : json_null());
+		json_object_set_new(j, "vmlinux", json_sprintf("variants/%s/vmlinux", name));
+	}
+	if (size)
+		json_object_set_new(j, "size", json_pack("{s:I,s:I,s:I,s:I}", "text", (json_int_t)size->text,
+							"data", (json_int_t)size->data, "bss",
+							(json_int_t)size->bss, "dec",
+							(json_int_t)(size->text + size->data + size->bss)));
+	return kb_store_save_manifest(s);
+}
+
+int kb_manifest_accel(struct kb_store *s, const char *accel, const char *why)
+{
+	return set(s, "accel", json_pack("{s:s?,s:s}", "chosen", accel, "why", why ? why : ""));
+}
+
+static json_t *choice_json(const struct kb_backend_run *r)
+{
+	return json_pack("{s:s,s:s}", "name", r->b->name, "why", r->why);
+}
+
+int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
+			 const char *failed_why)
+{
+	json_t *m = s->manifest, *all;
+
+	if (!c) {
+		json_object_set_new(m, "backend", json_string("none"));
+		return set(s, "backend_why", json_string(failed_why ? failed_why : ""));
+	}
+	/* the run's figures: the primary's, or the overlay's read around them */
+	json_object_set_new(m, "backend", json_string(kb_backends_name(c)));
+	json_object_set_new(m, "backend_why", json_string(c->primary.why));
+	json_object_set_new(m, "host_counters",
+			    json_pack("{s:s?,s:s}", "mode", c->overlay.b ? c->overlay.b->name : NULL,
+				      "why", c->overlay_why ? c->overlay_why : ""));
+	all = json_pack("{s:o}", "primary", choice_json(&c->primary));
+	if (c->overlay.b)
+		json_object_set_new(all, "overlay", choice_json(&c->overlay));
+	json_object_set_new(all, "stages", json_array());
+	for (size_t i = 0; i < c->n_stages; i++)
+		json_array_append_new(json_object_get(all, "stages"), choice_json(&c->stages[i]));
+	json_object_set_new(m, "backends", all);
+	/* what each one chose in detail (the sim's geometry and model...) */
+	for (const struct kb_backend_run *r = &c->primary; r; r = r == &c->primary ? &c->overlay : NULL)
+		if (r->b && r->b->describe)
+			json_object_set_new(m, r->b->name, r->b->describe(r->priv));
+	for (size_t i = 0; i < c->n_stages; i++)
+		if (c->stages[i].b->describe)
+			json_object_set_new(m, c->stages[i].b->name, c->stages[i].b->describe(c->stages[i].priv));
+	return kb_store_save_manifest(s);
+}
+
+int kb_manifest_state(struct kb_store *s, const char *state, double seconds)
+{
+	json_object_set_new(s->manifest, "seconds", json_real(seconds));
+	return set(s, "state", json_string(state));
+}
+
+const char *kb_manifest_str(const struct kb_store *s, const char *path)
+{
+	char *p = kb_xstrdup(path), *save = NULL;
+	json_t *v = s->manifest;
+
+	for (char *k = strtok_r(p, ".", &save); k && v; k = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, k);
+	free(p);
+	return json_string_value(v);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_MANIFEST_H
+#define KB_MANIFEST_H
+
+/*
+ * manifest.json: what a run was (configuration, host, kernel, variants and
+ * how each built, accelerator and backends with the reasons for each
+ * choice, state).  Every write goes through here and is saved at once
+ * (atomically), so that whatever happens later the run says what it was.
+ */
+
+#include "backend.h"
+#include "build.h"
+#include "run.h"
+#include "size.h"
+#include "store.h"
+
+/* A new run's manifest: the configuration, the host, every variant pending. */
+int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf);
+/* The kernel source all variants are built from. */
+int kb_manifest_kernel(struct kb_store *s, const struct kb_conf *conf, const struct kb_source *src);
+/* Variant i: how its build went (build_ok; rv->built says whether the run
+ * directory has its copies too), its size (or NULL), where the run keeps it. */
+int kb_manifest_variant(struct kb_store *s, size_t i, const struct kb_run_variant *rv,
+			int build_ok, const struct kb_size *size);
+/* The accelerator chosen (NULL: none could be had) and why. */
+int kb_manifest_accel(struct kb_store *s, const char *accel, const char *why);
+/* The backends chosen, each with why; c NULL when none could be had
+ * (failed_why says why). */
+int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
+			 const char *failed_why);
+/* "running", "interrupted", "failed" or "complete", with the run's seconds. */
+int kb_manifest_state(struct kb_store *s, const char *state, double seconds);
+
+/* A string of the manifest by path ("accel.chosen"), or NULL. */
+const char *kb_manifest_str(const struct kb_store *s, const char *path);
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_RUN_H
+#define KB_RUN_H
+
+/*
+ * The stages of `kbench run` that are not a module of their own: building
+ * every variant into the run directory, and the accelerator.  The plan
+ * (plan.h), the boots (boot.h) and the manifest (manifest.h) have theirs;
+ * cmd-run.c strings them together.
+ */
+
+#include "build.h"
+#include "conf.h"
+#include "store.h"
+
+/* A variant in a run: its kernel once built, and its boots so far. */
+struct kb_run_variant {
+	const struct kb_variant *v;
+	struct kb_kernel k;
+	int built;
+	long boots_done;
+};
+
+/* An array of conf's variants, nothing built yet (kb_run_variants_free). */
+struct kb_run_variant *kb_run_variants_new(const struct kb_conf *conf);
+void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs);
+
+/* Build every variant, or take it from the cache; failures are recorded and
+ * the others go on.  With a store, the manifest says how each went and the
+ * run directory keeps its own vmlinux, .config and System.map (results
+ * outlive the cache); logs go to logdir/<variant>/build.log.  Returns the
+ * number of failed variants, or -1 when the source cannot be prepared. */
+int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct kb_store *store,
+		 const char *logdir);
+
+struct kb_command;
+/* The arguments of `kbench run` (allow_resume) and `kbench build`: the
+ * configuration (or run directory) in *path, --resume in *resume.  Returns
+ * -1 to go on, else the exit code (after --help, --help-config or a usage
+ * error). */
+int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
+		const char **path, int *resume);
+
+/* The accelerator for [run] accel (KVM only if a guest really makes
+ * progress under it): "kvm" or "tcg", or NULL when accel = kvm cannot be
+ * had; *why (malloc'd) says why in each case. */
+const char *kb_run_choose_accel(const struct kb_conf *conf, char **why);
+
+#endif
