@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The variants' builds and the accelerator, for `kbench run` and `kbench
- * build` (run.h); the shape of the whole is in the project's DESIGN notes
- * and in README.md, "How it works". */
+ * build` (run.h); the shape of the whole is in README.md, "How it works". */
 #include "config.h"
 
 #include <getopt.h>
