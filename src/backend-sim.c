@@ -108,8 +108,7 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	}
 	if (strcmp(env->accel, "tcg")) {
 		if (asked) {
-			*why = kb_xasprintf("backend = sim needs TCG (QEMU plugins do not run under %s)",
-					    env->accel);
+			*why = kb_xasprintf("it needs TCG (QEMU plugins do not run under %s)", env->accel);
 			return -1;
 		}
 		*why = kb_xasprintf("under %s the guest's clock is real time", env->accel);
