@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,37 +130,84 @@ int kb_mkdir_p(const char *path, int mode)
 	return ret;
 }
 
-int kb_read_file(const char *path, char **buf, size_t *len)
+int kb_open_regular(const char *path, struct stat *st)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0;
-	char *b;
+	struct stat tmp;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	b = kb_xmalloc(cap + 1);
-	for (;;) {
-		size_t r = fread(b + n, 1, cap - n, f);
-
-		n += r;
-		if (n < cap)
-			break;
-		cap *= 2;
-		b = kb_xrealloc(b, cap + 1);
-	}
-	if (ferror(f)) {
-		int err = errno ? errno : EIO;
-
-		fclose(f);
-		free(b);
+	if (!st)
+		st = &tmp;
+	if (fstat(fd, st) < 0) {
+		err = errno;
+		close(fd);
 		return -err;
 	}
-	fclose(f);
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+	}
+	/* reads of a regular file never block; the flag only kept open() from
+	 * waiting on a FIFO */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int kb_read_file_max(const char *path, char **buf, size_t *len, size_t max)
+{
+	size_t cap = 4096, n = 0;
+	int fd = kb_open_regular(path, NULL);
+	char *b;
+
+	if (fd < 0)
+		return fd;
+	b = kb_xmalloc(cap + 1);
+	for (;;) {
+		ssize_t r = read(fd, b + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno;
+
+			close(fd);
+			free(b);
+			return -err;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			close(fd);
+			free(b);
+			return -EFBIG;
+		}
+		if (n == cap) {
+			cap *= 2;
+			b = kb_xrealloc(b, cap + 1);
+		}
+	}
+	close(fd);
 	b[n] = '\0';
 	*buf = b;
 	if (len)
 		*len = n;
 	return 0;
+}
+
+const char *kb_file_strerror(int err)
+{
+	if (err == -EINVAL || err == EINVAL)
+		return "not a regular file (a FIFO, a device or a socket)";
+	if (err == -EFBIG || err == EFBIG)
+		return "too large";
+	return strerror(err < 0 ? -err : err);
+}
+
+int kb_read_file(const char *path, char **buf, size_t *len)
+{
+	return kb_read_file_max(path, buf, len, (size_t)-1 / 2);
 }
 
 int kb_write_file_atomic(const char *path, const void *buf, size_t len)
@@ -275,9 +324,35 @@ void kb_child_ended(void)
 	child_pgid = 0;
 }
 
-int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
+/* Wait for pid until the deadline (kb_now() seconds); past it, its process
+ * group is killed.  0 with *status, or -ETIMEDOUT, or -errno. */
+static int wait_until(pid_t pid, double deadline, int *status)
 {
-	int status, fd = -1;
+	struct timespec nap = { 0, 1000000 };	/* 1 ms, doubling to 64 ms */
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (kb_now() > deadline) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			return -ETIMEDOUT;
+		}
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 64000000)
+			nap.tv_nsec *= 2;
+	}
+}
+
+int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_path, double timeout)
+{
+	int status, fd = -1, r;
 	pid_t pid;
 
 	if (log_path) {
@@ -317,25 +392,31 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
 	kb_child_started(pid);
 	if (fd >= 0)
 		close(fd);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			kb_child_ended();
-			return kb_error_errno(errno, "waitpid");
-		}
+	r = wait_until(pid, kb_now() + timeout, &status);
 	kb_child_ended();
+	if (r == -ETIMEDOUT)
+		return kb_error("'%s' did not finish within %.0f s: killed", argv[0], timeout), -ETIMEDOUT;
+	if (r < 0)
+		return kb_error_errno(-r, "waitpid");
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
 }
 
+int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
+{
+	return kb_run_argv_deadline(argv, dir, log_path, KB_CHILD_DEADLINE);
+}
+
 char *kb_capture_line(char *const argv[], int any_status)
 {
-	int pfd[2], status;
+	double deadline = kb_now() + KB_PROBE_DEADLINE;
+	int pfd[2], status = 0, r;
 	char buf[512];
-	ssize_t n = 0, r;
+	ssize_t n = 0;
 	pid_t pid;
 
-	if (pipe(pfd) < 0)
+	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return NULL;
 	fflush(NULL);
 	pid = fork();
@@ -347,29 +428,35 @@ char *kb_capture_line(char *const argv[], int any_status)
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDWR);
 
+		setpgid(0, 0);
 		dup2(nul, 0);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
-		close(pfd[0]);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	setpgid(pid, pid);
 	close(pfd[1]);
-	while (n < (ssize_t)sizeof(buf) - 1 &&
-	       (r = read(pfd[0], buf + n, sizeof(buf) - 1 - (size_t)n)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
+	/* what it prints, until it closes its output or the deadline passes */
+	while (n < (ssize_t)sizeof(buf) - 1) {
+		struct pollfd p = { pfd[0], POLLIN, 0 };
+		int left = (int)((deadline - kb_now()) * 1000);
+		ssize_t got;
+
+		if (left <= 0 || poll(&p, 1, left) == 0)
 			break;
-		}
-		n += r;
+		got = read(pfd[0], buf + n, sizeof(buf) - 1 - (size_t)n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += got;
 	}
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	r = wait_until(pid, deadline, &status);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && !any_status) || !buf[0])
+	if (r < 0 || !WIFEXITED(status) || (WEXITSTATUS(status) != 0 && !any_status) || !buf[0])
 		return NULL;
 	return kb_xstrdup(buf);
 }

@@ -35,20 +35,37 @@ char *kb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* mkdir -p; 0 or -errno with a message */
 int kb_mkdir_p(const char *path, int mode);
-/* Read a whole file; caller frees *buf.  0 or -errno (no message). */
+/* Open a regular file for reading (close-on-exec), never waiting on a FIFO
+ * or a device: the descriptor, or -errno (-EINVAL for anything that is not
+ * a regular file, -EISDIR for a directory); its stat in *st when not NULL. */
+struct stat;
+int kb_open_regular(const char *path, struct stat *st);
+/* Read a whole regular file; caller frees *buf (NUL-terminated; *len bytes).
+ * 0 or -errno (no message): -EINVAL for a FIFO, device or socket, -EFBIG
+ * past max bytes. */
+int kb_read_file_max(const char *path, char **buf, size_t *len, size_t max);
 int kb_read_file(const char *path, char **buf, size_t *len);
+/* The words for kb_open_regular's and kb_read_file_max's errors. */
+const char *kb_file_strerror(int err);
 /* Write a whole file atomically (temporary file, fsync, rename). */
 int kb_write_file_atomic(const char *path, const void *buf, size_t len);
 /* Copy a file (atomically at the destination). */
 int kb_copy_file(const char *src, const char *dst);
 /* Last n lines of a file on stream f, each prefixed with prefix. */
 void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
-/* Run argv (no shell), stdout+stderr to log_path (appended) or inherited if
- * NULL, in directory dir if not NULL.  Returns exit status, or -errno. */
+/* Every child kbench starts has a deadline: a hung tool cannot hang kbench. */
+#define KB_CHILD_DEADLINE 600.0		/* seconds, for kb_run_argv */
+#define KB_PROBE_DEADLINE 15.0		/* seconds, for kb_capture_line */
+/* Run argv (no shell, its own process group), stdout+stderr to log_path
+ * (appended) or inherited if NULL, in directory dir if not NULL, killed
+ * after timeout seconds.  Returns its exit status (128 + signal), or
+ * -ETIMEDOUT or -errno after a message. */
+int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_path, double timeout);
+/* Same, with KB_CHILD_DEADLINE. */
 int kb_run_argv(char *const argv[], const char *dir, const char *log_path);
 /* First line of what argv prints on stdout and stderr (e.g. "gcc
- * --version"); malloc'd, or NULL if it printed nothing or, unless
- * any_status, exited non-zero. */
+ * --version"), within KB_PROBE_DEADLINE; malloc'd, or NULL if it printed
+ * nothing, did not finish in time or, unless any_status, exited non-zero. */
 char *kb_capture_line(char *const argv[], int any_status);
 /* Interruption: SIGINT, SIGTERM and SIGHUP set kb_interrupted and kill the
  * process group of the child registered with kb_child_started (QEMU, make),
