@@ -373,7 +373,7 @@ static int run_make(const struct kb_conf *conf, const struct kb_source *src,
 		fputc('\n', f);
 		fclose(f);
 	}
-	r = kb_run_argv(a.v, NULL, log);
+	r = kb_run_argv_deadline(a.v, NULL, log, (double)conf->build_timeout);
 	argv_free(&a);
 	return r;
 }

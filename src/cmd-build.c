@@ -20,7 +20,7 @@ static int cmd_build(int argc, char **argv)
 
 	if (r >= 0)
 		return r;
-	if (kb_conf_load(&conf, path) < 0) {
+	if (kb_conf_load(&conf, path) < 0 || kb_conf_check_paths(&conf) < 0) {
 		kb_conf_release(&conf);
 		return KB_EXIT_USAGE;
 	}

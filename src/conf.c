@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "../workloads/icache.h"
@@ -20,6 +23,28 @@
 #include "conf.h"
 #include "option.h"
 #include "util.h"
+
+/* A path the kernel build gets (make's O=, -C, the fragment it reads):
+ * make expands '$' in it and the kernel's recipes hand it to a shell
+ * unquoted, so only characters inert to both are allowed. */
+static const char *make_inert_path(const char *path)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789/._-+,=@%:~";
+	static char why[160];
+	unsigned char c = (unsigned char)path[strspn(path, ok)];
+	char what[16];
+
+	if (!c)
+		return NULL;
+	if (c < 0x20 || c >= 0x7f)
+		snprintf(what, sizeof(what), "byte 0x%02x", c);
+	else
+		snprintf(what, sizeof(what), "'%c'", c);
+	snprintf(why, sizeof(why), "%s not allowed in a path the kernel build gets (make and its "
+		 "shell recipes expand it; allowed: letters, digits and /._-+,=@%%:~)", what);
+	return why;
+}
 
 /* [run] backend: auto or a primary's name, from the backend table */
 static const char *backend_check(const char *value)
@@ -36,7 +61,7 @@ static const char *backend_check(const char *value)
 
 static const struct kb_option options[] = {
 	{ .name = "source", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(source),
-	  .def = "/usr/src/linux-source-6.1.tar.xz",
+	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = make_inert_path,
 	  .help = "kernel source: a tarball (.tar.xz, .tar.gz, ...) or a source tree" },
 	{ .name = "arch", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(arch),
 	  .def = "i386", .allowed = { "i386" },
@@ -45,12 +70,17 @@ static const struct kb_option options[] = {
 	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" },
 	  .help = "base configuration target, before kbench's guest fragment and the variant's options" },
 	{ .name = "fragment", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(fragment),
+	  .check = make_inert_path,
 	  .help = "extra Kconfig fragment applied to every variant after the guest fragment" },
 	{ .name = "cache", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(cache),
+	  .check = make_inert_path,
 	  .help = "build cache (default $KBENCH_CACHE, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench)" },
 	{ .name = "jobs", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(jobs),
 	  .def = "0", .min = 0, .max = 1024,
 	  .help = "make -j for kernel builds (0: number of online CPUs)" },
+	{ .name = "build_timeout", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(build_timeout),
+	  .def = "14400", .min = 60, .max = 7 * 86400,
+	  .help = "seconds one step of a kernel build (make) may take before it is killed" },
 
 	{ .name = "accel", .section = KB_SEC_RUN, .type = KB_OPT_ENUM, .off = KOFF(accel),
 	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
@@ -118,7 +148,6 @@ const char *kb_conf_section_name(enum kb_opt_section s)
 }
 
 /* Every option: the core table, then each backend's [run] keys. */
-#define KB_MAX_OPTIONS 128
 #define optref kb_conf_option
 
 const struct kb_conf_option *kb_conf_options(size_t *n)
@@ -161,12 +190,14 @@ static const char *const workload_names[] = {
 
 /* Parser state: inih gives no line numbers, so the reader counts them and
  * tracks section headers itself (it also sees sections with no keys). */
+#define NO_SECTION_YET (-2)
+
 struct parse {
 	struct kb_conf *conf;
 	FILE *f;
 	int line;
 	int errors;
-	int sec_kind;			/* enum kb_opt_section, or -1 */
+	int sec_kind;			/* enum kb_opt_section; -1 after a bad header; NO_SECTION_YET */
 	struct kb_variant *variant;	/* current [variant NAME] */
 	char seen[2];			/* [kernel], [run] seen */
 	unsigned char set[KB_MAX_OPTIONS]; /* per section: key given (by optref index) */
@@ -421,14 +452,23 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 	}
 	/* fall through */
 	case KB_OPT_STR:
-	case KB_OPT_PATH:
+	case KB_OPT_PATH: {
+		char *v;
 		if (!*value)
 			return perr(p, "'%s': missing value", o->name);
-		if (o->check && o->check(value))
-			return perr(p, "'%s': '%s': %s", o->name, value, o->check(value));
+		const char *bad;
+
+		v = o->type == KB_OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
+		bad = o->check ? o->check(v) : NULL;
+		if (bad) {
+			perr(p, "'%s': '%s': %s", o->name, v, bad);
+			free(v);
+			return 1;
+		}
 		free(*(char **)field);
-		*(char **)field = o->type == KB_OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
+		*(char **)field = v;
 		return 0;
+	}
 	case KB_OPT_LONG: {
 		long v;
 
@@ -502,6 +542,9 @@ static char *reader(char *buf, int size, void *stream)
 	if (!line)
 		return NULL;
 	p->line++;
+	/* a byte-order mark (editors on other systems write one) is no text */
+	if (p->line == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+		memmove(line, line + 3, strlen(line + 3) + 1);
 	if (!strchr(line, '\n') && !feof(p->f)) {
 		int c;
 
@@ -578,6 +621,9 @@ static int handler(void *user, const char *section, const char *name, const char
 	const struct optref *all = kb_conf_options(&n);
 
 	(void)section;
+	if (p->sec_kind == NO_SECTION_YET)
+		return perr(p, "'%s' before any section: keys belong in [kernel], [run] or "
+			    "[variant NAME]", name);
 	if (p->sec_kind < 0)
 		return 1;	/* the header's error was reported already */
 	for (size_t i = 0; i < n; i++) {
@@ -591,6 +637,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (p->set[i] && o->type != KB_OPT_KOPTS)
 			return perr(p, "'%s' given twice in this section", name);
 		p->set[i] = 1;
+		if (o->section != KB_SEC_VARIANT)
+			p->conf->key_line[i] = p->line;
 		if (!*value && o->type != KB_OPT_KOPTS)
 			return perr(p, "'%s': missing value", name);
 		set_option(p, o, option_base(p->conf, p->variant, &all[i]), value);
@@ -677,12 +725,20 @@ static void finish(struct parse *p)
 	if (!c->cache) {
 		const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
 
+		const char *why;
+
 		if (e && *e)
 			c->cache = kb_xstrdup(e);
 		else if (x && *x)
 			c->cache = kb_xasprintf("%s/kbench", x);
 		else
 			c->cache = kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
+		why = make_inert_path(c->cache);
+		if (why) {
+			fprintf(stderr, "%s: the build cache '%s' (from $KBENCH_CACHE, $XDG_CACHE_HOME or "
+				"$HOME): %s\n", c->path, c->cache, why);
+			p->errors++;
+		}
 	}
 	if (c->jobs == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -698,9 +754,10 @@ int kb_conf_load(struct kb_conf *conf, const char *path)
 
 int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
 {
-	struct parse p = { .conf = conf, .sec_kind = -1 };
+	struct parse p = { .conf = conf, .sec_kind = NO_SECTION_YET };
+	struct stat st;
 	char *slash;
-	int ret;
+	int ret, fd;
 
 	check_table();
 	memset(conf, 0, sizeof(*conf));
@@ -719,9 +776,17 @@ int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
 	if (!conf->dir)
 		conf->dir = kb_xstrdup(".");
 	set_defaults(&p);
-	p.f = fopen(path, "r");
+	fd = kb_open_regular(path, &st);
+	if (fd < 0)
+		return kb_error("cannot read '%s': %s", path, kb_file_strerror(fd));
+	if (st.st_size > KB_CONF_MAX_BYTES) {
+		close(fd);
+		return kb_error("'%s': %lld bytes; a configuration is at most %d", path,
+				(long long)st.st_size, KB_CONF_MAX_BYTES);
+	}
+	p.f = fdopen(fd, "r");
 	if (!p.f)
-		return kb_error_errno(errno, "cannot open '%s'", path);
+		abort();
 	ret = ini_parse_stream(reader, &p, handler, &p);
 	fclose(p.f);
 	if (ret > 0 && p.errors == 0) {
@@ -741,6 +806,126 @@ const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char 
 		if (!strcmp(conf->variants[i].name, name))
 			return &conf->variants[i];
 	return NULL;
+}
+
+/* ---- what the configuration names on disk ---- */
+
+static void key_error(const struct kb_conf *c, const char *key, const char *value, const char *why)
+{
+	size_t n;
+	const struct kb_conf_option *all = kb_conf_options(&n);
+	int line = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i].o->section != KB_SEC_VARIANT && !strcmp(all[i].o->name, key))
+			line = c->key_line[i];
+	if (line)
+		fprintf(stderr, "%s:%d: '%s': '%s': %s\n", c->path, line, key, value, why);
+	else
+		fprintf(stderr, "%s: '%s' (default '%s'): %s\n", c->path, key, value, why);
+}
+
+/* NULL if path is, or can be made, a directory kbench writes in; else why. */
+static const char *dir_usable(const char *path)
+{
+	char *p = kb_xstrdup(path), *slash;
+	const char *why = NULL;
+	struct statfs fs;
+	struct stat st;
+	int self = 1;
+
+	while (stat(p, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR) {
+			why = strerror(errno);
+			goto out;
+		}
+		slash = strrchr(p, '/');
+		if (!slash) {
+			why = "cannot be made";
+			goto out;
+		}
+		slash[slash == p] = '\0';	/* keep "/" itself */
+		self = 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		why = self ? "is a file, not a directory" : "cannot be made: a parent is not a directory";
+	else if (statfs(p, &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+		why = "is in /proc or /sys, not a place for files";
+	else if (access(p, W_OK | X_OK) < 0)
+		why = errno == EROFS ? "is on a read-only filesystem" : "cannot be written (no permission)";
+out:
+	free(p);
+	return why;
+}
+
+/* NULL if path can be a kernel source: a tarball, or a directory (the
+ * build looks for the tree in it); else why. */
+static const char *source_usable(const char *path)
+{
+	static const struct {
+		size_t off, len;
+		const char *magic;
+	} kinds[] = {
+		{ 0, 6, "\xfd" "7zXZ\0" }, { 0, 2, "\x1f\x8b" }, { 0, 3, "BZh" },
+		{ 0, 4, "\x28\xb5\x2f\xfd" }, { 257, 5, "ustar" },
+	};
+	unsigned char head[262] = { 0 };
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? "not found (Debian's is in package linux-source-6.1)" : strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return NULL;
+	fd = kb_open_regular(path, NULL);
+	if (fd < 0)
+		return kb_file_strerror(fd);
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	for (size_t i = 0; i < KB_ARRAY_SIZE(kinds); i++)
+		if (n >= (ssize_t)(kinds[i].off + kinds[i].len) &&
+		    !memcmp(head + kinds[i].off, kinds[i].magic, kinds[i].len))
+			return NULL;
+	return "neither a tarball (xz, gzip, bzip2, zstd or tar) nor a directory";
+}
+
+int kb_conf_check_paths(const struct kb_conf *conf)
+{
+	const char *why;
+	int bad = 0, fd;
+
+	if ((why = dir_usable(conf->output)))
+		key_error(conf, "output", conf->output, why), bad = 1;
+	if ((why = dir_usable(conf->cache)))
+		key_error(conf, "cache", conf->cache, why), bad = 1;
+	if ((why = source_usable(conf->source)))
+		key_error(conf, "source", conf->source, why), bad = 1;
+	if (conf->fragment) {
+		fd = kb_open_regular(conf->fragment, NULL);
+		if (fd < 0)
+			key_error(conf, "fragment", conf->fragment, kb_file_strerror(fd)), bad = 1;
+		else
+			close(fd);
+	}
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		const struct kb_variant *v = &conf->variants[i];
+		const char *const files[] = { v->bzimage, v->vmlinux };
+
+		for (size_t k = 0; k < KB_ARRAY_SIZE(files); k++) {
+			if (!files[k])
+				continue;
+			fd = kb_open_regular(files[k], NULL);
+			if (fd >= 0) {
+				close(fd);
+				continue;
+			}
+			fprintf(stderr, "%s:%d: variant '%s': '%s': %s\n", conf->path, v->line, v->name,
+				files[k], kb_file_strerror(fd));
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
 }
 
 const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b)

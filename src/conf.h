@@ -28,6 +28,10 @@ struct kb_variant {
 	char *vmlinux;
 };
 
+/* Options kbench knows at most (core and backends'), and a configuration's size. */
+#define KB_MAX_OPTIONS 128
+#define KB_CONF_MAX_BYTES (1 << 20)
+
 struct kb_conf {
 	char *path;		/* the file it came from */
 	char *dir;		/* its directory: relative paths resolve here */
@@ -39,6 +43,7 @@ struct kb_conf {
 	char *fragment;		/* extra Kconfig fragment file, or NULL */
 	char *cache;		/* build cache directory */
 	long jobs;
+	long build_timeout;	/* seconds one make step may take */
 
 	/* [run] */
 	long accel;		/* enum kb_accel */
@@ -60,6 +65,10 @@ struct kb_conf {
 
 	struct kb_variant *variants;
 	size_t n_variants;
+
+	/* the line of each [kernel] and [run] key given, by its index in
+	 * kb_conf_options(); 0 for a default */
+	int key_line[KB_MAX_OPTIONS];
 };
 
 /* Parse path into conf.  0 on success; -1 after printing every problem found
@@ -70,6 +79,12 @@ int kb_conf_load(struct kb_conf *conf, const char *path);
 int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir);
 void kb_conf_release(struct kb_conf *conf);
 const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char *name);
+/* What the configuration names on disk, checked before a run makes any
+ * directory: the output and cache directories can be made and written
+ * (not in /proc or /sys, not on a read-only mount, not a file), the source
+ * is a tarball or a tree, the fragment a readable file.  0, or -1 after a
+ * "file:line: 'key': ..." message per problem. */
+int kb_conf_check_paths(const struct kb_conf *conf);
 /* A backend's [run] options (its struct, defaults filled in). */
 const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b);
 /* Every key kbench knows: the core table's, then each backend's [run] keys
