@@ -16,9 +16,25 @@
 #include "store.h"
 #include "util.h"
 
+/* The run's subdirectories, and a manifest that names the run. */
+static int populate(struct kb_store *s)
+{
+	static const char *const sub[] = { "variants", "boots" };
+
+	for (size_t i = 0; i < KB_ARRAY_SIZE(sub); i++) {
+		char *p = kb_store_path(s, "%s", sub[i]);
+		int r = kb_mkdir_p(p, 0755);
+
+		free(p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int kb_store_create(struct kb_store *s, const char *output_dir)
 {
-	char stamp[32];
+	char stamp[32], *tmp;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -27,52 +43,139 @@ int kb_store_create(struct kb_store *s, const char *output_dir)
 		return -1;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	/* Two runs in the same second get -2, -3...: mkdir is the arbiter. */
+	/* The run directory appears whole, manifest and all (made under a
+	 * hidden name, then renamed): a run killed at once leaves no
+	 * directory that resume and report cannot read. */
+	tmp = kb_xasprintf("%s/.new-%s.XXXXXX", output_dir, stamp);
+	if (!mkdtemp(tmp)) {
+		int err = errno;
+
+		free(tmp);
+		return kb_error_errno(err, "cannot create a run directory in '%s'", output_dir);
+	}
+	s->dir = tmp;
+	s->manifest = json_object();
+	if (populate(s) < 0)
+		goto fail;
+	/* Two runs in the same second get -2, -3...: rename is the arbiter
+	 * (it fails onto a run directory, which is never empty). */
 	for (int i = 1; i < 1000; i++) {
 		char *id = i == 1 ? kb_xstrdup(stamp) : kb_xasprintf("%s-%d", stamp, i);
 		char *dir = kb_xasprintf("%s/%s", output_dir, id);
 
-		if (mkdir(dir, 0755) == 0) {
+		json_object_set_new(s->manifest, "run_id", json_string(id));
+		json_object_set_new(s->manifest, "state", json_string("starting"));
+		if (kb_store_save_manifest(s) < 0) {
+			free(id);
+			free(dir);
+			goto fail;
+		}
+		if (rename(tmp, dir) == 0) {
 			s->id = id;
 			s->dir = dir;
-			break;
+			free(tmp);
+			return 0;
 		}
 		free(id);
 		free(dir);
-		if (errno != EEXIST)
-			return kb_error_errno(errno, "cannot create run directory in '%s'", output_dir);
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			kb_error_errno(errno, "cannot create a run directory in '%s'", output_dir);
+			goto fail;
+		}
 	}
-	if (!s->dir)
-		return kb_error("cannot create a run directory in '%s'", output_dir);
-	char *p = kb_store_path(s, "variants");
-	int r = kb_mkdir_p(p, 0755);
+	kb_error("cannot create a run directory in '%s': 999 runs started in one second", output_dir);
+fail:
+	{
+		char *argv[] = { "rm", "-rf", "--", tmp, NULL };
 
-	free(p);
-	p = kb_store_path(s, "boots");
-	if (r == 0)
-		r = kb_mkdir_p(p, 0755);
-	free(p);
-	s->manifest = json_object();
+		kb_run_argv(argv, NULL, "/dev/null");
+	}
+	json_decref(s->manifest);
+	s->manifest = NULL;
+	free(tmp);
+	s->dir = NULL;
+	return -1;
+}
+
+/* The append-only files of a run: a crash can tear the last line of each. */
+static const char *const appended[] = { "samples.jsonl", "boots.jsonl", "sim.jsonl", "timing.jsonl" };
+
+/* Cut a torn last line (a write cut short by a crash or a full disk) so
+ * that the next append starts a line of its own.  0, or -errno. */
+static int cut_torn_line(const struct kb_store *s, const char *file)
+{
+	char *path = kb_store_path(s, "%s", file), c;
+	struct stat st;
+	off_t keep;
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK), r = 0;
+
+	if (fd < 0) {
+		r = errno == ENOENT ? 0 : kb_error_errno(errno, "cannot open '%s'", path);
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		r = kb_error("'%s': not a regular file", path);
+		goto out;
+	}
+	if (st.st_size == 0 || (pread(fd, &c, 1, st.st_size - 1) == 1 && c == '\n'))
+		goto out;
+	for (keep = st.st_size - 1; keep > 0; keep--)
+		if (pread(fd, &c, 1, keep - 1) == 1 && c == '\n')
+			break;
+	if (ftruncate(fd, keep) < 0 || fsync(fd) < 0) {
+		r = kb_error_errno(errno, "cannot cut the torn last line of '%s'", path);
+		goto out;
+	}
+	kb_warn("'%s': its last line was torn (%lld bytes of an interrupted write): cut", path,
+		(long long)(st.st_size - keep));
+out:
+	if (fd >= 0)
+		close(fd);
+	free(path);
 	return r;
 }
 
 int kb_store_open(struct kb_store *s, const char *dir)
 {
+	char *path, *text = NULL;
 	json_error_t jerr;
-	char *path;
+	size_t len;
+	int r;
 
 	memset(s, 0, sizeof(*s));
 	s->dir = kb_xstrdup(dir);
 	path = kb_store_path(s, "manifest.json");
-	s->manifest = json_load_file(path, 0, &jerr);
+	r = kb_read_file_max(path, &text, &len, KB_STORE_MAX_MANIFEST);
+	if (r == -ENOENT) {
+		kb_error("'%s': no manifest.json: not a kbench run directory, or one stopped before it "
+			 "started; start a new run with kbench run VARIANTS.CONF", dir);
+		goto fail;
+	}
+	if (r < 0) {
+		kb_error("'%s': %s", path, kb_file_strerror(r));
+		goto fail;
+	}
+	s->manifest = json_loadb(text, len, 0, &jerr);
 	if (!json_is_object(s->manifest)) {
 		kb_error("%s:%d: %s", path, jerr.line, s->manifest ? "not a JSON object" : jerr.text);
-		free(path);
-		kb_store_release(s);
-		return -1;
+		goto fail;
 	}
 	free(path);
+	free(text);
 	s->id = kb_xstrdup(json_string_value(json_object_get(s->manifest, "run_id")) ?: "");
+	return 0;
+fail:
+	free(path);
+	free(text);
+	kb_store_release(s);
+	return -1;
+}
+
+int kb_store_repair(const struct kb_store *s)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(appended); i++)
+		if (cut_torn_line(s, appended[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -113,34 +216,50 @@ int kb_store_lock(const char *output_dir)
 	return fd;
 }
 
+struct dropper {
+	const char *key;
+	const long *drop;
+	size_t n;
+	FILE *out;
+};
+
+static int keep_line(void *ctx, char *line, size_t len)
+{
+	struct dropper *d = ctx;
+	json_t *o = json_loadb(line, len, 0, NULL);
+	long v = (long)json_integer_value(json_object_get(o, d->key));
+	int keep = json_is_object(o);	/* an unreadable line goes too */
+
+	for (size_t i = 0; keep && i < d->n; i++)
+		if (d->drop[i] == v)
+			keep = 0;
+	json_decref(o);
+	if (keep) {
+		fwrite(line, 1, len, d->out);
+		fputc('\n', d->out);
+	}
+	return 0;
+}
+
 int kb_store_drop_lines(const struct kb_store *s, const char *file, const char *key,
 			const long *drop, size_t n)
 {
-	char *path = kb_store_path(s, "%s", file), *buf, *out, *save = NULL;
-	size_t len, olen = 0;
+	char *path = kb_store_path(s, "%s", file), *text = NULL;
+	struct dropper d = { key, drop, n, NULL };
+	size_t len = 0;
+	long bad;
 	int r;
 
-	if (kb_read_file(path, &buf, &len) < 0) {
-		free(path);
-		return 0;	/* nothing written yet */
-	}
-	out = kb_xmalloc(len + 1);
-	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		json_t *o = json_loads(l, 0, NULL);
-		long v = (long)json_integer_value(json_object_get(o, key));
-		int keep = o != NULL;	/* a torn line is dropped too */
-
-		for (size_t i = 0; keep && i < n; i++)
-			if (drop[i] == v)
-				keep = 0;
-		json_decref(o);
-		if (!keep)
-			continue;
-		olen += (size_t)sprintf(out + olen, "%s\n", l);
-	}
-	r = kb_write_file_atomic(path, out, olen);
-	free(out);
-	free(buf);
+	d.out = open_memstream(&text, &len);
+	if (!d.out)
+		abort();
+	r = kb_store_each_line(path, keep_line, &d, &bad);
+	fclose(d.out);
+	if (r == 0)
+		r = kb_write_file_atomic(path, text, len);
+	else if (r == -ENOENT)
+		r = 0;	/* nothing written yet */
+	free(text);
 	free(path);
 	return r;
 }
@@ -212,24 +331,89 @@ int kb_store_append(const struct kb_store *s, const char *file, json_t *obj)
 	return r;
 }
 
-json_t *kb_store_read_lines(const char *path, int *bad)
+int kb_store_each_line(const char *path, kb_store_line_fn fn, void *ctx, long *bad)
 {
-	json_t *arr = json_array();
-	char *buf, *save = NULL;
+	size_t cap = 1 << 16, have = 0;
+	char *buf;
+	int fd = kb_open_regular(path, NULL), skipping = 0, r = 0;
 
 	*bad = 0;
-	if (kb_read_file(path, &buf, NULL) < 0)
-		return arr;
-	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		json_t *o = json_loads(l, 0, NULL);
+	if (fd == -ENOENT)
+		return fd;
+	if (fd < 0)
+		return kb_error("cannot read '%s': %s", path, kb_file_strerror(fd));
+	buf = kb_xmalloc(cap + 1);
+	for (;;) {
+		ssize_t n = read(fd, buf + have, cap - have);
+		size_t start = 0;
 
-		if (!json_is_object(o)) {
-			json_decref(o);
-			(*bad)++;
+		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0) {
+			r = kb_error_errno(errno, "cannot read '%s'", path);
+			break;
 		}
-		json_array_append_new(arr, o);
+		if (n == 0) {
+			*bad += have > 0 || skipping;	/* a torn last line */
+			break;
+		}
+		have += (size_t)n;
+		for (char *nl; (nl = memchr(buf + start, '\n', have - start)); start = (size_t)(nl - buf) + 1) {
+			size_t len = (size_t)(nl - (buf + start));
+
+			if (skipping || memchr(buf + start, '\0', len)) {
+				++*bad;	/* the end of an overlong line, or one with a NUL byte */
+				skipping = 0;
+				continue;
+			}
+			*nl = '\0';
+			r = fn(ctx, buf + start, len);
+			if (r < 0)
+				goto out;
+		}
+		memmove(buf, buf + start, have - start);
+		have -= start;
+		if (have == cap) {
+			if (cap >= KB_STORE_MAX_LINE) {
+				skipping = 1;	/* drop it up to its newline */
+				have = 0;
+			} else {
+				cap *= 2;
+				buf = kb_xrealloc(buf, cap + 1);
+			}
+		}
 	}
+out:
+	close(fd);
 	free(buf);
-	return arr;
+	return r;
+}
+
+struct lines {
+	json_t *arr;
+	long bad;
+};
+
+static int add_line(void *ctx, char *line, size_t len)
+{
+	struct lines *l = ctx;
+	json_t *o = json_loadb(line, len, 0, NULL);
+
+	if (json_is_object(o))
+		json_array_append_new(l->arr, o);
+	else {
+		json_decref(o);
+		l->bad++;
+	}
+	return 0;
+}
+
+json_t *kb_store_read_lines(const char *path, int *bad)
+{
+	struct lines l = { json_array(), 0 };
+	long torn = 0;
+	int r = kb_store_each_line(path, add_line, &l, &torn);
+
+	*bad = (int)(l.bad + torn + (r < 0 && r != -ENOENT));
+	return l.arr;
 }

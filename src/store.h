@@ -14,8 +14,14 @@ struct kb_store {
 };
 
 int kb_store_create(struct kb_store *s, const char *output_dir);
-/* Open an existing run directory (for --resume): its manifest is loaded. */
+/* Open an existing run directory (resume, report): its manifest is loaded.
+ * -1 after a message that says what to do (a directory with no manifest
+ * was never a run, or stopped before it started). */
 int kb_store_open(struct kb_store *s, const char *dir);
+/* Before appending to a run again (resume): a torn last line of an
+ * append-only file is cut, with a warning, so that the next record starts
+ * a line of its own.  0, or -1 after a message. */
+int kb_store_repair(const struct kb_store *s);
 /* Hold the results directory: one kbench run at a time writes to (and
  * measures on) it.  Returns a file descriptor to keep open, or -1 after a
  * message naming the holder. */
@@ -33,8 +39,22 @@ int kb_store_append(const struct kb_store *s, const char *file, json_t *obj);
 char *kb_store_path(const struct kb_store *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Read a JSON-lines file: each valid object is appended to the returned
- * array; a torn or invalid line is skipped and counted in *bad. */
+/* Bounds on what a run directory may hold: one line of a .jsonl file, and
+ * manifest.json (a crafted run directory cannot make kbench allocate more). */
+#define KB_STORE_MAX_LINE (1 << 20)
+#define KB_STORE_MAX_MANIFEST (16 << 20)
+
+/* fn gets each complete line of path, NUL-terminated without its newline;
+ * a negative return stops the reading and is returned. */
+typedef int (*kb_store_line_fn)(void *ctx, char *line, size_t len);
+/* Each line of a JSON-lines file, read in pieces: memory for one line,
+ * whatever the file's size.  A line longer than KB_STORE_MAX_LINE, one
+ * holding a NUL byte and a torn last line are not passed, but counted in
+ * *bad.  0; -ENOENT (no message) when there is no such file; or -errno
+ * after a message (a FIFO, a device or a socket is refused, never read). */
+int kb_store_each_line(const char *path, kb_store_line_fn fn, void *ctx, long *bad);
+/* A JSON-lines file as an array of its objects; lines that are not one
+ * (torn, invalid, refused by kb_store_each_line) are counted in *bad. */
 json_t *kb_store_read_lines(const char *path, int *bad);
 
 #endif
