@@ -157,7 +157,9 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 
 		kb_info("boot timing: variant '%s': hyperfine, %ld warm-up and %ld timed boots",
 			variant, conf->warmup, conf->runs);
-		r = kb_run_argv(argv, NULL, log);
+		/* every boot may take its timeout, and hyperfine a little more */
+		r = kb_run_argv_deadline(argv, NULL, log, (double)(conf->runs + conf->warmup) *
+					 ((double)conf->timeout + 10) + 60);
 	}
 	if (kb_interrupted) {
 		ret = -1;	/* no timing.jsonl line: --resume times it again */

@@ -4,6 +4,7 @@
  * backends, the measuring boots, the stages after them, the report. */
 #include "config.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static int start_run(const char *path, struct kb_conf *conf, struct kb_store *st
 	size_t len = 0;
 	int r;
 
-	if (kb_conf_load(conf, path) < 0)
+	if (kb_conf_load(conf, path) < 0 || kb_conf_check_paths(conf) < 0)
 		return KB_EXIT_USAGE;
 	*lockfd = kb_store_lock(conf->output);
 	if (*lockfd < 0 || kb_store_create(store, conf->output) < 0)
@@ -56,14 +57,18 @@ static int start_run(const char *path, struct kb_conf *conf, struct kb_store *st
  * the original was, and the seed of the original plan. */
 static int resume_run(const char *dir, struct kb_conf *conf, struct kb_store *store, int *lockfd)
 {
-	char *copy, *parent;
+	char *copy, *real;
 	int r;
 
 	if (kb_store_open(store, dir) < 0)
 		return KB_EXIT_USAGE;
-	parent = kb_xstrdup(dir);
-	*lockfd = kb_store_lock(dirname(parent));
-	free(parent);
+	/* the lock of the results directory that holds the run, whichever
+	 * way the run directory was named ("." included) */
+	real = realpath(dir, NULL);
+	if (!real)
+		return kb_error_errno(errno, "'%s'", dir), KB_EXIT_FAILED;
+	*lockfd = kb_store_lock(dirname(real));
+	free(real);
 	if (*lockfd < 0)
 		return KB_EXIT_FAILED;
 	if (!strcmp(kb_manifest_str(store, "state") ?: "", "complete")) {
@@ -71,9 +76,15 @@ static int resume_run(const char *dir, struct kb_conf *conf, struct kb_store *st
 		return KB_EXIT_USAGE;
 	}
 	copy = kb_store_path(store, "variants.conf");
+	if (access(copy, F_OK) < 0) {
+		kb_error("'%s': stopped before it started (no copy of its configuration); start a "
+			 "new run with kbench run VARIANTS.CONF", dir);
+		free(copy);
+		return KB_EXIT_USAGE;
+	}
 	r = kb_conf_load_dir(conf, copy, kb_manifest_str(store, "config_dir"));
 	free(copy);
-	if (r < 0)
+	if (r < 0 || kb_store_repair(store) < 0)
 		return KB_EXIT_USAGE;
 	conf->seed = (unsigned long long)json_integer_value(json_object_get(store->manifest, "seed"));
 	return 0;
@@ -94,15 +105,17 @@ static int same_as_before(const struct kb_store *store, int resume, const char *
 }
 
 /* Accelerator and backends; KB_EXIT_OK or the exit code, the manifest
- * saying which either way. */
+ * saying which either way, but for a resume refused (*refused): that run
+ * stays as it was, to be resumed where it can be. */
 static int choose(const struct kb_conf *conf, struct kb_store *store, int resume,
-		  const char **accel, struct kb_backends_chosen *bc)
+		  const char **accel, struct kb_backends_chosen *bc, int *refused)
 {
 	char *why = NULL;
 	int ret = KB_EXIT_OK;
 
 	*accel = kb_run_choose_accel(conf, &why);
 	if (!same_as_before(store, resume, "accel.chosen", "under", *accel, why)) {
+		*refused = 1;
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
@@ -124,6 +137,7 @@ static int choose(const struct kb_conf *conf, struct kb_store *store, int resume
 	kb_info("host counters %s: %s", bc->overlay.b ? bc->overlay.b->name : "off", bc->overlay_why);
 	if (!same_as_before(store, resume, "backend", "with backend", kb_backends_name(bc),
 			    bc->primary.why)) {
+		*refused = 1;
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
@@ -167,7 +181,7 @@ static int cmd_run(int argc, char **argv)
 	char *runner = NULL, *image = NULL, *logdir = NULL;
 	long bad_boots = 0, bad_stages = 0, ran = 0;
 	size_t nbuilt = 0;
-	int resume, lockfd = -1, failed = 0, ret = KB_EXIT_FAILED;
+	int resume, lockfd = -1, failed = 0, refused = 0, ret = KB_EXIT_FAILED;
 	int r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume);
 	double t0 = kb_now();
 
@@ -183,7 +197,6 @@ static int cmd_run(int argc, char **argv)
 	}
 	kb_install_signal_handlers();
 	kb_info("%s run directory %s", resume ? "resuming" : "new", store.dir);
-	kb_manifest_state(&store, "running", 0);
 
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_store_path(&store, "variants");
@@ -201,11 +214,12 @@ static int cmd_run(int argc, char **argv)
 	if (kb_image_write(image, runner) < 0)
 		goto report;
 	env.image = image;
-	r = choose(&conf, &store, resume, &env.accel, &bc);
+	r = choose(&conf, &store, resume, &env.accel, &bc, &refused);
 	if (r) {
 		ret = r;
 		goto report;
 	}
+	kb_manifest_state(&store, "running", kb_now() - t0);
 
 	kb_plan_make(&plan, vs, conf.n_variants, conf.boots, conf.seed);
 	kb_plan_read_done(&plan, &store);
@@ -221,19 +235,28 @@ static int cmd_run(int argc, char **argv)
 		bad_stages = stages(&conf, &env, &plan, vs, resume);
 	ret = failed || bad_boots || bad_stages ? KB_EXIT_FAILED : KB_EXIT_OK;
 report:
+	/* "complete" only once the report is written: a run killed while
+	 * reporting resumes into its report */
 	if (kb_interrupted)
 		ret = 128 + (int)kb_interrupted;
-	kb_manifest_state(&store, kb_interrupted ? "interrupted" : "complete", kb_now() - t0);
-	if (kb_report_write(store.dir) < 0)
+	if (refused)
+		goto out;
+	kb_manifest_state(&store, kb_interrupted ? "interrupted" : ret == KB_EXIT_NOT_SUPPORTED ?
+			  "stopped" : "reporting", kb_now() - t0);
+	if (kb_report_write(store.dir) < 0) {
 		ret = KB_EXIT_FAILED;
-	else
+	} else {
 		printf("%s/report.md\n", store.dir);
+		if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
+			kb_manifest_state(&store, "complete", kb_now() - t0);
+	}
 	if (kb_interrupted)
 		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
 			store.dir);
 	else
 		kb_info("%ld boots, %ld failed; %zu of %zu variants built; %.0f s", ran, bad_boots,
 			nbuilt, conf.n_variants, kb_now() - t0);
+out:
 	kb_run_variants_free(&conf, vs);
 	kb_plan_release(&plan);
 	kb_backends_release(&bc);
