@@ -149,21 +149,15 @@ static int file_open(struct file *f, const char *path)
 	ret = libelf_init();
 	if (ret < 0)
 		return ret;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return kb_error_errno(errno, "'%s'", path);
-	if (fstat(f->fd, &st) < 0) {
-		ret = kb_error_errno(errno, "'%s'", path);
-		goto out_close;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = fail(EISDIR, "'%s': is a directory", path);
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = fail(EINVAL, "'%s': not a regular file", path);
-		goto out_close;
-	}
+	/* never waits on a FIFO: anything but a regular file is refused */
+	ret = kb_open_regular(path, &st);
+	if (ret == -EISDIR)
+		return fail(EISDIR, "'%s': is a directory", path);
+	if (ret == -EINVAL)
+		return fail(EINVAL, "'%s': not a regular file", path);
+	if (ret < 0)
+		return kb_error_errno(-ret, "'%s'", path);
+	f->fd = ret;
 	if (st.st_size == 0) {
 		ret = fail(ENOEXEC, "'%s': empty file, not an ELF file", path);
 		goto out_close;
