@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # TAP helpers for kbench's shell tests: call kbench the way a user does.
-# Each test sources this file, calls plan N, then ok/not_ok/skip per check.
+# A test sources this file, runs its checks (ok, not_ok, skip, check,
+# check_todo) and ends with test_done, which prints the plan: the number of
+# checks that ran, so no count is kept by hand.  skip_all ends a test early.
 set -u
 : "${KBENCH:?KBENCH must name the kbench binary (run through make check)}"
 : "${TEST_SRCDIR:=$(cd "$(dirname "$0")" && pwd)}"
@@ -8,22 +10,58 @@ set -u
 kb_test_n=0
 kb_test_failed=0
 
-plan() { echo "1..$1"; }
 ok() { kb_test_n=$((kb_test_n + 1)); echo "ok $kb_test_n - $*"; }
 not_ok() { kb_test_n=$((kb_test_n + 1)); kb_test_failed=1; echo "not ok $kb_test_n - $*"; }
 # skip REASON NAME: a skip is counted and says why (# SKIP needs:kvm)
 skip() { kb_test_n=$((kb_test_n + 1)); echo "ok $kb_test_n - $2 # SKIP $1"; }
-# skip_all N REASON NAME: skip every one of the test's N checks, then exit
-skip_all() {
-	for i in $(seq "$1"); do skip "$2" "$3 $i"; done
-	exit 0
-}
 # check NAME COMMAND...: ok when COMMAND succeeds
 check() {
 	local name=$1; shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
+# check_todo DEFECT NAME COMMAND...: a check that a known DEFECT makes fail
+# (TAP TODO): shown, not a failure; once it passes the TAP driver reports an
+# unexpected pass, so the directive cannot outlive the defect
+check_todo() {
+	local why=$1 name=$2; shift 2
+	kb_test_n=$((kb_test_n + 1))
+	if "$@"; then
+		echo "ok $kb_test_n - $name # TODO $why"
+	else
+		echo "not ok $kb_test_n - $name # TODO $why"
+	fi
+}
 diag() { printf '# %s\n' "$@"; }
+
+# test_done: the plan after the last check; exit status 1 if a check failed
+test_done() {
+	trap - EXIT
+	echo "1..$kb_test_n"
+	exit "$kb_test_failed"
+}
+# skip_all REASON NAME: skip the rest of the test and end it.  Before any
+# check that is the plan "1..0 # SKIP REASON" (the TAP driver reports the test
+# as skipped); after some, one counted skip named NAME, then the plan.
+skip_all() {
+	if [ "$kb_test_n" -eq 0 ]; then
+		trap - EXIT
+		echo "1..0 # SKIP $1"
+		exit 0
+	fi
+	skip "$1" "$2"
+	test_done
+}
+# Any other end (exit, an error under set -u, a missing test_done) still
+# gives a valid plan, with a failed check and a non-zero status saying so.
+kb_test_exit() {
+	local status=$?
+	not_ok "test script ended without test_done (exit status $status)"
+	echo "1..$kb_test_n"
+	[ "$status" -ne 0 ] || status=1
+	exit "$status"
+}
+trap kb_test_exit EXIT
+
 # A fresh scratch directory for this test under the build tree.
 scratch() {
 	local d="$TEST_BUILDDIR/out/$(basename "$0" .sh)"
@@ -44,6 +82,8 @@ run_in() {
 	run=$(sed -n 's,/report.md$,,p' "$dir/run.out" | tail -n 1)
 	run=${run:-$dir/no-run}
 }
+# needs_cmd COMMAND NAME: without COMMAND, skip the rest of the test
+needs_cmd() { command -v "$1" >/dev/null 2>&1 || skip_all "needs:$1" "$2"; }
 # find_python IMPORTS: in PY, the first of $KBENCH_PYTHON, python3 and
 # /usr/bin/python3 that can "import IMPORTS" (pyenv's python3 may lack
 # Debian's scipy); PY empty and status 1 when none can
@@ -54,16 +94,120 @@ find_python() {
 	done
 	return 1
 }
+# needs_python IMPORTS PACKAGE NAME: find_python, else skip the rest of the
+# test as needing PACKAGE
+needs_python() { find_python "$1" || skip_all "needs:$2" "$3"; }
+
+# fails_naming NAME FILE COMMAND...: COMMAND fails with status 1, a message
+# naming 'FILE' and nothing on stdout; its output in $d/got and $d/err
+fails_naming() {
+	local name=$1 file=$2
+	shift 2
+	"$@" >"$d/got" 2>"$d/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -qF "'$file'" "$d/err" && [ ! -s "$d/got" ]; then
+		ok "$name"
+	else
+		not_ok "$name (exit status $rc)"
+		sed 's/^/# /' "$d/err"
+	fi
+}
+# same_output NAME REFERENCE SUBCOMMAND ARG...: `kbench SUBCOMMAND ARG...`
+# prints what `REFERENCE ARG...` prints, byte for byte (REFERENCE: a
+# program or a function)
+same_output() {
+	local name=$1 ref=$2 sub=$3
+	shift 3
+	if ! "$KBENCH" "$sub" "$@" >"$d/got" 2>"$d/err"; then
+		not_ok "$name (exit status $?)"
+		sed 's/^/# /' "$d/err"
+		return
+	fi
+	"$ref" "$@" >"$d/want" 2>/dev/null
+	if cmp -s "$d/want" "$d/got"; then
+		ok "$name ($(wc -l <"$d/want") lines)"
+	else
+		not_ok "$name"
+		diff "$d/want" "$d/got" | head -n 20 | sed 's/^/# /'
+	fi
+}
+
+# guest_cc OUT SOURCE [FLAGS...]: a static i386 program without libc, as
+# the sim tests run them (tests/sim/rt.h); fails without gcc-multilib
+guest_cc() {
+	local out=$1 src=$2
+	shift 2
+	${CC:-cc} -m32 -O2 -static -nostdlib -no-pie -ffreestanding -fno-pic -fno-stack-protector \
+		-fno-asynchronous-unwind-tables -I"$TEST_SRCDIR/../src" "$@" -o "$out" "$src"
+}
+# runner VAR=VALUE...: the guest runner ($KBENCH_RUNNER, a static i386
+# program) on this host with only those variables, under $exec_with
+exec_with=
+runner() { env -i "$@" $exec_with "$KBENCH_RUNNER"; }
+# find_runner_exec: how this host runs it: natively, else under qemu-i386
+# (some x86-64 kernels cannot run i386 programs); exec_with=none and
+# status 1 when neither works
+find_runner_exec() {
+	for exec_with in "" qemu-i386; do
+		[ -z "$exec_with" ] || command -v "$exec_with" >/dev/null 2>&1 || continue
+		runner kb_workloads=getppid kb_samples=1 kb_scale=0.0001 </dev/null 2>/dev/null |
+			grep -q '^@KB1 hello ' && return 0
+	done
+	exec_with=none
+	return 1
+}
 
 # Tests on real kernels: Debian's kernel source and the build cache kbench
 # uses by default (so CI reuses kernels built by earlier runs).
 kernel_src=/usr/src/linux-source-6.1.tar.xz
 kernel_cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
-# needs_kernel_source N NAME: without the source, skip all N checks and exit
+# needs_kernel_source NAME: without the source, skip the rest of the test
 needs_kernel_source() {
-	[ -f "$kernel_src" ] || skip_all "$1" "needs:linux-source-6.1" "$2"
+	[ -f "$kernel_src" ] || skip_all "needs:linux-source-6.1" "$1"
 }
 # kernel_section: the [kernel] section of such a test's variants.conf
 kernel_section() {
 	printf '[kernel]\nsource = %s\ncache = %s\n' "$kernel_src" "$kernel_cache"
+}
+# write_tcg_conf FILE [KEY=VALUE...] [-- VARIANT...]: such a test's
+# variants.conf: kernel_section; [run] with boot_runs = 0, accel = tcg,
+# boots = 1, samples = 1, scale = 0.05, timeout = 120, output = results,
+# each KEY=VALUE replacing its default or adding a key (KEY= leaves it
+# out); then the variants, O2 and Os unless named.  A VARIANT is NAME or
+# NAME:KEY=VALUE (one more key); its kernel is -Os for names that start
+# with Os, else -O2.
+write_tcg_conf() {
+	local file=$1 kv arg given
+	shift
+	{
+		kernel_section
+		printf '\n[run]\n'
+		for kv in boot_runs=0 accel=tcg boots=1 samples=1 scale=0.05 timeout=120 output=results; do
+			given=
+			for arg; do
+				[ "$arg" = -- ] && break
+				[ "${arg%%=*}" = "${kv%%=*}" ] && given=1
+			done
+			[ -n "$given" ] || printf '%s = %s\n' "${kv%%=*}" "${kv#*=}"
+		done
+		while [ $# -gt 0 ] && [ "$1" != -- ]; do
+			[ -z "${1#*=}" ] || printf '%s = %s\n' "${1%%=*}" "${1#*=}"
+			shift
+		done
+		if [ $# -gt 0 ]; then
+			shift
+		else
+			set -- O2 Os
+		fi
+		for arg; do
+			printf '\n[variant %s]\n' "${arg%%:*}"
+			case $arg in
+			Os*) echo 'config = CC_OPTIMIZE_FOR_SIZE=y' ;;
+			*) echo 'config = CC_OPTIMIZE_FOR_PERFORMANCE=y' ;;
+			esac
+			case $arg in
+			*:*) kv=${arg#*:}; printf '%s = %s\n' "${kv%%=*}" "${kv#*=}" ;;
+			esac
+		done
+	} > "$file"
 }

@@ -3,7 +3,6 @@
 # kbench probe: what it says about this host must agree with the host's own
 # sources (sysfs, procfs, QEMU itself).
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 10
 d=$(scratch)
 
 "$KBENCH" probe --json > "$d/probe.json" 2> "$d/err"
@@ -50,30 +49,25 @@ check "perf_event_paranoid agrees with procfs" \
 check "qemu version is what QEMU prints" \
 	test "$(jq -r '.qemu.version' "$d/probe.json")" = "$(qemu-system-i386 --version | head -n 1)"
 
-# Hardware counters: compare with perf itself where it is installed.
-if command -v perf >/dev/null 2>&1; then
-	if perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep -Eq '^[0-9]+,'; then
+# perf_agrees NAME FILTER EVENTS PATTERN: the probe's verdict (jq FILTER) is
+# true exactly when `perf stat -x, -e EVENTS true` prints a line matching
+# PATTERN, where perf itself is installed
+perf_agrees() {
+	if ! command -v perf >/dev/null 2>&1; then
+		skip "needs:perf" "$1"
+		return
+	fi
+	if perf stat -x, -e "$3" true 2>&1 >/dev/null | grep -Eq "$4"; then
 		want=true
 	else
 		want=false
 	fi
-	check "host PMU verdict agrees with perf stat ($want)" \
-		test "$(jq -r '.host_pmu.usable' "$d/probe.json")" = "$want"
-else
-	skip "needs:perf" "host PMU verdict agrees with perf stat"
-fi
-if command -v perf >/dev/null 2>&1; then
-	if perf stat -x, -e task-clock,page-faults,context-switches true 2>&1 >/dev/null |
-		grep -Eq '^[0-9.]+,[^,]*,page-faults'; then
-		want=true
-	else
-		want=false
-	fi
-	check "software events verdict (host-sw) agrees with perf stat ($want)" \
-		test "$(jq -r '.host_sw' "$d/probe.json")" = "$want"
-else
-	skip "needs:perf" "software events verdict agrees with perf stat"
-fi
+	check "$1 ($want)" test "$(jq -r "$2" "$d/probe.json")" = "$want"
+}
+perf_agrees "host PMU verdict agrees with perf stat" .host_pmu.usable instructions:u '^[0-9]+,'
+perf_agrees "software events verdict (host-sw) agrees with perf stat" .host_sw \
+	task-clock,page-faults,context-switches '^[0-9.]+,[^,]*,page-faults'
 
 "$KBENCH" probe --no-kvm > "$d/human" 2>&1
 check "human-readable probe names the accelerators" grep -q '^kvm usable: *not probed' "$d/human"
+test_done

@@ -3,7 +3,6 @@
 # Bad variants.conf files: exit status 2 and a message naming file:line,
 # before anything is built.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 12
 d=$(scratch)
 
 # expect_error NAME LINE PATTERN CONTENT: kbench run refuses with file:line
@@ -45,3 +44,4 @@ check "--help-config documents every section" \
 
 "$KBENCH" frobnicate > /dev/null 2>&1
 check "unknown command: exit 2" test $? -eq 2
+test_done

@@ -24,21 +24,7 @@ half=$(sed -n 's/^#define KB_SWEEP_HALF_KIB[^0-9]*\([0-9]*\).*/\1/p' "$TEST_SRCD
 # sweep_iters ITERS0 K: kb_wl_sweep_iters()
 sweep_iters() { awk -v i="$1" -v h="$half" -v k="$2" 'BEGIN { v = int(i * h / (h + k) + 0.5); print v ? v : 1 }'; }
 
-n_tests=$((13 + 2 * n_wl))
-plan $n_tests
-
-# A static i386 program: some x86-64 kernels cannot run it (no IA32
-# emulation); qemu-i386 (package qemu-user) can, where installed.
-exec_with=
-runner() { env -i "$@" $exec_with "$KBENCH_RUNNER"; }
-probe() { runner kb_workloads=getppid kb_samples=1 kb_scale=0.0001 2>/dev/null | grep -q '^@KB1 hello '; }
-if ! probe; then
-	exec_with=qemu-i386
-	command -v qemu-i386 >/dev/null 2>&1 && probe || exec_with=none
-fi
-if [ "$exec_with" = none ]; then
-	skip_all $n_tests "needs:ia32-exec (or qemu-i386)" "runner check"
-fi
+find_runner_exec || skip_all "needs:ia32-exec (or qemu-i386)" "runner check"
 [ -n "$exec_with" ] && diag "running the runner under $exec_with"
 
 # checksums FILE: every line is a record whose checksum is right
@@ -254,4 +240,4 @@ while read -r name iters kind; do
 	id=$((id + 1))
 done <"$dir/wl"
 check "each workload's begin and end markers are in the runner, once" $markers_ok
-exit $kb_test_failed
+test_done

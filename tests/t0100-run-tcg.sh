@@ -4,36 +4,14 @@
 # Debian's linux-source-6.1 (cached outside the checkout between runs), boot
 # both under QEMU, and check samples, sizes and the report against binutils.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 19
 d=$(scratch)
-needs_kernel_source 19 "end-to-end run"
-
-cat > "$d/variants.conf" <<CONF
-$(kernel_section)
-
-[run]
-boot_runs = 0
-accel = auto
-boots = 1
-samples = 2
-scale = 0.1
-timeout = 240
-output = $d/results
-
-[variant O2]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-
-[variant Os]
-config = CC_OPTIMIZE_FOR_SIZE=y
-CONF
+needs_kernel_source "end-to-end run"
+write_tcg_conf "$d/variants.conf" accel=auto samples=2 scale=0.1 timeout=240 output="$d/results"
 
 diag "cache: $kernel_cache (first run builds two kernels: several minutes)"
-"$KBENCH" run "$d/variants.conf" > "$d/run1.out" 2> "$d/run1.err"
-rc=$?
+run_in "$d" "$KBENCH" run "$d/variants.conf"
 check "kbench run exits 0" test $rc -eq 0
-[ $rc -eq 0 ] || sed 's/^/# /' "$d/run1.err" | tail -n 40
-run=$(sed -n 's,/report.md$,,p' "$d/run1.out" | tail -n 1)
-run=${run:-$d/no-run-directory}
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 40
 check "run directory with manifest, samples, boots and report" \
 	test -f "$run/manifest.json" -a -f "$run/samples.jsonl" -a -f "$run/boots.jsonl" -a -f "$run/report.md"
 
@@ -101,18 +79,17 @@ config = X86_X32_ABI=y
 [variant broken]
 kcflags = -fkbench-no-such-flag
 CONF
-"$KBENCH" run "$d/variants.conf" > "$d/run2.out" 2> "$d/run2.err"
-rc=$?
-run2=$(sed -n 's,/report.md$,,p' "$d/run2.out" | tail -n 1)
-run2=${run2:-$d/no-run-directory}
+run_in "$d" "$KBENCH" run "$d/variants.conf"
+run2=$run
 check "failed variants make exit status 1 and a report (got $rc)" \
 	test $rc -eq 1 -a -f "$run2/report.md"
 check "second run takes O2 and Os from the cache" sh -c \
 	"jq -e '[.variants[] | select(.name == \"O2\" or .name == \"Os\") | .cached] == [true, true]' '$run2/manifest.json' >/dev/null"
 check "dropped option named in the error" \
-	grep -q "variant 'dropped': asked for CONFIG_X86_X32_ABI=y, but the final .config" "$d/run2.err"
+	grep -q "variant 'dropped': asked for CONFIG_X86_X32_ABI=y, but the final .config" "$d/run.err"
 check "build failure reported with its log, others measured" sh -c \
-	"grep -q \"variant 'broken': kernel build failed\" '$d/run2.err' &&
-	 grep -q 'fkbench-no-such-flag' '$d/run2.err' &&
+	"grep -q \"variant 'broken': kernel build failed\" '$d/run.err' &&
+	 grep -q 'fkbench-no-such-flag' '$d/run.err' &&
 	 jq -se '[.[] | select(.status == \"ok\")] | length == 2' '$run2/boots.jsonl' >/dev/null &&
 	 jq -e '[.variants[] | .status] == [\"built\", \"built\", \"build-failed\", \"build-failed\"]' '$run2/manifest.json' >/dev/null"
+test_done

@@ -5,26 +5,9 @@
 # directory is refused while the first holds it.  Uses the kernels that
 # t0100 built (cached), so it costs boots only.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 13
 d=$(scratch)
-needs_kernel_source 13 "resume"
-
-cat > "$d/variants.conf" <<CONF
-$(kernel_section)
-[run]
-boot_runs = 0
-accel = tcg
-boots = 3
-samples = 2
-scale = 0.1
-workloads = getppid,pipe
-output = results
-seed = 42
-[variant O2]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-[variant Os]
-config = CC_OPTIMIZE_FOR_SIZE=y
-CONF
+needs_kernel_source "resume"
+write_tcg_conf "$d/variants.conf" boots=3 samples=2 scale=0.1 timeout= workloads=getppid,pipe seed=42
 total=6
 
 # wait_boots FILE N: until FILE has N lines (at most 10 minutes)
@@ -103,3 +86,4 @@ rc=$?
 check "resume after SIGKILL: exit 0" test $rc -eq 0
 if complete "$run"; then ok "resume after SIGKILL completes the plan"; else not_ok "resume after SIGKILL completes the plan"; fi
 check "resume after SIGKILL: no duplicated sample" no_duplicates "$run"
+test_done

@@ -5,28 +5,18 @@
 # nested, unbalanced and mismatched markers give a clear error and exit 1;
 # per-function attribution sums to the totals; two runs give the same counts.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-plan 16
 d=$(scratch)
-cc=${CC:-cc}
 srcdir=$TEST_SRCDIR/sim
-
-# guest_cc OUT SOURCE [FLAGS...]: a static i386 program without libc (rt.h)
-guest_cc() {
-	out=$1 src=$2
-	shift 2
-	$cc -m32 -O2 -static -nostdlib -no-pie -ffreestanding -fno-pic -fno-stack-protector \
-		-fno-asynchronous-unwind-tables -I"$TEST_SRCDIR/../src" "$@" -o "$out" "$src"
-}
 
 if ! guest_cc "$d/markers" "$srcdir/markers.c" 2>"$d/cc.err" ||
    ! guest_cc "$d/work" "$srcdir/work.c"; then
 	sed 's/^/# /' "$d/cc.err"
-	skip_all 16 "needs:gcc-multilib" "sim on user-mode programs"
+	skip_all "needs:gcc-multilib" "sim on user-mode programs"
 fi
 "$KBENCH" sim "$d/markers" good > "$d/probe.out" 2> "$d/probe.err"
 if [ $? -eq 3 ]; then
 	sed 's/^/# /' "$d/probe.err"
-	skip_all 16 "needs:qemu-user" "sim on user-mode programs"
+	skip_all "needs:qemu-user" "sim on user-mode programs"
 fi
 
 # sim NAME ARGS...: kbench sim --json, output in $d/NAME.json, status in $d/NAME.rc
@@ -90,3 +80,4 @@ check "the same program twice: the same counts" cmp "$d/attr500.json" "$d/again.
 sim small --l1i 1K:1:64 --map "$d/work.map" "$d/work" 500 3
 check "a smaller cache misses more" test \
 	"$(jq -n --slurpfile a "$d/attr500.json" --slurpfile b "$d/small.json" '$b[0].total.l1i_miss_u > $a[0].total.l1i_miss_u')" = true
+test_done

@@ -4,14 +4,11 @@
 # message, by kbench sim (qemu-i386) and by kbench run before any boot.
 # KBENCH_PLUGIN_NEXT is the same plugin claiming the next API version.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-plan 5
 d=$(scratch)
 next=${KBENCH_PLUGIN_NEXT:-$(dirname "$KBENCH")/../plugin/kbench-sim-next.so}
-src=/usr/src/linux-source-6.1.tar.xz
-cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
 
 if [ ! -f "$next" ]; then
-	skip_all 5 "needs:plugin/kbench-sim-next.so (make check builds it)" "wrong API"
+	skip_all "needs:plugin/kbench-sim-next.so (make check builds it)" "wrong API"
 fi
 # api_of PLUGIN: the qemu_plugin_version it exports, as little-endian hex bytes
 api_of() {
@@ -23,9 +20,8 @@ plugin=$(dirname "$next")/kbench-sim.so
 check "the two plugins export different API versions ($(api_of "$plugin") vs $(api_of "$next"))" \
 	sh -c "test -n '$(api_of "$next")' && test '$(api_of "$plugin")' != '$(api_of "$next")'"
 
-if ${CC:-cc} -m32 -O2 -static -nostdlib -no-pie -ffreestanding -fno-pic -fno-stack-protector \
-	-fno-asynchronous-unwind-tables -I"$TEST_SRCDIR/../src" -o "$d/markers" \
-	"$TEST_SRCDIR/sim/markers.c" 2>/dev/null && { command -v qemu-i386 >/dev/null || [ -n "${KBENCH_QEMU_USER:-}" ]; }; then
+if guest_cc "$d/markers" "$TEST_SRCDIR/sim/markers.c" 2>/dev/null &&
+	{ command -v qemu-i386 >/dev/null || [ -n "${KBENCH_QEMU_USER:-}" ]; }; then
 	KBENCH_PLUGIN=$next "$KBENCH" sim "$d/markers" good > "$d/sim.out" 2> "$d/sim.err"
 	rc=$?
 	sed 's/^/# /' "$d/sim.err"
@@ -38,28 +34,13 @@ else
 fi
 
 # kbench run: the plugin is tried before the first boot (kernels from the cache).
-if [ ! -f "$src" ]; then
+if [ ! -f "$kernel_src" ]; then
 	skip "needs:linux-source-6.1" "kbench run: exit 3"
 	skip "needs:linux-source-6.1" "kbench run: message"
-	exit 0
+	test_done
 fi
-cat > "$d/variants.conf" <<CONF
-[kernel]
-source = $src
-cache = $cache
-
-[run]
-boot_runs = 0
-backend = sim
-boots = 1
-samples = 1
-scale = 0.01
-workloads = getppid
-output = $d/results
-
-[variant O2]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-CONF
+write_tcg_conf "$d/variants.conf" accel= timeout= backend=sim scale=0.01 workloads=getppid \
+	output="$d/results" -- O2
 KBENCH_PLUGIN=$next "$KBENCH" run "$d/variants.conf" > "$d/run.out" 2> "$d/run.err"
 rc=$?
 grep -i 'plugin' "$d/run.err" | sed 's/^/# /'
@@ -68,3 +49,4 @@ check "kbench run, backend = sim: exit 3 before any boot (got $rc)" sh -c \
 check "kbench run: says QEMU refused the plugin for its API version" sh -c \
 	"grep -q \"backend = sim, but QEMU refused the plugin '$next'\" '$d/run.err' &&
 	 grep -q 'plugin requires API version' '$d/run.err'"
+test_done

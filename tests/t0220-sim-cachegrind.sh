@@ -14,21 +14,14 @@
 # start-up, and glibc's start-up differs between the two anyway (CPUID-chosen
 # string functions, the vDSO), so only its own functions are compared.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-plan 20
 d=$(scratch)
 cc=${CC:-cc}
 srcdir=$TEST_SRCDIR/sim
 vlib=${VALGRIND_LIB:-/usr/libexec/valgrind}
 
-skip20() { skip_all 20 "$1" "cachegrind agreement"; }
-guest_cc() {
-	out=$1 src=$2
-	shift 2
-	$cc -m32 -O2 -static -nostdlib -no-pie -ffreestanding -fno-pic -fno-stack-protector \
-		-fno-asynchronous-unwind-tables -I"$TEST_SRCDIR/../src" "$@" -o "$out" "$src"
-}
-guest_cc "$d/fp0" "$srcdir/footprint.S" -DROUNDS=1 2>/dev/null || skip20 "needs:gcc-multilib"
-command -v valgrind >/dev/null || skip20 "needs:valgrind"
+guest_cc "$d/fp0" "$srcdir/footprint.S" -DROUNDS=1 2>/dev/null ||
+	skip_all "needs:gcc-multilib" "cachegrind agreement"
+needs_cmd valgrind "cachegrind agreement"
 
 # How to run cachegrind on an i386 program here.
 native=0
@@ -45,10 +38,10 @@ elif [ -x "$vlib/cachegrind-x86-linux" ] && command -v qemu-i386 >/dev/null; the
 			qemu-i386 "$vlib/cachegrind-x86-linux" "$@"
 	}
 else
-	skip20 "needs:valgrind-x86 (native, or under qemu-user)"
+	skip_all "needs:valgrind-x86 (native, or under qemu-user)" "cachegrind agreement"
 fi
 "$KBENCH" sim "$d/fp0" > /dev/null 2> "$d/probe.err"
-[ $? -eq 3 ] && skip20 "needs:qemu-user"
+[ $? -eq 3 ] && skip_all "needs:qemu-user" "cachegrind agreement"
 
 # run_both NAME GEOMETRY(size:ways:line) ./PROGRAM ARGS...: both simulators on
 # one program; leaves their totals in $cg and $pl, and per-function tables
@@ -146,3 +139,4 @@ else
 	skip "needs:native valgrind-x86 (under qemu-i386 it aborts in glibc's start-up)" \
 		"glibc program: its own functions agree"
 fi
+test_done

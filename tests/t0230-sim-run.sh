@@ -6,26 +6,10 @@
 # simulated or modeled; per-function attribution (System.map) sums to the
 # region's totals; the dynamic footprint is there.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-plan 10
 d=$(scratch)
-needs_kernel_source 10 "sim backend run"
-cat > "$d/variants.conf" <<CONF
-$(kernel_section)
-
-[run]
-boot_runs = 0
-accel = tcg
-backend = auto
-boots = 2
-samples = 2
-scale = 0.05
-workloads = getppid,pipe
-timeout = 240
-output = $d/results
-
-[variant O2]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-CONF
+needs_kernel_source "sim backend run"
+write_tcg_conf "$d/variants.conf" backend=auto boots=2 samples=2 workloads=getppid,pipe timeout=240 \
+	output="$d/results" -- O2
 
 run_in "$d" "$KBENCH" run "$d/variants.conf"
 check "kbench run exits 0 (got $rc)" test $rc -eq 0
@@ -57,3 +41,4 @@ check "a dynamic kernel footprint: lines and bytes" test \
 	"$(jq -s 'all(.[]; .kfoot_lines > 0 and .kfoot_bytes > .kfoot_lines and .kfoot_bytes <= 64 * .kfoot_lines)' "$run/sim.jsonl")" = true
 check "no marker or plugin problems in any boot" test \
 	"$(jq -s 'length == 2 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
+test_done

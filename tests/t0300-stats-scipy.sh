@@ -5,13 +5,8 @@
 # exact and asymptotic Mann-Whitney, Holm, Cliff's delta, outliers, medians,
 # Spearman with exact and sampled permutation p-values, bootstrap intervals.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 6
 d=$(scratch)
-
-find_python 'numpy, scipy.stats'
-if [ -z "$PY" ]; then
-	skip_all 6 "needs:python3-scipy" "statistics against scipy"
-fi
+needs_python 'numpy, scipy.stats' python3-scipy "statistics against scipy"
 diag "reference: $("$PY" -c 'import numpy, scipy; print("numpy", numpy.__version__, "scipy", scipy.__version__)')"
 
 # A: 4 variants (one identical to the baseline), 6 boots, an outlier boot,
@@ -51,3 +46,4 @@ check "seeded: a second report gives identical figures" cmp "$d/a.first" "$d/a/s
 check "the outlier boot is marked, not dropped" sh -c \
 	"jq -e '[.results[] | select(.case == \"getppid\" and .metric == \"ns_per_op\" and .variant == \"O2\")][0] |
 		(.outlier_boots | length) == 1 and .boots == 6' '$d/a/summary.json' >/dev/null"
+test_done

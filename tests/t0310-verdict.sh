@@ -7,12 +7,9 @@
 # a deterministic (sim) run needs one boot.  tests/t0340-verdict-tcg.sh
 # checks the same on real boots.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 8
 d=$(scratch)
-find_python 'json, random'
-if [ -z "$PY" ] || ! command -v jq >/dev/null; then
-	skip_all 8 "needs:python3,jq" "verdict"
-fi
+needs_python 'json, random' python3 "verdict"
+needs_cmd jq "verdict"
 cases='[{"workload": "getppid", "case": "getppid", "ns": 400}, {"workload": "pipe", "case": "pipe", "ns": 30000}]'
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 5, \"boots\": 6, \"noise\": 0.03, \"cases\": $cases,
   \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"same\", \"text\": 2000000},
@@ -47,3 +44,4 @@ check "sim: one boot decides on modeled cycles, labelled modeled" sh -c \
 	"jq -e '.primary_metric == \"cycles_per_op\" and ([.results[] | select(.metric == \"cycles_per_op\" and .variant == \"Os\")][0].verdict == \"faster\")' '$d/sim/summary.json' >/dev/null &&
 	 grep -q 'On cycles per operation (modeled' '$d/sim/report.md' &&
 	 grep -q 'one boot per variant suffices' '$d/sim/report.md'"
+test_done

@@ -7,12 +7,8 @@
 # kept in the test output directory).  Without gnuplot the report is still
 # written and says why the plots are missing.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 11
 d=$(scratch)
-find_python 'json, random'
-if [ -z "$PY" ]; then
-	skip_all 11 "needs:python3" "report.html"
-fi
+needs_python 'json, random' python3 "report.html"
 evil='<script>alert(1)</script>'
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 9, \"boots\": 5, \"noise\": 0.03,
   \"brand\": \"<iframe src='https://example.invalid/x'></iframe>\", \"why\": \"\\\"><img src=x onerror=alert(2)>\",
@@ -58,7 +54,7 @@ done
 if [ -z "$chromium" ]; then
 	skip "needs:chromium" "report.html renders in headless Chromium"
 	skip "needs:chromium" "rendered page shows the verdict and the plots"
-	exit 0
+	test_done
 fi
 flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
 timeout 120 "$chromium" $flags --user-data-dir="$d/profile1" --screenshot="$d/report.png" \
@@ -70,3 +66,4 @@ check "rendered page shows the verdict and the plots" sh -c \
 	"grep -q 'Is the smaller kernel also faster?' '$d/dom.html' && [ \$(grep -o '<svg' '$d/dom.html' | wc -l) -eq 4 ] &&
 	 ! grep -qi '<script' '$d/dom.html'"
 rm -rf "$d/profile1" "$d/profile2"
+test_done

@@ -4,12 +4,9 @@
 # runs that measured different things (kernel source, workloads, scale,
 # backend) are refused with the reasons unless --force.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 8
 d=$(scratch)
-find_python 'json, random'
-if [ -z "$PY" ] || ! command -v jq >/dev/null; then
-	skip_all 8 "needs:python3,jq" "compare"
-fi
+needs_python 'json, random' python3 "compare"
+needs_cmd jq "compare"
 cases='[{"workload": "getppid", "case": "getppid", "ns": 400}, {"workload": "pipe", "case": "pipe", "ns": 30000}]'
 mk() { "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/$1\", \"seed\": $2, \"boots\": 6, \"noise\": 0.03, \"scale\": $3,
   \"kernel_id\": \"$4\", \"cases\": $cases,
@@ -41,3 +38,4 @@ check "--json: rows with ratio, interval and Holm p" sh -c \
 	"jq -e '(.rows | length) == 4 and all(.rows[]; .ratio > 0 and (.ratio_ci | length) == 2 and .p_holm >= 0)' '$d/ab.json' >/dev/null"
 "$KBENCH" compare "$d/a" > /dev/null 2>&1
 check "one run only: usage error (exit 2)" test $? -eq 2
+test_done

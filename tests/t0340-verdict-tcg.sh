@@ -13,35 +13,11 @@
 # data.  8 boots also keep the slower verdict when other work on the host
 # makes boots of the same kernel differ by 2x (seen on a shared machine).
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 6
 d=$(scratch)
-if [ ! -f "$kernel_src" ] || ! command -v jq >/dev/null; then
-	skip_all 6 "needs:linux-source-6.1,jq" "verdict on real boots"
-fi
-cat > "$d/variants.conf" <<CONF
-$(kernel_section)
-
-[run]
-boot_runs = 0
-accel = tcg
-backend = clock
-boots = 8
-samples = 3
-scale = 0.1
-workloads = getppid
-timeout = 240
-output = $d/results
-
-[variant O2]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-
-[variant O2-again]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-
-[variant O2-int80]
-config = CC_OPTIMIZE_FOR_PERFORMANCE=y
-cmdline = clearcpuid=11
-CONF
+needs_kernel_source "verdict on real boots"
+needs_cmd jq "verdict on real boots"
+write_tcg_conf "$d/variants.conf" backend=clock boots=8 samples=3 scale=0.1 workloads=getppid \
+	timeout=240 output="$d/results" -- O2 O2-again O2-int80:cmdline=clearcpuid=11
 run_in "$d" "$KBENCH" run "$d/variants.conf"
 check "kbench run exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 20
@@ -60,3 +36,4 @@ diag "O2-again at 95%: $(row "$j" O2-again)"
 "$KBENCH" report --confidence 0.99 "$run" > /dev/null 2>&1
 v=$(row "$j" O2-again)
 check "the same kernel twice: not distinguishable at 99% ($v)" sh -c "echo '$v' | grep -q '^not distinguishable '"
+test_done

@@ -7,28 +7,14 @@
 # a missing hyperfine and an interrupted timing stage are reported and lose
 # nothing.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 24
 d=$(scratch)
-needs_kernel_source 24 "boot timing"
+needs_kernel_source "boot timing"
 find_python 'numpy, scipy.stats' || PY=/usr/bin/python3
 
-conf() {	# conf FILE BOOT_RUNS VARIANT... (O2, Os or O2-broken)
-	f=$1 runs=$2
+conf() {	# conf FILE BOOT_RUNS VARIANT...
+	local f=$1 runs=$2
 	shift 2
-	{
-		kernel_section
-		printf '[run]\naccel = tcg\nbackend = clock\nboots = 1\nsamples = 1\nscale = 0.05\n'
-		printf 'workloads = getppid\nboot_runs = %s\nboot_warmup = 1\nseed = 11\n' "$runs"
-		printf 'timeout = 120\noutput = results\n'
-		for v in "$@"; do
-			printf '[variant %s]\n' "$v"
-			case $v in
-			Os) printf 'config = CC_OPTIMIZE_FOR_SIZE=y\n' ;;
-			O2-broken) printf 'config = CC_OPTIMIZE_FOR_PERFORMANCE=y\ncmdline = rdinit=/nonexistent\n' ;;
-			*) printf 'config = CC_OPTIMIZE_FOR_PERFORMANCE=y\n' ;;
-			esac
-		done
-	} > "$f"
+	write_tcg_conf "$f" backend=clock workloads=getppid boot_runs="$runs" boot_warmup=1 seed=11 -- "$@"
 }
 
 # 1. Five timed boots of each variant.
@@ -82,7 +68,7 @@ grep -E '^\| (O2|Os) \| [-+]' "$run/report.md" | tail -n 2 | sed 's/^/# /'
 # 2. A variant whose boots never say done: its timing fails, named; the
 #    other variant's timing and every measuring sample stay.
 mkdir -p "$d/b"
-conf "$d/b/variants.conf" 2 O2 O2-broken
+conf "$d/b/variants.conf" 2 O2 O2-broken:cmdline=rdinit=/nonexistent
 run_in "$d/b" "$KBENCH" run variants.conf
 check "a failing variant: exit 1, the timing warning names it" sh -c \
 	"test $rc -eq 1 && grep -q \"boot timing: variant 'O2-broken': no boot completed\" '$d/b/run.err'"
@@ -153,3 +139,4 @@ rc2=$?
 check "boot-check: usage without --initrd/--append, range error for --memory" sh -c \
 	"test $rc1 -eq 2 && grep -q '^usage: kbench boot-check' '$d/bc.out' &&
 	 test $rc2 -eq 2 && grep -q \"memory: '5' is not 32 to 3072 MiB\" '$d/bc2.out'"
+test_done

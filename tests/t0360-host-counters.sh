@@ -10,23 +10,14 @@
 # that was off (counting between regions, or the whole boot) would not.
 # hardware (pmu-host) is refused here with the reason, as it must be.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
-plan 14
 d=$(scratch)
-needs_kernel_source 14 "host counters"
+needs_kernel_source "host counters"
 
-conf() {	# conf FILE HOST_COUNTERS BACKEND
-	{
-		kernel_section
-		printf '[run]\naccel = tcg\nbackend = %s\nhost_counters = %s\n' "$3" "$2"
-		printf 'boots = 1\nsamples = 2\nscale = 0.05\nworkloads = getppid,pipe,icache\n'
-		printf 'sweep = 0,64\nboot_runs = 0\ntimeout = 120\noutput = results\n'
-		printf '[variant O2]\nconfig = CC_OPTIMIZE_FOR_PERFORMANCE=y\n'
-	} > "$1"
-}
 # try NAME HOST_COUNTERS BACKEND: kbench run in $d/NAME; sets rc and run
 try() {
 	mkdir -p "$d/$1"
-	conf "$d/$1/variants.conf" "$2" "$3"
+	write_tcg_conf "$d/$1/variants.conf" backend="$3" host_counters="$2" samples=2 \
+		workloads=getppid,pipe,icache sweep=0,64 -- O2
 	run_in "$d/$1" "$KBENCH" run variants.conf
 }
 
@@ -78,10 +69,7 @@ check "host_counters = auto under TCG: off, samples are clock, no marks in the s
 
 # 4. the runner's side of the handshake, on this host: answers that run out
 #    end the handshake with one error record, and the samples go on
-exec_with=
-runner() { env -i "$@" $exec_with "$KBENCH_RUNNER"; }
-runner kb_workloads=getppid kb_samples=1 kb_scale=0.0001 </dev/null 2>/dev/null | grep -q '^@KB1 hello ' ||
-	exec_with=qemu-i386
+find_runner_exec
 printf 'gxg' | runner kb_workloads=getppid kb_samples=3 kb_scale=0.001 kb_sync=1 > "$d/runner.out" 2>&1
 check "runner: 'x' is not an answer; after two answers one sync error, all 3 samples sent" sh -c \
 	"test \$(grep -c '^@KB1 mark ' '$d/runner.out') -eq 3 &&
@@ -90,3 +78,4 @@ check "runner: 'x' is not an answer; after two answers one sync error, all 3 sam
 	 grep -q '^@KB1 done samples=3 errors=1 ' '$d/runner.out'"
 printf 'g' | runner kb_workloads=getppid kb_samples=1 kb_scale=0.001 kb_sync=2 > "$d/runner2.out" 2>&1
 check "runner: kb_sync=2 is a parameter error" grep -q '^@KB1 error param=kb_sync reason=invalid' "$d/runner2.out"
+test_done
