@@ -16,6 +16,22 @@ static int bad(const char **why, const char *msg)
 	return -EBADMSG;
 }
 
+/* Kinds and keys are plain names (a letter, then letters, digits, '_'),
+ * as the runner sends: a sample's keys become JSON member names, metric
+ * names and units in every report writer and plot label, none of which
+ * should have to think about what else proto.h's value alphabet allows. */
+static int is_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+		int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+
+		if (!letter && (i == 0 || !((c >= '0' && c <= '9') || c == '_')))
+			return 0;
+	}
+	return n > 0;
+}
+
 int kb_record_parse(const char *line, size_t len, struct kb_record *r, const char **why)
 {
 	static const size_t mlen = sizeof(KB_PROTO_MAGIC) - 1;
@@ -68,7 +84,7 @@ int kb_record_parse(const char *line, size_t len, struct kb_record *r, const cha
 		if (p == tok)
 			return bad(why, "empty field");
 		if (n == 0) {
-			if (eq || (size_t)(p - tok) >= sizeof(r->kind))
+			if (eq || (size_t)(p - tok) >= sizeof(r->kind) || !is_name(tok, (size_t)(p - tok)))
 				return bad(why, "bad record kind");
 			memcpy(r->kind, tok, (size_t)(p - tok));
 		} else {
@@ -77,6 +93,8 @@ int kb_record_parse(const char *line, size_t len, struct kb_record *r, const cha
 			if (!eq || eq == tok || (size_t)(eq - tok) >= sizeof(r->f[0].key) ||
 			    (size_t)(p - eq - 1) >= sizeof(r->f[0].value))
 				return bad(why, "bad key=value field");
+			if (!is_name(tok, (size_t)(eq - tok)))
+				return bad(why, "key is not a plain name");
 			memcpy(r->f[r->n].key, tok, (size_t)(eq - tok));
 			memcpy(r->f[r->n].value, eq + 1, (size_t)(p - eq - 1));
 			for (size_t k = 0; k < r->n; k++)

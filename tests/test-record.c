@@ -130,6 +130,41 @@ static void malformed_but_checksummed_rejected(void **state)
 	}
 }
 
+/* Keys name metrics in the reports: plain names only, though values may use
+ * the whole alphabet (the hello's pmu_why, workloads=a+b, sweep=0+4). */
+static void keys_are_plain_names(void **state)
+{
+	static const char *const refused[] = {
+		"@KB1 sample wl=getppid x.y=1", "@KB1 sample wl=getppid x:y=1",
+		"@KB1 sample wl=getppid x+y=1", "@KB1 sample wl=getppid x-y=1",
+		"@KB1 sample wl=getppid _x=1", "@KB1 sample wl=getppid 1x=1",
+		"@KB1 sample wl=getppid ins_k=1 l1i.u=2", "@KB1 sam-ple x=1",
+		"@KB1 _sample x=1",
+	};
+	static const char *const taken[] = {
+		"@KB1 sample wl=getppid rep=1 iter=10 ns=999 cyc_k=1 l1i_u=2 itlb_k=3 mux_u=1000 k=16",
+		"@KB1 hello proto=1 pmu=none pmu_why=no_PMU:x.y+z-1 workloads=getppid+pipe sweep=0+4",
+		"@KB1 error param=kb_sweep reason=invalid value=4..8",
+		"@KB1 Mark2 A=1 b_C_9=2",
+	};
+	char buf[600];
+	struct kb_record r;
+	const char *why;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		why = NULL;
+		sealed(buf, sizeof(buf), refused[i]);
+		assert_int_equal(kb_record_parse(buf, strlen(buf), &r, &why), -EBADMSG);
+		assert_non_null(why);
+	}
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		sealed(buf, sizeof(buf), taken[i]);
+		assert_int_equal(parse(buf, &r), KB_RECORD_OK);
+	}
+	assert_string_equal(kb_record_get(&r, "b_C_9"), "2");
+}
+
 static void overlong_rejected(void **state)
 {
 	char body[2000], buf[2100];
@@ -224,6 +259,7 @@ int main(void)
 		cmocka_unit_test(crlf_and_prefix_accepted),
 		cmocka_unit_test(garbled_lines_rejected),
 		cmocka_unit_test(malformed_but_checksummed_rejected),
+		cmocka_unit_test(keys_are_plain_names),
 		cmocka_unit_test(overlong_rejected),
 		cmocka_unit_test(unterminated_input),
 		cmocka_unit_test(fuzz_regressions),
