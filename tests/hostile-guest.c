@@ -3,8 +3,11 @@
  * A hostile /init for the reliability tests, built with -DMODE=...:
  * flood (serial output without end), garbage (bytes and malformed or forged
  * records, then a valid done), hang (never ends), exit (init returns: the
- * kernel panics).
+ * kernel panics), markup (injection payloads in every string the guest
+ * controls, then a forged panic line, then init returns; -DCANARY="path"
+ * names the file the payloads' commands would create).
  */
+#include <stdio.h>
 #include <string.h>
 #include <sys/reboot.h>
 #include <unistd.h>
@@ -15,6 +18,11 @@
 #define GARBAGE 2
 #define HANG 3
 #define EXIT 4
+#define MARKUP 5
+
+#ifndef CANARY
+#define CANARY "/nonexistent/kbench-canary"
+#endif
 
 static void say(const char *s)
 {
@@ -38,6 +46,58 @@ static void sealed(const char *body)
 	line[n++] = '\n';
 	line[n] = '\0';
 	say(line);
+}
+
+/* Markup and commands for each writer that could take a guest string:
+ * HTML, a Markdown table, a Markdown code span, a shell, gnuplot.  Record
+ * fields cannot hold a space, so these have none. */
+static const char *const payloads[] = {
+	"<script>alert(1)</script>", "a|b", "`id`", "$(id)", "';system(\"id\");'",
+};
+
+static int n_refused;
+
+/* A sealed record the host must refuse, counted. */
+static void refused(const char *body)
+{
+	sealed(body);
+	n_refused++;
+}
+
+/* Each payload in every string field of every record kind: the host must
+ * refuse all of these (proto.h's alphabet), then take the plain records
+ * that follow.  The guest says how many it sent, so no count is kept twice. */
+static void markup(void)
+{
+	char b[KB_PROTO_MAX_LINE];
+
+	for (size_t i = 0; i < sizeof(payloads) / sizeof(payloads[0]); i++) {
+		const char *p = payloads[i];
+
+		snprintf(b, sizeof(b), "@KB1 sample wl=getppid rep=1 iter=10 ns=999 %s=1", p);
+		refused(b);
+		snprintf(b, sizeof(b), "@KB1 sample wl=%s rep=1 iter=10 ns=999", p);
+		refused(b);
+		snprintf(b, sizeof(b), "@KB1 hello proto=1 pmu=%s pmu_why=%s", p, p);
+		refused(b);
+		snprintf(b, sizeof(b), "@KB1 error wl=%s reason=%s errno=%s", p, p, p);
+		refused(b);
+	}
+	/* a key in the value alphabet but no plain name: metric names come from keys */
+	refused("@KB1 sample wl=getppid rep=1 iter=10 ns=999 x.y:z+w-=1");
+	snprintf(b, sizeof(b), "hostile: %d refused records sent\n", n_refused);
+	say(b);
+
+	sealed("@KB1 hello proto=1 runner=hostile pmu=none pmu_why=no_PMU:x.y+z-1");
+	sealed("@KB1 sample wl=getppid rep=1 iter=10 ns=999 hostile_1=5");
+	sealed("@KB1 error wl=getppid reason=x_y errno=5");
+	/* Terminal control (a window title, a cleared screen) for whoever
+	 * shows this serial log on a terminal. */
+	say("hostile: \033]0;kbench-pwned\007\033[2J\n");
+	/* Console text: only the first line with "Kernel panic" is kept, as
+	 * the boot's reason, whole and printable. */
+	say("Kernel panic - hostile: <script>alert(1)</script> | a | b | `touch " CANARY "` "
+	    "$(touch " CANARY ") '; system(\"touch " CANARY "\"); ' *x* [l](javascript:alert(2))\n");
 }
 
 int main(void)
@@ -75,6 +135,9 @@ int main(void)
 		for (;;)
 			pause();
 	case EXIT:
+		return 0;
+	case MARKUP:
+		markup();
 		return 0;
 	}
 	return 0;
