@@ -82,6 +82,14 @@ run_in() {
 	run=$(sed -n 's,/report.md$,,p' "$dir/run.out" | tail -n 1)
 	run=${run:-$dir/no-run}
 }
+# wait_lines FILE N [SECONDS]: until FILE has N lines, at most SECONDS (600)
+wait_lines() {
+	local i=0 tenths=$((${3:-600} * 10))
+	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt $tenths ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 # needs_cmd COMMAND NAME: without COMMAND, skip the rest of the test
 needs_cmd() { command -v "$1" >/dev/null 2>&1 || skip_all "needs:$1" "$2"; }
 # find_python IMPORTS: in PY, the first of $KBENCH_PYTHON, python3 and

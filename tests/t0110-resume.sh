@@ -10,15 +10,6 @@ needs_kernel_source "resume"
 write_tcg_conf "$d/variants.conf" boots=3 samples=2 scale=0.1 timeout= workloads=getppid,pipe seed=42
 total=6
 
-# wait_boots FILE N: until FILE has N lines (at most 10 minutes)
-wait_lines() {
-	i=0
-	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 6000 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-
 # Every (boot, case, rep) once, and every boot of the plan once.
 no_duplicates() {
 	jq -se '(map([.boot, .case, .rep]) | length) == (map([.boot, .case, .rep]) | unique | length)' \
