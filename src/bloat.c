@@ -29,7 +29,6 @@
 #include <gelf.h>
 #include <getopt.h>
 #include <libelf.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,9 +36,6 @@
 
 #include "bloat.h"
 #include "commands.h"
-#include "report.h"
-#include "stats.h"
-#include "store.h"
 #include "util.h"
 
 /* ---- names ---- */
@@ -335,21 +331,15 @@ out_close:
 
 /* ---- comparing ---- */
 
-struct named {
-	const char *name;
-	unsigned long long size;
-};
-
 static int cmp_named(const void *a, const void *b)
 {
-	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+	return strcmp(((const struct kb_bloat_named *)a)->name, ((const struct kb_bloat_named *)b)->name);
 }
 
-/* The symbols of the kinds asked for, sorted by name, same names summed. */
-static struct named *merged(const struct kb_bloat_syms *s, unsigned kinds, size_t *n,
-			    unsigned long long *total)
+struct kb_bloat_named *kb_bloat_merged(const struct kb_bloat_syms *s, unsigned kinds, size_t *n,
+				       unsigned long long *total)
 {
-	struct named *v = kb_xcalloc(s->n ? s->n : 1, sizeof(*v));
+	struct kb_bloat_named *v = kb_xcalloc(s->n ? s->n : 1, sizeof(*v));
 	size_t k = 0, m = 0;
 
 	*total = 0;
@@ -370,9 +360,11 @@ static struct named *merged(const struct kb_bloat_syms *s, unsigned kinds, size_
 	return v;
 }
 
-static int cmp_str(const void *a, const void *b)
+unsigned long long kb_bloat_lookup(const struct kb_bloat_named *tab, size_t n, const char *name)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	struct kb_bloat_named key = { name, 0 }, *hit = bsearch(&key, tab, n, sizeof(*tab), cmp_named);
+
+	return hit ? hit->size : 0;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -388,11 +380,11 @@ void kb_bloat_diff(const struct kb_bloat_syms *old, const struct kb_bloat_syms *
 		   unsigned kinds, struct kb_bloat_diff *d)
 {
 	size_t na, nb, i = 0, j = 0;
-	struct named *a, *b;
+	struct kb_bloat_named *a, *b;
 
 	memset(d, 0, sizeof(*d));
-	a = merged(old, kinds, &na, &d->old_total);
-	b = merged(new, kinds, &nb, &d->new_total);
+	a = kb_bloat_merged(old, kinds, &na, &d->old_total);
+	b = kb_bloat_merged(new, kinds, &nb, &d->new_total);
 	d->rows = kb_xcalloc(na + nb + 1, sizeof(*d->rows));
 	while (i < na || j < nb) {
 		struct kb_bloat_row *r = &d->rows[d->n++];
@@ -516,364 +508,6 @@ void kb_bloat_print_mode(FILE *f, int mode, const struct kb_bloat_syms *old,
 	default:
 		print_one(f, "Function", KB_BLOAT_ALL, old, new);
 	}
-}
-
-/* ---- the report ---- */
-
-#define KB_BLOAT_TOP 20
-
-/* A variant of the run and its symbols. */
-struct vsyms {
-	json_t *v;			/* borrowed from the manifest */
-	const char *name;
-	unsigned long long text;
-	struct kb_bloat_syms syms;
-	int ok;
-};
-
-static void pct_of(FILE *f, double x, double base)
-{
-	if (base > 0)
-		fprintf(f, "%+.1f%%", 100 * (x - base) / base);
-	else
-		fputs("n/a", f);
-}
-
-/* Names become paths (variants/<name>/...): only what variants.conf allows. */
-static int safe_name(const char *s)
-{
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-		return 0;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
-			return 0;
-	return 1;
-}
-
-static void load_variants(const char *run_dir, json_t *variants, struct vsyms *vs)
-{
-	json_t *v;
-	size_t i;
-
-	json_array_foreach(variants, i, v) {
-		const char *p = kb_report_str(v, "vmlinux");
-		json_t *sz = json_object_get(v, "size");
-		char *path;
-
-		vs[i].v = v;
-		vs[i].name = kb_report_str(v, "name");
-		kb_bloat_syms_init(&vs[i].syms);
-		if (!json_is_object(sz) || !*p || !safe_name(vs[i].name))
-			continue;
-		vs[i].text = (unsigned long long)json_integer_value(json_object_get(sz, "text"));
-		path = p[0] == '/' ? kb_xstrdup(p) : kb_xasprintf("%s/%s", run_dir, p);
-		/* a run without its kernels (copied, made by a test) has no symbols to show */
-		vs[i].ok = access(path, R_OK) == 0 && kb_bloat_syms_read(path, &vs[i].syms) == 0;
-		free(path);
-	}
-}
-
-static void summary_rows(FILE *f, const struct vsyms *base, const struct vsyms *x)
-{
-	static const struct {
-		const char *what;
-		unsigned kinds;
-	} cats[] = {
-		{ "functions", KB_BLOAT_FUNC },
-		{ "data", KB_BLOAT_DATA },
-		{ "read-only data", KB_BLOAT_RODATA },
-	};
-
-	for (size_t c = 0; c < KB_ARRAY_SIZE(cats); c++) {
-		struct kb_bloat_diff d;
-
-		kb_bloat_diff(&base->syms, &x->syms, cats[c].kinds, &d);
-		fputs("| ", f);
-		kb_report_md_cell(f, x->name);
-		fprintf(f, " | %s | %zu/%zu | %zu/%zu | %llu/%lld | %llu | %llu | %+.2f%% |\n",
-			cats[c].what, d.add, d.remove, d.grow, d.shrink, d.up,
-			-(long long)d.down, d.old_total, d.new_total, kb_bloat_percent(&d));
-		kb_bloat_diff_release(&d);
-	}
-}
-
-static void top_row(FILE *f, const struct kb_bloat_row *r)
-{
-	fputs("| ", f);
-	kb_report_md_cell(f, r->name);
-	fputs(" | ", f);
-	if (r->in_old)
-		fprintf(f, "%llu", r->old_size);
-	else
-		fputs("-", f);
-	fputs(" | ", f);
-	if (r->in_new)
-		fprintf(f, "%llu", r->new_size);
-	else
-		fputs("-", f);
-	fprintf(f, " | %+lld |\n", r->delta);
-}
-
-static void top_header(FILE *f, const char *what, const struct vsyms *base, const struct vsyms *x)
-{
-	fprintf(f, "Top %d %s, ", KB_BLOAT_TOP, what);
-	kb_report_md_cell(f, x->name);
-	fputs(" against ", f);
-	kb_report_md_cell(f, base->name);
-	fputs(":\n\n| symbol | ", f);
-	kb_report_md_cell(f, base->name);
-	fputs(" | ", f);
-	kb_report_md_cell(f, x->name);
-	fputs(" | delta |\n|---|---:|---:|---:|\n", f);
-}
-
-/* The top growers and shrinkers (head and tail of the full list). */
-static void top_tables(FILE *f, const struct vsyms *base, const struct vsyms *x,
-		       const struct kb_bloat_diff *d)
-{
-	size_t n = 0;
-
-	top_header(f, "growers", base, x);
-	for (size_t i = 0; i < d->n && n < KB_BLOAT_TOP && d->rows[i].delta > 0; i++, n++)
-		top_row(f, &d->rows[i]);
-	if (!n)
-		fputs("| (none) | | | |\n", f);
-	fputs("\n", f);
-	top_header(f, "shrinkers", base, x);
-	n = 0;
-	for (size_t i = d->n; i-- > 0 && n < KB_BLOAT_TOP && d->rows[i].delta < 0; n++)
-		top_row(f, &d->rows[i]);
-	if (!n)
-		fputs("| (none) | | | |\n", f);
-	fputs("\n", f);
-}
-
-/* variants/<name>/bloat-vs-<baseline>.txt: bloat-o-meter's full output. */
-static char *write_full(const char *run_dir, const struct vsyms *base, const struct vsyms *x)
-{
-	char *rel = kb_xasprintf("variants/%s/bloat-vs-%s.txt", x->name, base->name);
-	char *path = kb_xasprintf("%s/%s", run_dir, rel), *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		abort();
-	kb_bloat_print_mode(f, 0, &base->syms, &x->syms);
-	fclose(f);
-	if (kb_write_file_atomic(path, text, len) < 0) {
-		kb_warn("'%s': not written", path);
-		free(rel);
-		rel = NULL;
-	}
-	free(text);
-	free(path);
-	return rel;
-}
-
-/* ---- executed text: the sim backend's dynamic kernel footprint ---- */
-
-/* Per case and variant: each sample's executed bytes and the size of the
- * functions that ran in it. */
-struct exec_cell {
-	double *foot, *fsize;
-	size_t n;
-};
-
-static unsigned long long functions_size(json_t *funcs, const struct named *tab, size_t ntab)
-{
-	size_t n = json_array_size(funcs), k = 0;
-	char **names = kb_xcalloc(n ? n : 1, sizeof(*names));
-	unsigned long long sum = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *raw = json_string_value(json_array_get(json_array_get(funcs, i), 0));
-
-		if (raw)
-			names[k++] = kb_bloat_name(raw);
-	}
-	qsort(names, k, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < k; i++) {
-		struct named key = { names[i], 0 }, *hit;
-
-		if (i && !strcmp(names[i - 1], names[i]))
-			continue;
-		hit = bsearch(&key, tab, ntab, sizeof(*tab), cmp_named);
-		if (hit)
-			sum += hit->size;
-	}
-	for (size_t i = 0; i < k; i++)
-		free(names[i]);
-	free(names);
-	return sum;
-}
-
-static void exec_section(FILE *f, const char *run_dir, struct vsyms *vs, size_t nv, size_t ib)
-{
-	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
-	json_t *lines, *l, *cases = json_array();
-	struct named **tab = kb_xcalloc(nv, sizeof(*tab));
-	size_t *ntab = kb_xcalloc(nv, sizeof(*ntab));
-	struct exec_cell *cells = NULL;
-	size_t i, nc;
-	int bad = 0;
-
-	lines = access(path, F_OK) == 0 ? kb_store_read_lines(path, &bad) : NULL;
-	free(path);
-	if (!json_array_size(lines))
-		goto out;
-	for (size_t v = 0; v < nv; v++) {
-		unsigned long long total;
-
-		if (vs[v].ok)
-			tab[v] = merged(&vs[v].syms, KB_BLOAT_FUNC, &ntab[v], &total);
-	}
-	json_array_foreach(lines, i, l) {
-		const char *c = kb_report_str(l, "case"), *vn = kb_report_str(l, "variant");
-		json_t *foot = json_object_get(l, "kfoot_bytes");
-		size_t ic, v;
-
-		for (v = 0; v < nv && strcmp(vs[v].name, vn); v++)
-			;
-		if (v == nv || !json_is_integer(foot) || !*c)
-			continue;
-		for (ic = 0; ic < json_array_size(cases); ic++)
-			if (!strcmp(json_string_value(json_array_get(cases, ic)), c))
-				break;
-		if (ic == json_array_size(cases)) {
-			json_array_append_new(cases, json_string(c));
-			cells = kb_xrealloc(cells, (ic + 1) * nv * sizeof(*cells));
-			memset(cells + ic * nv, 0, nv * sizeof(*cells));
-		}
-		struct exec_cell *e = &cells[ic * nv + v];
-
-		e->foot = kb_xrealloc(e->foot, (e->n + 1) * sizeof(double));
-		e->fsize = kb_xrealloc(e->fsize, (e->n + 1) * sizeof(double));
-		e->foot[e->n] = (double)json_integer_value(foot);
-		e->fsize[e->n] = tab[v] ? (double)functions_size(json_object_get(l, "functions"), tab[v], ntab[v]) : NAN;
-		e->n++;
-	}
-	nc = json_array_size(cases);
-	if (!nc)
-		goto out;
-	fprintf(f, "### Executed text\n\n"
-		"Does the shrink land in the code that runs?  Executed text is the sim backend's dynamic "
-		"kernel footprint: the distinct bytes of kernel text executed in a measured region.  "
-		"Beside it, the size of the functions that ran (their whole symbols, as bloat-o-meter "
-		"names them: same-named statics summed).  Medians over the samples (sim.jsonl); "
-		"simulated, not measured.\n\n");
-	fputs("| case | variant | text | executed text | vs ", f);
-	kb_report_md_cell(f, vs[ib].name);
-	fputs(" | executed / text | functions that ran | vs ", f);
-	kb_report_md_cell(f, vs[ib].name);
-	fputs(" | samples |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
-	for (size_t ic = 0; ic < nc; ic++) {
-		const struct exec_cell *b = &cells[ic * nv + ib];
-		double bfoot = b->n ? kb_stats_median(b->foot, b->n) : NAN;
-		double bfs = b->n ? kb_stats_median(b->fsize, b->n) : NAN;
-
-		for (size_t v = 0; v < nv; v++) {
-			const struct exec_cell *e = &cells[ic * nv + v];
-			double foot, fs;
-
-			if (!e->n)
-				continue;
-			foot = kb_stats_median(e->foot, e->n);
-			fs = kb_stats_median(e->fsize, e->n);
-			fputs("| ", f);
-			kb_report_md_cell(f, json_string_value(json_array_get(cases, ic)));
-			fputs(" | ", f);
-			kb_report_md_cell(f, vs[v].name);
-			fprintf(f, " | %llu | %.0f | ", vs[v].text, foot);
-			pct_of(f, foot, bfoot);
-			fputs(" | ", f);
-			if (vs[v].text)
-				fprintf(f, "%.2f%%", 100 * foot / (double)vs[v].text);
-			else
-				fputs("n/a", f);
-			fputs(" | ", f);
-			if (isfinite(fs))
-				fprintf(f, "%.0f | ", fs);
-			else
-				fputs("n/a | ", f);
-			if (isfinite(fs) && isfinite(bfs))
-				pct_of(f, fs, bfs);
-			else
-				fputs("n/a", f);
-			fprintf(f, " | %zu |\n", e->n);
-		}
-	}
-	fputs("\n", f);
-	if (bad)
-		fprintf(f, "(%d unreadable lines of sim.jsonl skipped.)\n\n", bad);
-out:
-	if (cells)
-		for (size_t k = 0; k < json_array_size(cases) * nv; k++) {
-			free(cells[k].foot);
-			free(cells[k].fsize);
-		}
-	free(cells);
-	for (size_t v = 0; v < nv; v++)
-		free(tab[v]);
-	free(tab);
-	free(ntab);
-	json_decref(cases);
-	json_decref(lines);
-}
-
-void kb_bloat_report_md(FILE *f, const char *run_dir, json_t *variants, const char *baseline)
-{
-	size_t nv = json_array_size(variants), ib;
-	struct vsyms *vs;
-	int others = 0;
-
-	if (!nv)
-		return;
-	vs = kb_xcalloc(nv, sizeof(*vs));
-	load_variants(run_dir, variants, vs);
-	for (ib = 0; ib < nv && strcmp(vs[ib].name, baseline); ib++)
-		;
-	if (ib == nv || !vs[ib].ok)
-		goto out;
-	for (size_t i = 0; i < nv; i++)
-		others += i != ib && vs[i].ok;
-	if (others) {
-		fputs("### Symbols against ", f);
-		kb_report_md_cell(f, baseline);
-		fputs("\n\nPer-symbol changes counted as the kernel's `scripts/bloat-o-meter` counts them "
-		      "(`kbench bloat -c`: nm's t, d/b and r symbols; `.N` suffixes dropped).\n\n"
-		      "| variant | symbols | add/remove | grow/shrink | up/down | total in ", f);
-		kb_report_md_cell(f, baseline);
-		fputs(" | total in variant | change |\n|---|---|---:|---:|---:|---:|---:|---:|\n", f);
-		for (size_t i = 0; i < nv; i++)
-			if (i != ib && vs[i].ok)
-				summary_rows(f, &vs[ib], &vs[i]);
-		fputs("\n", f);
-	}
-	for (size_t i = 0; i < nv; i++) {
-		struct kb_bloat_diff d;
-		char *rel;
-
-		if (i == ib || !vs[i].ok)
-			continue;
-		kb_bloat_diff(&vs[ib].syms, &vs[i].syms, KB_BLOAT_ALL, &d);
-		rel = write_full(run_dir, &vs[ib], &vs[i]);
-		if (rel) {
-			kb_report_md_cell(f, vs[i].name);
-			fputs(" against ", f);
-			kb_report_md_cell(f, baseline);
-			fputs(", every symbol (`kbench bloat`, the same as `scripts/bloat-o-meter`): [", f);
-			kb_report_md_cell(f, rel);
-			fprintf(f, "](%s)\n\n", rel);
-		}
-		top_tables(f, &vs[ib], &vs[i], &d);
-		kb_bloat_diff_release(&d);
-		free(rel);
-	}
-	exec_section(f, run_dir, vs, nv, ib);
-out:
-	for (size_t i = 0; i < nv; i++)
-		kb_bloat_syms_release(&vs[i].syms);
-	free(vs);
 }
 
 /* ---- the command ---- */

@@ -7,7 +7,6 @@
 #ifndef KB_BLOAT_H
 #define KB_BLOAT_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -55,6 +54,18 @@ char *kb_bloat_name(const char *raw);
 /* Symbols bloat-o-meter leaves out (__mod_*, __se_sys*, linux_banner, ...). */
 int kb_bloat_ignored(const char *raw);
 
+/* A table to look names up in: the symbols of the kinds asked for, sorted
+ * by name, same names summed (names borrowed from s); n in *n, the sum of
+ * their sizes in *total.  Malloc'd. */
+struct kb_bloat_named {
+	const char *name;
+	unsigned long long size;
+};
+struct kb_bloat_named *kb_bloat_merged(const struct kb_bloat_syms *s, unsigned kinds, size_t *n,
+				       unsigned long long *total);
+/* The size of name in such a table; 0 when it is not there. */
+unsigned long long kb_bloat_lookup(const struct kb_bloat_named *tab, size_t n, const char *name);
+
 /* One name in either file. */
 struct kb_bloat_row {
 	const char *name;		/* borrowed from the kb_bloat_syms */
@@ -89,17 +100,6 @@ void kb_bloat_print(FILE *f, const char *title, const struct kb_bloat_diff *d);
  * or 't'. */
 void kb_bloat_print_mode(FILE *f, int mode, const struct kb_bloat_syms *old,
 			 const struct kb_bloat_syms *new);
-
-/*
- * The report's symbol-level part of the size section, from a run
- * directory: for each built variant other than the baseline, the category
- * totals, the top 20 growers and shrinkers, and a link to the full
- * comparison, written as variants/<name>/bloat-vs-<baseline>.txt; then,
- * where the sim backend wrote sim.jsonl, executed text beside total text
- * per workload.  variants: the manifest's array.  Problems are warnings: a
- * report is still written.
- */
-void kb_bloat_report_md(FILE *f, const char *run_dir, json_t *variants, const char *baseline);
 
 /* `kbench bloat [-c|-d|-t] [-p PREFIX] OLD NEW`; argv[0] is "bloat". */
 int kb_cmd_bloat(int argc, char **argv);

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "stats.h"
-#include "summary.h"
+#include "model.h"
 #include "util.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
@@ -236,6 +236,31 @@ static json_t *run_of(const char *backend, size_t nv, const char *const *names,
 	return m;
 }
 
+/* An in-memory run and its model. */
+struct run {
+	json_t *manifest, *samples, *boots;
+	struct kb_model *model;
+};
+
+static struct kb_model *run_model(struct run *r, const char *backend, size_t nv, const char *const *names,
+				  const long long *text, size_t nb, const double levels[][8])
+{
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+
+	r->manifest = run_of(backend, nv, names, text, nb, levels, &r->samples);
+	r->boots = json_array();
+	r->model = kb_model_build(r->manifest, r->samples, r->boots, &o);
+	return r->model;
+}
+
+static void run_free(struct run *r)
+{
+	kb_model_free(r->model);
+	json_decref(r->manifest);
+	json_decref(r->samples);
+	json_decref(r->boots);
+}
+
 static void model_verdicts(void **state)
 {
 	static const char *const names[] = { "base", "same", "slow" };
@@ -245,30 +270,34 @@ static void model_verdicts(void **state)
 		{ 101, 99, 102, 100, 98, 103 },
 		{ 120, 124, 119, 122, 121, 125 },
 	};
-	struct kb_summary_opts o = KB_SUMMARY_OPTS_INIT;
-	json_t *samples, *m = run_of("clock", 3, names, text, 6, lv, &samples), *boots = json_array();
-	json_t *model = kb_summary_build(m, samples, boots, &o), *r;
+	struct run run;
+	struct kb_model *model = run_model(&run, "clock", 3, names, text, 6, lv);
+	const struct kb_row *r;
 
 	(void)state;
-	r = kb_summary_find(model, "getppid", "ns_per_op", "slow");
+	r = kb_model_find(model, "getppid", "ns_per_op", "slow");
 	assert_non_null(r);
-	assert_string_equal(json_string_value(json_object_get(r, "verdict")), "slower");
-	assert_true(kb_summary_num(r, "p_holm") < 0.05);
-	NEAR(kb_summary_num(r, "cliffs_delta"), 1);
-	r = kb_summary_find(model, "getppid", "ns_per_op", "same");
-	assert_string_equal(json_string_value(json_object_get(r, "verdict")), "not distinguishable");
-	r = kb_summary_find(model, "getppid", "ns_per_op", "base");
-	NEAR(kb_summary_num(r, "ratio"), 1);
-	assert_null(json_object_get(r, "p"));
+	assert_int_equal(r->t.verdict, KB_VERDICT_SLOWER);
+	assert_string_equal(kb_verdict_name(r->t.verdict), "slower");
+	assert_true(r->t.decided && r->t.p_holm < 0.05);
+	NEAR(r->t.cliffs_delta, 1);
+	r = kb_model_find(model, "getppid", "ns_per_op", "same");
+	assert_int_equal(r->t.verdict, KB_VERDICT_UNDECIDED);
+	r = kb_model_find(model, "getppid", "ns_per_op", "base");
+	NEAR(r->t.ratio, 1);
+	assert_false(r->t.done);
+	assert_int_equal(r->t.verdict, KB_VERDICT_NONE);
 	/* fields become per-operation metrics */
-	r = kb_summary_find(model, "getppid", "instructions_per_op", "slow");
+	r = kb_model_find(model, "getppid", "instructions_per_op", "slow");
 	assert_non_null(r);
-	assert_true(kb_summary_num(r, "median") > 119 && kb_summary_num(r, "median") < 125);
-	assert_string_equal(json_string_value(json_object_get(model, "primary_metric")), "ns_per_op");
-	json_decref(model);
-	json_decref(m);
-	json_decref(samples);
-	json_decref(boots);
+	assert_true(r->median > 119 && r->median < 125);
+	assert_string_equal(model->metrics[model->primary].name, "ns_per_op");
+	/* sizes against the baseline, and the claim they make */
+	NEAR(model->variants[2].text_change, -0.25);
+	assert_int_equal(model->variants[2].text_delta, -500);
+	assert_int_equal(model->nclaims, 2);
+	assert_int_equal(model->claims[1].slower, 1);
+	run_free(&run);
 }
 
 static void model_deterministic(void **state)
@@ -276,27 +305,53 @@ static void model_deterministic(void **state)
 	static const char *const names[] = { "O2", "Os" };
 	static const long long text[] = { 2000, 1500 };
 	static const double lv[2][8] = { { 100 }, { 90 } };
-	struct kb_summary_opts o = KB_SUMMARY_OPTS_INIT;
-	json_t *samples, *m = run_of("sim", 2, names, text, 1, lv, &samples), *boots = json_array();
-	json_t *model = kb_summary_build(m, samples, boots, &o), *r, *c;
-	size_t i;
+	struct run run;
+	struct kb_model *model = run_model(&run, "sim", 2, names, text, 1, lv);
+	const struct kb_row *r;
 	int said = 0;
 
 	(void)state;
-	assert_true(json_is_true(json_object_get(model, "deterministic")));
-	assert_string_equal(json_string_value(json_object_get(model, "primary_metric")),
-			    "instructions_per_op");
-	r = kb_summary_find(model, "getppid", "instructions_per_op", "Os");
-	assert_string_equal(json_string_value(json_object_get(r, "verdict")), "faster");
-	assert_string_equal(json_string_value(json_object_get(kb_summary_metric(model, "instructions_per_op"),
-							      "source")), "simulated");
-	json_array_foreach(json_object_get(model, "caveats"), i, c)
-		said |= strstr(json_string_value(c), "one boot per variant suffices") != NULL;
+	assert_true(model->deterministic);
+	assert_string_equal(model->metrics[model->primary].name, "instructions_per_op");
+	r = kb_model_find(model, "getppid", "instructions_per_op", "Os");
+	assert_int_equal(r->t.verdict, KB_VERDICT_FASTER);
+	assert_true(r->t.deterministic && r->t.identical_counts);
+	assert_int_equal(model->metrics[kb_model_metric(model, "instructions_per_op")].source, KB_FIG_SIMULATED);
+	for (size_t i = 0; i < model->ncaveats; i++)
+		said |= model->caveats[i].id == KB_CAVEAT_DETERMINISTIC &&
+			strstr(model->caveats[i].text, "one boot per variant suffices") != NULL;
 	assert_true(said);
-	json_decref(model);
-	json_decref(m);
-	json_decref(samples);
-	json_decref(boots);
+	run_free(&run);
+}
+
+/* summary.json keeps the layout its readers (tests/stats-ref.py, jq in the
+ * shell tests) rely on: the baseline's row has a ratio and no test, the
+ * others have every test figure and a verdict. */
+static void model_serialized(void **state)
+{
+	static const char *const names[] = { "base", "slow" };
+	static const long long text[] = { 2000, 1500 };
+	static const double lv[2][8] = { { 100, 103, 98, 101, 99 }, { 120, 124, 119, 122, 121 } };
+	struct run run;
+	json_t *j = kb_model_json(run_model(&run, "clock", 2, names, text, 5, lv)), *base, *slow;
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(j, "primary_metric")), "ns_per_op");
+	base = json_array_get(json_object_get(j, "results"), 0);
+	slow = json_array_get(json_object_get(j, "results"), 1);
+	assert_string_equal(json_string_value(json_object_get(base, "variant")), "base");
+	NEAR(json_number_value(json_object_get(base, "ratio")), 1);
+	assert_null(json_object_get(base, "p"));
+	assert_null(json_object_get(base, "verdict"));
+	assert_string_equal(json_string_value(json_object_get(slow, "verdict")), "slower");
+	assert_int_equal(json_array_size(json_object_get(slow, "boot_medians")), 5);
+	assert_true(json_is_array(json_object_get(slow, "ratio_ci")));
+	assert_true(json_is_boolean(json_object_get(slow, "p_exact")));
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "claim"), 0), "smaller")));
+	assert_int_equal(json_array_size(json_object_get(j, "caveats")),
+			 json_array_size(json_object_get(j, "caveat_ids")));
+	json_decref(j);
+	run_free(&run);
 }
 
 int main(void)
@@ -314,6 +369,7 @@ int main(void)
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(model_verdicts),
 		cmocka_unit_test(model_deterministic),
+		cmocka_unit_test(model_serialized),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The symbol-level figures of the model (model.h): per variant against the
+ * baseline, bloat-o-meter's category counts, the top growers and shrinkers
+ * and its whole output; and, where the sim backend wrote sim.jsonl, the
+ * kernel text each case executed beside the size of the functions that ran. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bloat.h"
+#include "model.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+/* Names become paths (variants/<name>/...): only what variants.conf allows. */
+static int safe_name(const char *s)
+{
+	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
+		return 0;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
+			return 0;
+	return 1;
+}
+
+/* Each variant's symbols; ok[v] where its kernel could be read. */
+static void read_symbols(const struct kb_model *m, const char *run_dir, struct kb_bloat_syms *syms, int *ok)
+{
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+		char *path;
+
+		kb_bloat_syms_init(&syms[v]);
+		if (!x->has_size || !*x->vmlinux || !safe_name(x->name))
+			continue;
+		path = x->vmlinux[0] == '/' ? kb_xstrdup(x->vmlinux) : kb_xasprintf("%s/%s", run_dir, x->vmlinux);
+		/* a run without its kernels (copied, made by a test) has no symbols to show */
+		ok[v] = access(path, R_OK) == 0 && kb_bloat_syms_read(path, &syms[v]) == 0;
+		free(path);
+	}
+}
+
+static void category(struct kb_bloat_category *c, const char *what, unsigned kinds,
+		     const struct kb_bloat_syms *base, const struct kb_bloat_syms *x)
+{
+	struct kb_bloat_diff d;
+
+	kb_bloat_diff(base, x, kinds, &d);
+	*c = (struct kb_bloat_category){ what, d.add, d.remove, d.grow, d.shrink, d.up, d.down,
+					 d.old_total, d.new_total, kb_bloat_percent(&d) };
+	kb_bloat_diff_release(&d);
+}
+
+static struct kb_bloat_change change(struct kb_pool *p, const struct kb_bloat_row *r)
+{
+	return (struct kb_bloat_change){ kb_pool_strdup(p, r->name), r->old_size, r->new_size,
+					 r->in_old, r->in_new, r->delta };
+}
+
+static void bloat_figures(struct kb_model *m, const char *run_dir, struct kb_bloat_figures *b,
+			  const struct kb_bloat_syms *base, const struct kb_bloat_syms *x)
+{
+	const char *name = m->variants[b->variant].name;
+	struct kb_bloat_diff d;
+	char *text = NULL, *dir;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct stat st;
+
+	if (!f)
+		abort();
+	category(&b->cat[0], "functions", KB_BLOAT_FUNC, base, x);
+	category(&b->cat[1], "data", KB_BLOAT_DATA, base, x);
+	category(&b->cat[2], "read-only data", KB_BLOAT_RODATA, base, x);
+	/* the top growers and shrinkers: head and tail of the full list */
+	kb_bloat_diff(base, x, KB_BLOAT_ALL, &d);
+	b->growers = kb_pool_array(&m->pool, KB_MODEL_BLOAT_TOP, sizeof(*b->growers));
+	b->shrinkers = kb_pool_array(&m->pool, KB_MODEL_BLOAT_TOP, sizeof(*b->shrinkers));
+	for (size_t i = 0; i < d.n && b->n_growers < KB_MODEL_BLOAT_TOP && d.rows[i].delta > 0; i++)
+		b->growers[b->n_growers++] = change(&m->pool, &d.rows[i]);
+	for (size_t i = d.n; i-- > 0 && b->n_shrinkers < KB_MODEL_BLOAT_TOP && d.rows[i].delta < 0;)
+		b->shrinkers[b->n_shrinkers++] = change(&m->pool, &d.rows[i]);
+	kb_bloat_diff_release(&d);
+	kb_bloat_print_mode(f, 0, base, x);
+	fclose(f);
+	b->full_text = kb_pool_adopt(&m->pool, text);
+	dir = kb_xasprintf("%s/variants/%s", run_dir, name);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		b->full_path = kb_pool_printf(&m->pool, "variants/%s/bloat-vs-%s.txt", name, m->baseline_name);
+	free(dir);
+}
+
+/* ---- executed text ---- */
+
+/* Per case and variant: each sample's executed bytes and the size of the
+ * functions that ran in it. */
+struct exec_cell {
+	double *foot, *fsize;
+	size_t n;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The bytes of the functions a sim.jsonl line names, each name once, by
+ * bloat-o-meter's names (same-named statics summed). */
+static double functions_size(json_t *funcs, const struct kb_bloat_named *tab, size_t ntab)
+{
+	size_t n = json_array_size(funcs), k = 0;
+	char **names = kb_xcalloc(n + 1, sizeof(*names));
+	unsigned long long sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *raw = json_string_value(json_array_get(json_array_get(funcs, i), 0));
+
+		if (raw)
+			names[k++] = kb_bloat_name(raw);
+	}
+	qsort(names, k, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < k; i++)
+		if (!i || strcmp(names[i - 1], names[i]))
+			sum += kb_bloat_lookup(tab, ntab, names[i]);
+	for (size_t i = 0; i < k; i++)
+		free(names[i]);
+	free(names);
+	return (double)sum;
+}
+
+static double change_of(double x, double base)
+{
+	return base > 0 && isfinite(x) ? (x - base) / base : NAN;
+}
+
+static void exec_figures(struct kb_model *m, json_t *lines, const struct kb_bloat_syms *syms, const int *ok)
+{
+	struct kb_bloat_named **tab = kb_xcalloc(m->nv + 1, sizeof(*tab));
+	size_t *ntab = kb_xcalloc(m->nv + 1, sizeof(*ntab)), nc = 0, cap = 0, i;
+	const char **cases = NULL;
+	struct exec_cell *cells = NULL;
+	json_t *l;
+
+	for (size_t v = 0; v < m->nv; v++) {
+		unsigned long long total;
+
+		if (ok[v])
+			tab[v] = kb_bloat_merged(&syms[v], KB_BLOAT_FUNC, &ntab[v], &total);
+	}
+	json_array_foreach(lines, i, l) {
+		const char *c = json_string_value(json_object_get(l, "case"));
+		json_t *foot = json_object_get(l, "kfoot_bytes");
+		size_t v = kb_model_variant(m, json_string_value(json_object_get(l, "variant")) ?: ""), ic;
+		struct exec_cell *e;
+
+		if (v == m->nv || !json_is_integer(foot) || !c || !*c)
+			continue;
+		for (ic = 0; ic < nc && strcmp(cases[ic], c); ic++)
+			;
+		if (ic == nc) {
+			size_t old = cap;
+
+			cases = kb_pool_grow(&m->pool, cases, nc, &cap, sizeof(*cases));
+			cells = kb_xrealloc(cells, cap * m->nv * sizeof(*cells));
+			memset(cells + old * m->nv, 0, (cap - old) * m->nv * sizeof(*cells));
+			cases[nc++] = kb_pool_strdup(&m->pool, c);
+		}
+		e = &cells[ic * m->nv + v];
+		e->foot = kb_xrealloc(e->foot, (e->n + 1) * sizeof(double));
+		e->fsize = kb_xrealloc(e->fsize, (e->n + 1) * sizeof(double));
+		e->foot[e->n] = (double)json_integer_value(foot);
+		e->fsize[e->n] = tab[v] ? functions_size(json_object_get(l, "functions"), tab[v], ntab[v]) : NAN;
+		e->n++;
+	}
+	m->exec = kb_pool_array(&m->pool, nc * m->nv, sizeof(*m->exec));
+	for (size_t ic = 0; ic < nc; ic++) {
+		const struct exec_cell *b = m->baseline < m->nv ? &cells[ic * m->nv + m->baseline] : NULL;
+		double bfoot = b && b->n ? kb_stats_median(b->foot, b->n) : NAN;
+		double bfs = b && b->n && tab[m->baseline] ? kb_stats_median(b->fsize, b->n) : NAN;
+
+		for (size_t v = 0; v < m->nv; v++) {
+			const struct exec_cell *e = &cells[ic * m->nv + v];
+			struct kb_exec_row *r = &m->exec[m->nexec];
+			const struct kb_model_variant *x = &m->variants[v];
+
+			if (!e->n)
+				continue;
+			r->cas = cases[ic];
+			r->variant = v;
+			r->samples = e->n;
+			r->executed = kb_stats_median(e->foot, e->n);
+			r->executed_change = change_of(r->executed, bfoot);
+			r->executed_share = x->has_size && x->text ? r->executed / (double)x->text : NAN;
+			r->functions = tab[v] ? kb_stats_median(e->fsize, e->n) : NAN;
+			r->functions_change = change_of(r->functions, bfs);
+			m->nexec++;
+		}
+	}
+	for (size_t k = 0; k < nc * m->nv; k++) {
+		free(cells[k].foot);
+		free(cells[k].fsize);
+	}
+	free(cells);
+	for (size_t v = 0; v < m->nv; v++)
+		free(tab[v]);
+	free(tab);
+	free(ntab);
+}
+
+void kb_model_symbols(struct kb_model *m, const char *run_dir)
+{
+	struct kb_bloat_syms *syms = kb_xcalloc(m->nv + 1, sizeof(*syms));
+	int *ok = kb_xcalloc(m->nv + 1, sizeof(*ok)), bad = 0;
+	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
+	json_t *lines;
+
+	read_symbols(m, run_dir, syms, ok);
+	if (m->baseline < m->nv && ok[m->baseline]) {
+		m->bloat = kb_pool_array(&m->pool, m->nv, sizeof(*m->bloat));
+		for (size_t v = 0; v < m->nv; v++) {
+			if (v == m->baseline || !ok[v])
+				continue;
+			m->bloat[m->nbloat].variant = v;
+			bloat_figures(m, run_dir, &m->bloat[m->nbloat++], &syms[m->baseline], &syms[v]);
+		}
+	}
+	lines = kb_store_read_lines(path, &bad);
+	m->torn.sim = bad;
+	exec_figures(m, lines, syms, ok);
+	json_decref(lines);
+	free(path);
+	for (size_t v = 0; v < m->nv; v++)
+		kb_bloat_syms_release(&syms[v]);
+	free(syms);
+	free(ok);
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* summary.json: the result model serialized, the one place that names its
+ * keys (the layout is in model.h). */
+#include "config.h"
+
+#include <math.h>
+
+#include "model.h"
+#include "util.h"
+
+/* A number, or null where it does not exist (JSON has no NaN). */
+json_t *kb_model_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+#define num kb_model_json_num
+
+static json_t *interval(struct kb_interval ci)
+{
+	return json_pack("[o,o]", num(ci.lo), num(ci.hi));
+}
+
+static json_t *ints(const long long *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+json_t *kb_model_json_reals(const double *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, num(v[i]));
+	return a;
+}
+
+static json_t *size_or_null(int has, long long v)
+{
+	return has ? json_integer(v) : json_null();
+}
+
+void kb_model_json_test(json_t *row, const struct kb_test *t, int reference)
+{
+	if (reference) {
+		json_object_set_new(row, "ratio", num(t->ratio));
+		return;
+	}
+	if (!t->done)
+		return;
+	json_object_set_new(row, "ratio", num(t->ratio));
+	json_object_set_new(row, "ratio_ci", interval(t->ratio_ci));
+	json_object_set_new(row, "u", json_real(t->u));
+	json_object_set_new(row, "p", num(t->p));
+	json_object_set_new(row, "p_exact", json_boolean(t->p_exact));
+	json_object_set_new(row, "p_min", num(t->p_min));
+	json_object_set_new(row, "cliffs_delta", num(t->cliffs_delta));
+	json_object_set_new(row, "effect", json_string(t->effect));
+	json_object_set_new(row, "identical_counts", json_boolean(t->identical_counts));
+	if (!t->decided)
+		return;
+	json_object_set_new(row, "p_holm", json_real(t->p_holm));
+	json_object_set_new(row, "family", json_integer((json_int_t)t->family));
+	json_object_set_new(row, "verdict", json_string(kb_verdict_name(t->verdict)));
+}
+
+static json_t *variant(const struct kb_model *m, const void *x)
+{
+	const struct kb_model_variant *v = x;
+
+	(void)m;
+	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:I,s:s,s:o,s:b,s:o,s:s,s:s,s:s}",
+			 "name", v->name, "status", v->status, "flags", v->flags,
+			 "text", size_or_null(v->has_size, v->text), "data", size_or_null(v->has_size, v->data),
+			 "bss", size_or_null(v->has_size, v->bss), "text_change", num(v->text_change),
+			 "boots_ok", (json_int_t)v->boots_ok, "reason", v->reason,
+			 "text_delta", size_or_null(v->has_size && isfinite(v->text_change), v->text_delta),
+			 "cached", v->cached, "build_seconds", num(v->build_seconds), "key", v->key,
+			 "compiler", v->compiler, "vmlinux", v->vmlinux);
+}
+
+static json_t *metric(const struct kb_model *m, const void *x)
+{
+	const struct kb_metric *k = x;
+
+	(void)m;
+	return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s}", "name", k->name, "field", k->field, "label",
+			 k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source), "note", k->note);
+}
+
+static json_t *row(const struct kb_model *m, const void *x)
+{
+	const struct kb_row *r = x;
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o,s:I,s:o,s:b,s:o}",
+			      "case", m->cases[r->cas], "metric", m->metrics[r->metric].name,
+			      "variant", m->variants[r->variant].name, "backend", m->backend,
+			      "boots", (json_int_t)r->boots, "samples", (json_int_t)r->samples,
+			      "boot_ids", ints(r->boot_ids, r->boots),
+			      "boot_medians", kb_model_json_reals(r->boot_medians, r->boots),
+			      "outlier_boots", ints(r->outlier_boots, r->n_outlier_boots),
+			      "outlier_samples", (json_int_t)r->outlier_samples, "median", num(r->median),
+			      "deterministic", r->t.deterministic, "ci", interval(r->ci));
+
+	kb_model_json_test(o, &r->t, r->variant == m->baseline);
+	return o;
+}
+
+static json_t *correlation(const struct kb_model *m, const void *x)
+{
+	const struct kb_correlation *c = x;
+
+	return json_pack("{s:s,s:s,s:I,s:o,s:o,s:s,s:s,s:b}", "metric", m->metrics[c->metric].name,
+			 "case", m->cases[c->cas], "n", (json_int_t)c->n, "rho", num(c->rho), "p", num(c->p),
+			 "smallest", m->variants[c->smallest].name, "fastest", m->variants[c->fastest].name,
+			 "smallest_is_fastest", c->smallest_is_fastest);
+}
+
+static json_t *claim(const struct kb_model *m, const void *x)
+{
+	const struct kb_claim *c = x;
+
+	return json_pack("{s:s,s:o,s:o,s:I,s:I,s:I,s:I,s:s}", "variant", m->variants[c->variant].name,
+			 "text_change", num(c->text_change),
+			 "smaller", isfinite(c->text_change) ? json_boolean(c->text_change < 0) : json_null(),
+			 "faster", (json_int_t)c->faster, "slower", (json_int_t)c->slower,
+			 "same", (json_int_t)c->same, "undecided", (json_int_t)c->undecided,
+			 "answer", kb_answer_name(c->answer));
+}
+
+static json_t *boots(const struct kb_model *m)
+{
+	json_t *failed = json_array();
+
+	for (size_t i = 0; i < m->n_failed_boots; i++) {
+		const struct kb_boot *b = &m->failed_boots[i];
+
+		json_array_append_new(failed, json_pack("{s:s,s:I,s:s,s:s,s:s}", "variant", b->variant,
+							"boot", (json_int_t)b->boot, "status", b->status,
+							"reason", b->reason, "serial", b->serial));
+	}
+	return json_pack("{s:I,s:I,s:o}", "ok", (json_int_t)m->boots_ok, "total", (json_int_t)m->boots_total,
+			 "failed", failed);
+}
+
+static json_t *changes(const struct kb_bloat_change *c, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:I}", "name", c[i].name,
+						   "old", size_or_null(c[i].in_old, (long long)c[i].old_size),
+						   "new", size_or_null(c[i].in_new, (long long)c[i].new_size),
+						   "delta", (json_int_t)c[i].delta));
+	return a;
+}
+
+static json_t *bloat(const struct kb_model *m, const void *x)
+{
+	const struct kb_bloat_figures *b = x;
+	json_t *cats = json_array();
+
+	for (size_t i = 0; i < KB_ARRAY_SIZE(b->cat); i++) {
+		const struct kb_bloat_category *c = &b->cat[i];
+
+		json_array_append_new(cats, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
+						      "what", c->what, "add", (json_int_t)c->add,
+						      "remove", (json_int_t)c->remove, "grow", (json_int_t)c->grow,
+						      "shrink", (json_int_t)c->shrink, "up", (json_int_t)c->up,
+						      "down", (json_int_t)c->down,
+						      "old_total", (json_int_t)c->old_total,
+						      "new_total", (json_int_t)c->new_total, "percent", c->percent));
+	}
+	return json_pack("{s:s,s:o,s:o,s:o,s:s?}", "variant", m->variants[b->variant].name,
+			 "categories", cats, "growers", changes(b->growers, b->n_growers),
+			 "shrinkers", changes(b->shrinkers, b->n_shrinkers), "full", b->full_path);
+}
+
+static json_t *exec_row(const struct kb_model *m, const void *x)
+{
+	const struct kb_exec_row *r = x;
+	const struct kb_model_variant *v = &m->variants[r->variant];
+
+	return json_pack("{s:s,s:s,s:o,s:f,s:o,s:o,s:o,s:o,s:I}", "case", r->cas, "variant", v->name,
+			 "text", size_or_null(v->has_size, v->text), "executed", r->executed,
+			 "executed_change", num(r->executed_change), "executed_share", num(r->executed_share),
+			 "functions", num(r->functions), "functions_change", num(r->functions_change),
+			 "samples", (json_int_t)r->samples);
+}
+
+static json_t *timing(const struct kb_model *m, const void *x)
+{
+	const struct kb_timing *t = x;
+
+	(void)m;
+	return json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:o,s:s,s:s,s:s}", "variant", t->variant,
+			 "status", t->status, "reason", t->reason, "runs", (json_int_t)t->runs,
+			 "warmup", (json_int_t)t->warmup, "ok", (json_int_t)t->ok,
+			 "failed", (json_int_t)t->failed, "seconds", num(t->seconds), "accel", t->accel,
+			 "json", t->json, "log", t->log);
+}
+
+/* An array of the model's, each element serialized by fn. */
+static json_t *array_of(const struct kb_model *m, json_t *(*fn)(const struct kb_model *, const void *),
+			const void *arr, size_t n, size_t size)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, fn(m, (const char *)arr + i * size));
+	return a;
+}
+
+#define ARRAY_OF(fn, arr, n) array_of(m, fn, arr, n, sizeof(*(arr)))
+
+/* A model; sub: the boot-timing model inside a run's. */
+static json_t *model(const struct kb_model *m, int sub)
+{
+	json_t *o, *cases = json_array(), *caveats = json_array(), *ids = json_array();
+
+	for (size_t i = 0; i < m->nc; i++)
+		json_array_append_new(cases, json_string(m->cases[i]));
+	for (size_t i = 0; i < m->ncaveats; i++) {
+		json_array_append_new(caveats, json_string(m->caveats[i].text));
+		json_array_append_new(ids, json_string(kb_caveat_name(m->caveats[i].id)));
+	}
+	o = json_pack("{s:s}", "run_id", m->run_id);
+	if (!sub)
+		json_object_set_new(o, "kernel", json_pack("{s:s,s:s,s:s,s:s,s:s}", "source", m->kernel.source,
+							   "id", m->kernel.id, "version", m->kernel.version,
+							   "arch", m->kernel.arch, "base", m->kernel.base));
+	json_object_update_new(o, json_pack("{s:s,s:s,s:I,s:s,s:f,s:f,s:I,s:f,s:b,s:s,s:s,s:s,s:s,s:o}",
+					    "backend", m->backend, "accel", m->accel,
+					    "seed", (json_int_t)m->seed, "baseline", m->baseline_name,
+					    "confidence", m->o.level, "alpha", m->o.alpha,
+					    "resamples", (json_int_t)m->o.resamples, "outlier_z", m->o.outlier_z,
+					    "deterministic", m->deterministic,
+					    "primary_metric", m->metrics[m->primary].name,
+					    "accel_why", m->accel_why, "host_cpu", m->host_cpu,
+					    "workloads", m->workloads, "scale", num(m->scale)));
+	if (!sub)
+		json_object_set_new(o, "torn_lines", json_pack("{s:I,s:I,s:I,s:I}",
+							       "samples", (json_int_t)m->torn.samples,
+							       "boots", (json_int_t)m->torn.boots,
+							       "timing", (json_int_t)m->torn.timing,
+							       "sim", (json_int_t)m->torn.sim));
+	json_object_set_new(o, "variants", ARRAY_OF(variant, m->variants, m->nv));
+	json_object_set_new(o, "cases", cases);
+	json_object_set_new(o, "metrics", ARRAY_OF(metric, m->metrics, m->nm));
+	json_object_set_new(o, "results", ARRAY_OF(row, m->rows, m->nrows));
+	json_object_set_new(o, "caveats", caveats);
+	json_object_set_new(o, "caveat_ids", ids);
+	json_object_set_new(o, "correlation", ARRAY_OF(correlation, m->corr, m->ncorr));
+	json_object_set_new(o, "claim", ARRAY_OF(claim, m->claims, m->nclaims));
+	if (sub) {
+		json_object_set_new(o, "timing", ARRAY_OF(timing, m->timing, m->ntiming));
+		return o;
+	}
+	json_object_set_new(o, "boots", boots(m));
+	json_object_set_new(o, "bloat", ARRAY_OF(bloat, m->bloat, m->nbloat));
+	json_object_set_new(o, "executed_text", ARRAY_OF(exec_row, m->exec, m->nexec));
+	if (m->boot_timing)
+		json_object_set_new(o, "boot_timing", model(m->boot_timing, 1));
+	return o;
+}
+
+json_t *kb_model_json(const struct kb_model *m)
+{
+	return model(m, 0);
+}

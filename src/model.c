@@ -1,0 +1,914 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The result model of a run (model.h): samples grouped by variant and case,
+ * reduced to per-boot medians (the boot is the unit of replication), then
+ * intervals, tests against the baseline, Holm across cases, verdicts, the
+ * rank correlation between text size and cost, the claim per variant and
+ * the caveats.  The one place where figures are computed. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "model.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *kb_verdict_name(enum kb_verdict v)
+{
+	static const char *const names[] = { "", "faster", "slower", "same", "not distinguishable" };
+
+	return (size_t)v < KB_ARRAY_SIZE(names) ? names[v] : "";
+}
+
+const char *kb_answer_name(enum kb_answer a)
+{
+	static const char *const names[] = {
+		"no data", "same size", "smaller is faster", "larger is faster", "smaller is slower",
+		"larger is slower", "not distinguishable", "mixed",
+	};
+
+	return (size_t)a < KB_ARRAY_SIZE(names) ? names[a] : "";
+}
+
+const char *kb_caveat_name(enum kb_caveat_id id)
+{
+	static const char *const names[] = {
+		"emulated_time", "deterministic", "few_boots", "outliers", "failed_boots",
+		"few_variants", "timing_partial", "timing_failed",
+	};
+
+	return (size_t)id < KB_ARRAY_SIZE(names) ? names[id] : "";
+}
+
+/* ---- what backends' figures are: asked of the backend table ---- */
+
+/* backend table (backend.h): how the report names a metric of a backend */
+static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char *field)
+{
+	struct kb_metric_desc d;
+
+	kb_backend_metric(m->backend, field, m->accel, &d);
+	mt->field = kb_pool_strdup(&m->pool, field);
+	mt->source = d.source;
+	mt->note = d.note ? d.note : "";
+	if (d.label)
+		mt->label = d.label;
+	else
+		mt->label = field ? kb_pool_printf(&m->pool, "%s per operation", field) : "time per operation";
+	if (d.unit)
+		mt->unit = d.unit;
+	else
+		mt->unit = field ? kb_pool_printf(&m->pool, "%s/op", field) : "ns/op";
+}
+
+/* backend table: the same kernel gives the same counts in every boot */
+static int backend_is_deterministic(const char *name)
+{
+	return kb_backend_deterministic(name);
+}
+
+/* backend table: time that is not a CPU's under TCG (the per-region clock of
+ * a primary or overlay backend; a stage's whole boots say it in their note) */
+static int time_is_emulated(const char *backend, const char *accel)
+{
+	const struct kb_backend *b = kb_backend_find(backend);
+
+	return b && (b->flags & KB_BACKEND_TIMES) && b->role != KB_ROLE_STAGE && !strcmp(accel, "tcg");
+}
+
+/* backend table: the backend a run names when it names none */
+static const char *default_backend(void)
+{
+	return kb_backend_clock.name;
+}
+
+/* backend table: the stage whose whole-boot timings timing.jsonl describes */
+static const char *timing_backend(void)
+{
+	return kb_backend_hyperfine.name;
+}
+
+/* ---- samples ---- */
+
+struct sample {
+	const char *variant, *cas, *workload, *backend;
+	long long boot;
+	double ns_per_op, iterations;
+	json_t *fields;
+};
+
+/* backend table: a whole boot timed by a stage backend (workload "boot") */
+static int is_boot_timing(const struct sample *s)
+{
+	const struct kb_backend *b = kb_backend_find(s->backend);
+
+	return !strcmp(s->workload, "boot") && b && b->role == KB_ROLE_STAGE;
+}
+
+static void sample_of(json_t *j, struct sample *s)
+{
+	const char *c = json_string_value(json_object_get(j, "case"));
+
+	s->variant = str(j, "variant");
+	s->workload = str(j, "workload");
+	s->cas = c ? c : s->workload;
+	s->backend = str(j, "backend");
+	s->boot = json_integer_value(json_object_get(j, "boot"));
+	s->ns_per_op = num(j, "ns_per_op");
+	s->iterations = num(j, "iterations");
+	s->fields = json_object_get(j, "fields");
+}
+
+static double metric_value(const struct sample *s, const struct kb_metric *mt)
+{
+	if (!mt->field)
+		return s->ns_per_op;
+	if (!(s->iterations > 0))
+		return NAN;
+	return num(s->fields, mt->field) / s->iterations;
+}
+
+/* Workload parameters in "fields" are part of the case, not a metric. */
+static int is_parameter(const char *field)
+{
+	return !strcmp(field, "k");
+}
+
+/* ---- names in first-seen order ---- */
+
+struct names {
+	const char **v;
+	size_t n, cap;
+};
+
+static size_t names_find(const struct names *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return i;
+	return l->n;
+}
+
+static size_t names_add(struct kb_pool *p, struct names *l, const char *s)
+{
+	size_t i = names_find(l, s);
+
+	if (i < l->n)
+		return i;
+	l->v = kb_pool_grow(p, l->v, l->n, &l->cap, sizeof(*l->v));
+	l->v[l->n] = kb_pool_strdup(p, s);
+	return l->n++;
+}
+
+/* ---- look-ups ---- */
+
+size_t kb_model_variant(const struct kb_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nv && strcmp(m->variants[i].name, name); i++)
+		;
+	return i;
+}
+
+size_t kb_model_case(const struct kb_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nc && strcmp(m->cases[i], name); i++)
+		;
+	return i;
+}
+
+size_t kb_model_metric(const struct kb_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nm && strcmp(m->metrics[i].name, name); i++)
+		;
+	return i;
+}
+
+const struct kb_row *kb_model_row(const struct kb_model *m, size_t cas, size_t metric, size_t variant)
+{
+	if (!m || cas >= m->nc || metric >= m->nm || variant >= m->nv)
+		return NULL;
+	return &m->rows[(cas * m->nm + metric) * m->nv + variant];
+}
+
+const struct kb_row *kb_model_find(const struct kb_model *m, const char *cas, const char *metric,
+				   const char *variant)
+{
+	if (!m)
+		return NULL;
+	return kb_model_row(m, kb_model_case(m, cas), kb_model_metric(m, metric), kb_model_variant(m, variant));
+}
+
+const struct kb_timing *kb_model_timing(const struct kb_model *m, const char *variant)
+{
+	for (size_t i = 0; m && i < m->ntiming; i++)
+		if (!strcmp(m->timing[i].variant, variant))
+			return &m->timing[i];
+	return NULL;
+}
+
+/* ---- the run: header, variants, cases, metrics ---- */
+
+/* What one model is built from: the manifest (borrowed), its samples, the
+ * boots of the run; backend and workloads given for the boot-timing model. */
+struct input {
+	json_t *manifest;
+	const char *backend, *workloads;
+	const struct sample *s;
+	size_t ns;
+	json_t *boots;
+};
+
+static void header(struct kb_model *m, const struct input *in)
+{
+	json_t *man = in->manifest, *k = json_object_get(man, "kernel"), *mv = json_object_get(man, "variants");
+	struct kb_pool *p = &m->pool;
+	const char *backend = in->backend ? in->backend : str(man, "backend");
+
+	if (!*backend && in->ns)
+		backend = in->s[0].backend;
+	m->backend = kb_pool_strdup(p, *backend ? backend : default_backend());
+	m->run_id = kb_pool_strdup(p, str(man, "run_id"));
+	m->kernel = (struct kb_model_kernel){ kb_pool_strdup(p, str(k, "source")), kb_pool_strdup(p, str(k, "id")),
+					kb_pool_strdup(p, str(k, "version")), kb_pool_strdup(p, str(k, "arch")),
+					kb_pool_strdup(p, str(k, "base")) };
+	m->accel = kb_pool_strdup(p, str(json_object_get(man, "accel"), "chosen"));
+	m->accel_why = kb_pool_strdup(p, str(json_object_get(man, "accel"), "why"));
+	m->host_cpu = kb_pool_strdup(p, str(json_object_get(json_object_get(man, "host"), "cpu"), "brand"));
+	m->workloads = kb_pool_strdup(p, in->workloads ? in->workloads : str(json_object_get(man, "run"), "workloads"));
+	m->scale = num(json_object_get(man, "run"), "scale");
+	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
+	m->baseline_name = str(man, "baseline");
+	if (!*m->baseline_name && json_array_size(mv))
+		m->baseline_name = str(json_array_get(mv, 0), "name");
+	m->baseline_name = kb_pool_strdup(p, m->baseline_name);
+}
+
+static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *out)
+{
+	json_t *sz = json_object_get(v, "size");
+
+	out->name = kb_pool_strdup(p, str(v, "name"));
+	out->status = kb_pool_strdup(p, str(v, "status"));
+	out->reason = kb_pool_strdup(p, str(v, "reason"));
+	out->flags = kb_pool_strdup(p, str(v, "flags"));
+	out->in_manifest = 1;
+	out->has_size = json_is_object(sz);
+	if (out->has_size) {
+		out->text = json_integer_value(json_object_get(sz, "text"));
+		out->data = json_integer_value(json_object_get(sz, "data"));
+		out->bss = json_integer_value(json_object_get(sz, "bss"));
+	}
+	out->cached = json_is_true(json_object_get(v, "cached"));
+	out->build_seconds = num(v, "build_seconds");
+	out->key = kb_pool_strdup(p, str(v, "key"));
+	out->compiler = kb_pool_strdup(p, str(v, "compiler"));
+	out->vmlinux = kb_pool_strdup(p, str(v, "vmlinux"));
+}
+
+/* The manifest's variants in its order, then any only the samples name;
+ * sizes against the baseline; the boots of each. */
+static void variants(struct kb_model *m, const struct input *in)
+{
+	json_t *mv = json_object_get(in->manifest, "variants"), *v, *b;
+	size_t cap = json_array_size(mv) + 1, i;
+	const struct kb_model_variant *base;
+
+	m->variants = kb_pool_array(&m->pool, cap, sizeof(*m->variants));
+	json_array_foreach(mv, i, v)
+		variant_of(&m->pool, v, &m->variants[m->nv++]);
+	m->nv_manifest = m->nv;
+	for (i = 0; i < in->ns; i++) {
+		if (kb_model_variant(m, in->s[i].variant) < m->nv)
+			continue;
+		m->variants = kb_pool_grow(&m->pool, m->variants, m->nv, &cap, sizeof(*m->variants));
+		m->variants[m->nv] = (struct kb_model_variant){ .name = kb_pool_strdup(&m->pool, in->s[i].variant),
+							  .status = "unknown", .reason = "", .flags = "",
+							  .build_seconds = NAN, .key = "", .compiler = "",
+							  .vmlinux = "" };
+		m->nv++;
+	}
+	m->baseline = kb_model_variant(m, m->baseline_name);
+	base = m->baseline < m->nv && m->variants[m->baseline].has_size ? &m->variants[m->baseline] : NULL;
+	for (i = 0; i < m->nv; i++) {
+		struct kb_model_variant *x = &m->variants[i];
+
+		x->text_change = base && x->has_size ? (double)x->text / (double)base->text - 1 : NAN;
+		x->text_delta = base && x->has_size ? x->text - base->text : 0;
+	}
+	json_array_foreach(in->boots, i, b) {
+		size_t vi = kb_model_variant(m, str(b, "variant"));
+		int ok = !strcmp(str(b, "status"), "ok");
+
+		if (vi < m->nv)
+			m->variants[vi].boots_ok += ok;
+		m->boots_total++;
+		m->boots_ok += ok;
+	}
+	m->failed_boots = kb_pool_array(&m->pool, m->boots_total - m->boots_ok, sizeof(*m->failed_boots));
+	json_array_foreach(in->boots, i, b)
+		if (strcmp(str(b, "status"), "ok"))
+			m->failed_boots[m->n_failed_boots++] = (struct kb_boot){
+				kb_pool_strdup(&m->pool, str(b, "variant")), kb_pool_strdup(&m->pool, str(b, "status")),
+				kb_pool_strdup(&m->pool, str(b, "reason")), kb_pool_strdup(&m->pool, str(b, "serial")),
+				json_integer_value(json_object_get(b, "boot")) };
+}
+
+/* Cases in the report's order: the run's workloads in their order, each
+ * workload's cases in the order the guest reported them, then any other. */
+static void cases(struct kb_model *m, const struct input *in)
+{
+	char *wls = kb_xstrdup(m->workloads), *save = NULL;
+	struct names l = { 0 };
+
+	for (char *wl = strtok_r(wls, ",", &save); wl; wl = strtok_r(NULL, ",", &save)) {
+		int any = 0;
+
+		for (size_t i = 0; i < in->ns; i++)
+			if (!strcmp(in->s[i].workload, wl)) {
+				names_add(&m->pool, &l, in->s[i].cas);
+				any = 1;
+			}
+		if (!any)
+			names_add(&m->pool, &l, wl);
+	}
+	for (size_t i = 0; i < in->ns; i++)
+		names_add(&m->pool, &l, in->s[i].cas);
+	free(wls);
+	m->cases = l.v;
+	m->nc = l.n;
+}
+
+/* Time per operation, then each numeric sample field per operation. */
+static void metrics(struct kb_model *m, const struct input *in)
+{
+	struct names fields = { 0 };
+	const char *key;
+	json_t *v;
+
+	for (size_t i = 0; i < in->ns; i++)
+		json_object_foreach(in->s[i].fields, key, v)
+			if (json_is_number(v) && !is_parameter(key))
+				names_add(&m->pool, &fields, key);
+	m->nm = fields.n + 1;
+	m->metrics = kb_pool_array(&m->pool, m->nm, sizeof(*m->metrics));
+	m->metrics[0].name = "ns_per_op";
+	describe_metric(m, &m->metrics[0], NULL);
+	for (size_t i = 0; i < fields.n; i++) {
+		m->metrics[i + 1].name = kb_pool_printf(&m->pool, "%s_per_op", fields.v[i]);
+		describe_metric(m, &m->metrics[i + 1], fields.v[i]);
+	}
+}
+
+/* The figure a verdict is about: where time is not measured (sim's is a
+ * model), modeled cycles or simulated instructions; else time. */
+static size_t primary_metric(const struct kb_model *m)
+{
+	static const char *const want[] = { "cycles", "instructions" };
+
+	if (m->metrics[0].source == KB_FIG_MEASURED)
+		return 0;
+	for (size_t w = 0; w < KB_ARRAY_SIZE(want); w++)
+		for (size_t i = 1; i < m->nm; i++)
+			if (strstr(m->metrics[i].field, want[w]))
+				return i;
+	return 0;
+}
+
+/* ---- one row: a variant's samples of one case, one metric ---- */
+
+/* The samples of each (variant, case): group g's are idx[start[g]..start[g+1]). */
+struct groups {
+	size_t *start, *idx;
+};
+
+static void group(const struct kb_model *m, const struct input *in, struct groups *g)
+{
+	size_t ng = m->nv * m->nc, *fill, *key = kb_xcalloc(in->ns + 1, sizeof(*key));
+
+	g->start = kb_xcalloc(ng + 2, sizeof(*g->start));
+	g->idx = kb_xcalloc(in->ns + 1, sizeof(*g->idx));
+	for (size_t i = 0; i < in->ns; i++) {
+		key[i] = kb_model_variant(m, in->s[i].variant) * m->nc + kb_model_case(m, in->s[i].cas);
+		g->start[key[i] + 1]++;
+	}
+	for (size_t k = 0; k < ng; k++)
+		g->start[k + 1] += g->start[k];
+	fill = kb_xmalloc((ng + 1) * sizeof(*fill));
+	memcpy(fill, g->start, (ng + 1) * sizeof(*fill));
+	for (size_t i = 0; i < in->ns; i++)
+		g->idx[fill[key[i]]++] = i;
+	free(fill);
+	free(key);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Per-boot medians of one metric (boots in increasing order), outliers
+ * marked, never dropped. */
+static void fill_row(struct kb_model *m, struct kb_row *r, const struct input *in, const size_t *idx,
+		     size_t n, const struct kb_metric *mt)
+{
+	long long *boots = kb_xmalloc((n + 1) * sizeof(*boots));
+	double *v = kb_xmalloc((n + 1) * sizeof(*v));
+	unsigned char *flag = kb_xmalloc(n + 1);
+	size_t nb = 0;
+	int det = n > 0;
+
+	for (size_t i = 0; i < n; i++) {
+		boots[i] = in->s[idx[i]].boot;
+		det &= backend_is_deterministic(in->s[idx[i]].backend);
+	}
+	qsort(boots, n, sizeof(*boots), cmp_ll);
+	for (size_t i = 0; i < n; i++)
+		if (!i || boots[i] != boots[nb - 1])
+			boots[nb++] = boots[i];
+	r->boot_ids = kb_pool_array(&m->pool, nb, sizeof(*r->boot_ids));
+	r->boot_medians = kb_pool_array(&m->pool, nb, sizeof(*r->boot_medians));
+	for (size_t b = 0; b < nb; b++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			double x = metric_value(&in->s[idx[i]], mt);
+
+			if (in->s[idx[i]].boot == boots[b] && isfinite(x))
+				v[k++] = x;
+		}
+		if (!k)
+			continue;
+		r->outlier_samples += (long long)kb_stats_outliers(v, k, m->o.outlier_z, flag);
+		r->samples += (long long)k;
+		r->boot_ids[r->boots] = boots[b];
+		r->boot_medians[r->boots++] = kb_stats_median(v, k);
+	}
+	r->n_outlier_boots = kb_stats_outliers(r->boot_medians, r->boots, m->o.outlier_z, flag);
+	r->outlier_boots = kb_pool_array(&m->pool, r->n_outlier_boots, sizeof(*r->outlier_boots));
+	for (size_t i = 0, k = 0; i < r->boots; i++)
+		if (flag[i])
+			r->outlier_boots[k++] = r->boot_ids[i];
+	r->median = kb_stats_median(r->boot_medians, r->boots);
+	r->t.deterministic = det;
+	r->t.ratio = NAN;
+	free(flag);
+	free(v);
+	free(boots);
+}
+
+static int constant(const double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return 0;
+	return 1;
+}
+
+void kb_model_versus(struct kb_test *t, const double *x, size_t nx, const double *base, size_t nb,
+		     gsl_rng *rng, const struct kb_model_opts *o)
+{
+	struct kb_interval ci = { NAN, NAN };
+	struct kb_mwu mwu;
+
+	if (!nx || !nb)
+		return;
+	t->done = 1;
+	t->ratio = kb_stats_median(x, nx) / kb_stats_median(base, nb);
+	if (nx > 1 || nb > 1)
+		kb_stats_bootstrap_ratio(x, nx, base, nb, rng, o->resamples, o->level, &ci);
+	t->ratio_ci = ci;
+	kb_stats_mann_whitney(x, nx, base, nb, &mwu);
+	t->u = mwu.u;
+	t->p = mwu.p;
+	t->p_exact = mwu.exact;
+	t->p_min = kb_stats_mwu_min_p(nx, nb);
+	t->cliffs_delta = kb_stats_cliffs_delta(x, nx, base, nb);
+	t->effect = kb_stats_effect_label(t->cliffs_delta);
+	/* Deterministic counts that are the same in every boot need no test:
+	 * the difference is the difference. */
+	t->identical_counts = constant(x, nx) && constant(base, nb);
+}
+
+static enum kb_verdict verdict_of(const struct kb_test *t, double alpha)
+{
+	if (t->deterministic && t->identical_counts)
+		return t->ratio < 1 ? KB_VERDICT_FASTER : t->ratio > 1 ? KB_VERDICT_SLOWER : KB_VERDICT_SAME;
+	if (t->p_holm < alpha && t->cliffs_delta != 0)
+		return t->cliffs_delta < 0 ? KB_VERDICT_FASTER : KB_VERDICT_SLOWER;
+	return KB_VERDICT_UNDECIDED;
+}
+
+static int has_p(const struct kb_test *t)
+{
+	return t->done && isfinite(t->p);
+}
+
+void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
+		     const struct kb_model_opts *o)
+{
+	unsigned char *done = kb_xcalloc(n + 1, 1);
+	double *p = kb_xmalloc((n + 1) * sizeof(*p)), *adj = kb_xmalloc((n + 1) * sizeof(*adj));
+	size_t *member = kb_xmalloc((n + 1) * sizeof(*member));
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		if (done[i] || !has_p(t[i]))
+			continue;
+		for (size_t j = i; j < n; j++) {
+			if (done[j] || !has_p(t[j]) || family[j] != family[i])
+				continue;
+			done[j] = 1;
+			member[k] = j;
+			p[k++] = t[j]->p;
+		}
+		kb_stats_holm(p, k, adj);
+		for (size_t q = 0; q < k; q++) {
+			struct kb_test *x = t[member[q]];
+
+			x->decided = 1;
+			x->p_holm = adj[q];
+			x->family = k;
+			x->verdict = verdict_of(x, o->alpha);
+		}
+	}
+	free(done);
+	free(p);
+	free(adj);
+	free(member);
+}
+
+/* Every row: per-boot medians and intervals, then each variant against the
+ * baseline, then Holm over the cases of each metric and variant. */
+static void rows(struct kb_model *m, const struct input *in, gsl_rng *rng)
+{
+	struct groups g;
+	struct kb_test **tests;
+	size_t *family;
+
+	group(m, in, &g);
+	m->nrows = m->nc * m->nm * m->nv;
+	m->rows = kb_pool_array(&m->pool, m->nrows, sizeof(*m->rows));
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t k = 0; k < m->nm; k++) {
+			struct kb_row *r = &m->rows[(c * m->nm + k) * m->nv], *base = NULL;
+
+			for (size_t v = 0; v < m->nv; v++) {
+				size_t gi = v * m->nc + c;
+
+				r[v].cas = c;
+				r[v].metric = k;
+				r[v].variant = v;
+				fill_row(m, &r[v], in, g.idx + g.start[gi], g.start[gi + 1] - g.start[gi],
+					 &m->metrics[k]);
+				r[v].ci = (struct kb_interval){ NAN, NAN };
+				if (r[v].boots > 1) {
+					gsl_rng_set(rng, kb_stats_seed(m->seed, m->cases[c], m->metrics[k].name,
+								       m->variants[v].name));
+					kb_stats_bootstrap_median(r[v].boot_medians, r[v].boots, rng,
+								  m->o.resamples, m->o.level, &r[v].ci);
+				} else if (r[v].boots == 1) {
+					r[v].ci.lo = r[v].ci.hi = r[v].boot_medians[0];
+				}
+			}
+			if (m->baseline >= m->nv)
+				continue;
+			base = &r[m->baseline];
+			base->t.ratio = base->boots ? 1 : NAN;
+			for (size_t v = 0; v < m->nv; v++) {
+				if (v == m->baseline)
+					continue;
+				gsl_rng_set(rng, kb_stats_seed(m->seed + 1, m->cases[c], m->metrics[k].name,
+							       m->variants[v].name));
+				kb_model_versus(&r[v].t, r[v].boot_medians, r[v].boots, base->boot_medians,
+						base->boots, rng, &m->o);
+				r[v].t.deterministic &= base->t.deterministic;
+			}
+		}
+	tests = kb_xcalloc(m->nrows + 1, sizeof(*tests));
+	family = kb_xcalloc(m->nrows + 1, sizeof(*family));
+	for (size_t i = 0; i < m->nrows; i++) {
+		tests[i] = &m->rows[i].t;
+		family[i] = m->rows[i].metric * m->nv + m->rows[i].variant;
+	}
+	kb_model_decide(tests, family, m->nrows, &m->o);
+	free(tests);
+	free(family);
+	free(g.start);
+	free(g.idx);
+}
+
+/* ---- across variants ---- */
+
+static void correlations(struct kb_model *m, gsl_rng *rng)
+{
+	double *x = kb_xmalloc((m->nv + 1) * sizeof(*x)), *y = kb_xmalloc((m->nv + 1) * sizeof(*y));
+
+	m->corr = kb_pool_array(&m->pool, m->nm * m->nc, sizeof(*m->corr));
+	for (size_t k = 0; k < m->nm; k++)
+		for (size_t c = 0; c < m->nc; c++) {
+			struct kb_correlation *out = &m->corr[m->ncorr];
+			double small = INFINITY, fast = INFINITY;
+			size_t n = 0;
+
+			for (size_t v = 0; v < m->nv; v++) {
+				const struct kb_model_variant *var = &m->variants[v];
+				double med = kb_model_row(m, c, k, v)->median;
+
+				if (!var->has_size || !isfinite(med))
+					continue;
+				x[n] = (double)var->text;
+				y[n++] = med;
+				if (x[n - 1] < small) {
+					small = x[n - 1];
+					out->smallest = v;
+				}
+				if (med < fast) {
+					fast = med;
+					out->fastest = v;
+				}
+			}
+			if (n < 2)
+				continue;
+			gsl_rng_set(rng, kb_stats_seed(m->seed, "spearman", m->metrics[k].name, m->cases[c]));
+			out->metric = k;
+			out->cas = c;
+			out->n = n;
+			out->rho = kb_stats_spearman(x, y, n);
+			out->p = kb_stats_spearman_p(x, y, n, rng, m->o.resamples);
+			out->smallest_is_fastest = out->smallest == out->fastest;
+			m->ncorr++;
+		}
+	free(x);
+	free(y);
+}
+
+static enum kb_answer answer(const struct kb_claim *c)
+{
+	int smaller = c->text_change < 0;
+
+	if (!c->cases)
+		return KB_ANSWER_NO_DATA;
+	if (!isfinite(c->text_change) || c->text_change == 0)
+		return KB_ANSWER_SAME_SIZE;
+	if (c->faster == c->cases)
+		return smaller ? KB_ANSWER_SMALLER_FASTER : KB_ANSWER_LARGER_FASTER;
+	if (c->slower == c->cases)
+		return smaller ? KB_ANSWER_SMALLER_SLOWER : KB_ANSWER_LARGER_SLOWER;
+	if (c->undecided + c->same == c->cases)
+		return KB_ANSWER_UNDECIDED;
+	return KB_ANSWER_MIXED;
+}
+
+/* Per non-baseline variant: its size change, its verdicts on the primary
+ * metric over every case, and what they answer. */
+static void claims(struct kb_model *m)
+{
+	m->claims = kb_pool_array(&m->pool, m->nv, sizeof(*m->claims));
+	for (size_t v = 0; v < m->nv; v++) {
+		struct kb_claim *c = &m->claims[m->nclaims];
+
+		if (!strcmp(m->variants[v].name, m->baseline_name))
+			continue;
+		c->variant = v;
+		c->text_change = m->variants[v].text_change;
+		for (size_t k = 0; k < m->nc; k++) {
+			enum kb_verdict vd = kb_model_row(m, k, m->primary, v)->t.verdict;
+
+			c->faster += vd == KB_VERDICT_FASTER;
+			c->slower += vd == KB_VERDICT_SLOWER;
+			c->same += vd == KB_VERDICT_SAME;
+			c->undecided += vd == KB_VERDICT_UNDECIDED;
+		}
+		c->cases = c->faster + c->slower + c->same + c->undecided;
+		c->answer = answer(c);
+		m->nclaims++;
+	}
+}
+
+static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const char *fmt, ...)
+{
+	va_list ap;
+
+	m->caveats = kb_pool_grow(&m->pool, m->caveats, m->ncaveats, cap, sizeof(*m->caveats));
+	va_start(ap, fmt);
+	m->caveats[m->ncaveats].id = id;
+	m->caveats[m->ncaveats++].text = kb_pool_vprintf(&m->pool, fmt, ap);
+	va_end(ap);
+}
+
+static void caveats(struct kb_model *m, size_t *cap)
+{
+	double worst_min_p = 0;
+	long long outl = 0, nb_min = -1, failed = (long long)m->n_failed_boots;
+	int two = 0;
+
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct kb_row *r = &m->rows[i];
+
+		if (r->metric == m->primary) {
+			outl += (long long)r->n_outlier_boots;
+			if (r->boots > 0 && (nb_min < 0 || (long long)r->boots < nb_min))
+				nb_min = (long long)r->boots;
+		}
+		if (r->t.done && r->t.p_min > worst_min_p && !(r->t.deterministic && r->t.identical_counts))
+			worst_min_p = r->t.p_min;
+	}
+	for (size_t i = 0; i < m->ncorr; i++)
+		two |= m->corr[i].n < 3;
+	if (time_is_emulated(m->backend, m->accel))
+		caveat(m, cap, KB_CAVEAT_EMULATED_TIME,
+		       "Time is emulated time: under TCG the %s backend times QEMU's translation of the "
+		       "kernel, not a CPU running it; it is meaningful for speed under KVM only.", m->backend);
+	if (m->deterministic)
+		caveat(m, cap, KB_CAVEAT_DETERMINISTIC,
+		       "The %s backend is deterministic: the same kernel gives the same counts in every "
+		       "boot, so one boot per variant suffices; more boots only repeat them.", m->backend);
+	if (worst_min_p > m->o.alpha)
+		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
+		       "With %lld boot(s) of a variant, the smallest p-value the exact rank test can give "
+		       "is %.3g, above %.3g: no difference can be called at this confidence. Use 5 or more "
+		       "boots per variant (boots = 5 in [run]).", nb_min, worst_min_p, m->o.alpha);
+	if (outl)
+		caveat(m, cap, KB_CAVEAT_OUTLIERS,
+		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "
+		       "tables and kept in every statistic.", outl, outl > 1 ? "s" : "",
+		       outl > 1 ? "are" : "is an", outl > 1 ? "s" : "", m->o.outlier_z);
+	if (failed)
+		caveat(m, cap, KB_CAVEAT_FAILED_BOOTS,
+		       "%lld boots did not complete; their samples, if any, are not used.", failed);
+	if (two)
+		caveat(m, cap, KB_CAVEAT_FEW_VARIANTS,
+		       "With fewer than 3 variants, the rank correlation between size and cost is +1 or -1 "
+		       "by construction and its permutation p-value cannot be small: compare at least 3 "
+		       "variants to test it.");
+}
+
+static struct kb_model *build(const struct input *in, const struct kb_model_opts *o)
+{
+	struct kb_model *m = kb_xcalloc(1, sizeof(*m));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t cap = 0;
+
+	m->o = *o;
+	header(m, in);
+	variants(m, in);
+	cases(m, in);
+	metrics(m, in);
+	m->primary = primary_metric(m);
+	m->deterministic = in->ns > 0;
+	for (size_t i = 0; i < in->ns; i++)
+		m->deterministic &= backend_is_deterministic(in->s[i].backend);
+	rows(m, in, rng);
+	correlations(m, rng);
+	claims(m);
+	caveats(m, &cap);
+	gsl_rng_free(rng);
+	return m;
+}
+
+/* timing.jsonl: how each variant's whole-boot timing went; a failed or
+ * partial one is a caveat of the boot-timing model. */
+static void timing_outcome(struct kb_model *bt, json_t *timing)
+{
+	size_t cap = bt->ncaveats, i;
+	json_t *t;
+
+	bt->timing = kb_pool_array(&bt->pool, json_array_size(timing), sizeof(*bt->timing));
+	json_array_foreach(timing, i, t) {
+		struct kb_timing *x = &bt->timing[bt->ntiming++];
+
+		*x = (struct kb_timing){
+			kb_pool_strdup(&bt->pool, str(t, "variant")), kb_pool_strdup(&bt->pool, str(t, "status")),
+			kb_pool_strdup(&bt->pool, str(t, "reason")), kb_pool_strdup(&bt->pool, str(t, "accel")),
+			kb_pool_strdup(&bt->pool, str(t, "json")), kb_pool_strdup(&bt->pool, str(t, "log")),
+			json_integer_value(json_object_get(t, "runs")),
+			json_integer_value(json_object_get(t, "warmup")),
+			json_integer_value(json_object_get(t, "ok")),
+			json_integer_value(json_object_get(t, "failed")), num(t, "seconds") };
+		if (!strcmp(x->status, "ok"))
+			continue;
+		if (x->ok)
+			caveat(bt, &cap, KB_CAVEAT_TIMING_PARTIAL,
+			       "Variant %s: %lld of %lld timed boots failed (%s); the others are used.",
+			       x->variant, x->failed, x->runs, x->log);
+		else
+			caveat(bt, &cap, KB_CAVEAT_TIMING_FAILED, "Variant %s: no boot timed: %s (%s).",
+			       x->variant, *x->reason ? x->reason : x->status, x->log);
+	}
+}
+
+/* The measuring boots' samples make the model; the whole-boot timings make
+ * a model of their own (boot_timing), one case "boot" whose replicate is one
+ * timed boot: the two kinds of figure are never tested in one family nor
+ * summed into one claim.  A timing.jsonl without any timed boot still makes
+ * one, so that the report says why. */
+static struct kb_model *build_run(json_t *manifest, json_t *samples, json_t *boots, json_t *timing,
+				  const struct kb_model_opts *o)
+{
+	size_t n = json_array_size(samples), nw = 0, nb = 0;
+	struct sample *wl = kb_xcalloc(n + 1, sizeof(*wl)), *bt = kb_xcalloc(n + 1, sizeof(*bt));
+	json_t *none = json_array();
+	struct kb_model *m;
+
+	for (size_t i = 0; i < n; i++) {
+		struct sample s;
+
+		sample_of(json_array_get(samples, i), &s);
+		if (is_boot_timing(&s))
+			bt[nb++] = s;
+		else
+			wl[nw++] = s;
+	}
+	m = build(&(struct input){ manifest, NULL, NULL, wl, nw, boots }, o);
+	if (nb || json_array_size(timing)) {
+		struct input in = { manifest, nb ? bt[0].backend : timing_backend(), "boot", bt, nb, none };
+
+		m->boot_timing = build(&in, o);
+		timing_outcome(m->boot_timing, timing);
+	}
+	json_decref(none);
+	free(wl);
+	free(bt);
+	return m;
+}
+
+struct kb_model *kb_model_build(json_t *manifest, json_t *samples, json_t *boots,
+				const struct kb_model_opts *o)
+{
+	return build_run(manifest, samples, boots, NULL, o);
+}
+
+/* A JSON-lines file of the run directory, its skipped lines in *torn. */
+static json_t *read_lines(const struct kb_store *st, const char *name, long *torn)
+{
+	char *path = kb_store_path(st, "%s", name);
+	int bad = 0;
+	json_t *a = kb_store_read_lines(path, &bad);
+
+	*torn = bad;
+	free(path);
+	return a;
+}
+
+struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *o)
+{
+	struct kb_store st;
+	json_t *samples, *boots, *timing;
+	long torn[3];
+	struct kb_model *m;
+
+	if (kb_store_open(&st, run_dir) < 0)
+		return NULL;
+	samples = read_lines(&st, "samples.jsonl", &torn[0]);
+	boots = read_lines(&st, "boots.jsonl", &torn[1]);
+	timing = read_lines(&st, "timing.jsonl", &torn[2]);
+	m = build_run(st.manifest, samples, boots, timing, o);
+	m->torn.samples = torn[0];
+	m->torn.boots = torn[1];
+	m->torn.timing = torn[2];
+	kb_model_symbols(m, run_dir);
+	json_decref(samples);
+	json_decref(boots);
+	json_decref(timing);
+	kb_store_release(&st);
+	return m;
+}
+
+void kb_model_free(struct kb_model *m)
+{
+	if (!m)
+		return;
+	kb_model_free(m->boot_timing);
+	kb_pool_release(&m->pool);
+	free(m);
+}

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_MODEL_H
+#define KB_MODEL_H
+
+/*
+ * The one result model of a run (hyperfine's BenchmarkResult): every figure
+ * of the report with the per-boot medians it came from.  It is filled in one
+ * place, kb_model_load, from the run directory's files (each read once), and
+ * every writer reads it and computes nothing: report.md and report.html
+ * (through the section builders), summary.json (model-json.c, its one
+ * serialization), summary.csv, variants/<name>/bloat-vs-<baseline>.txt and
+ * kbench compare.
+ *
+ * summary.json, keys in this order; null where a figure does not exist (one
+ * boot, no size), a key left out where a row has no such figure at all:
+ *
+ *   run_id, kernel{source, id, version, arch, base}, backend, accel, seed,
+ *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
+ *   primary_metric, accel_why, host_cpu, workloads, scale,
+ *   torn_lines{samples, boots, timing, sim}
+ *   variants[]    {name, status, flags, text, data, bss, text_change,
+ *                  boots_ok, reason, text_delta, cached, build_seconds, key,
+ *                  compiler, vmlinux}
+ *   cases[]       case names, in the order the report shows them
+ *   metrics[]     {name, field, label, unit, source (measured, simulated or
+ *                  modeled), note}
+ *   results[]     {case, metric, variant, backend, boots, samples,
+ *                  boot_ids[], boot_medians[], outlier_boots[],
+ *                  outlier_samples, median, deterministic, ci[lo, hi],
+ *                  ratio (the baseline's row: 1),
+ *                  -- off the baseline, where both have boots --
+ *                  ratio_ci[lo, hi], u, p, p_exact, p_min, cliffs_delta,
+ *                  effect, identical_counts,
+ *                  -- where p exists, after Holm over the cases --
+ *                  p_holm, family, verdict (faster, slower, same, not
+ *                  distinguishable)}
+ *   caveats[]     sentences (hyperfine's warnings); caveat_ids[] says which
+ *                 each is (kb_caveat_name: emulated_time, few_boots, ...)
+ *   correlation[] {metric, case, n, rho, p, smallest, fastest,
+ *                  smallest_is_fastest}
+ *   claim[]       {variant, text_change, smaller, faster, slower, same,
+ *                  undecided, answer (kb_answer_name: "smaller is faster",
+ *                  ...)}  (primary metric, per non-baseline variant)
+ *   boots         {ok, total, failed[] {variant, boot, status, reason, serial}}
+ *   bloat[]       {variant, categories[] {what, add, remove, grow, shrink,
+ *                  up, down, old_total, new_total, percent}, growers[],
+ *                  shrinkers[] {name, old, new, delta} (old/new null where
+ *                  the symbol is not in that kernel), full}  (per variant
+ *                  other than the baseline whose symbols were read)
+ *   executed_text[] {case, variant, text, executed, executed_change,
+ *                  executed_share, functions, functions_change, samples}
+ *                  (the sim backend's sim.jsonl, medians over samples)
+ *   boot_timing   the same layout for the whole boots timed by hyperfine
+ *                 (without kernel, torn_lines, boots, bloat and
+ *                 executed_text), plus
+ *                 timing[] {variant, status, reason, runs, warmup, ok,
+ *                 failed, seconds, accel, json, log}  (timing.jsonl)
+ */
+
+#include <gsl/gsl_rng.h>
+#include <jansson.h>
+#include <stddef.h>
+
+#include "backend.h"
+#include "pool.h"
+#include "stats.h"
+
+struct kb_model_opts {
+	double level;		/* confidence of the intervals, 0.95 */
+	double alpha;		/* significance of the verdicts, 1 - level */
+	size_t resamples;	/* bootstrap resamples */
+	double outlier_z;	/* modified z-score beyond which a value is marked */
+};
+#define KB_MODEL_OPTS_INIT { 0.95, 0.05, 10000, 3.5 }
+
+enum kb_verdict {
+	KB_VERDICT_NONE,	/* not tested: the baseline, or no data on a side */
+	KB_VERDICT_FASTER,
+	KB_VERDICT_SLOWER,
+	KB_VERDICT_SAME,	/* identical deterministic counts */
+	KB_VERDICT_UNDECIDED,	/* "not distinguishable" */
+};
+/* "", "faster", "slower", "same", "not distinguishable" */
+const char *kb_verdict_name(enum kb_verdict v);
+
+struct kb_model_kernel {
+	const char *source, *id, *version, *arch, *base;
+};
+
+struct kb_model_variant {
+	const char *name, *status, *reason, *flags;
+	int in_manifest;		/* 0: only samples name it (status "unknown") */
+	int has_size;
+	long long text, data, bss;
+	long long text_delta;		/* text - the baseline's (both sized), else 0 */
+	double text_change;		/* text / the baseline's text - 1, or NAN */
+	long long boots_ok;
+	/* its build, as the manifest records it */
+	int cached;
+	double build_seconds;		/* NAN when not recorded */
+	const char *key, *compiler, *vmlinux;
+};
+
+struct kb_metric {
+	const char *name;		/* "ns_per_op", or "<field>_per_op" */
+	const char *field;		/* the sample field; NULL for the time */
+	const char *label, *unit, *note;	/* note: "" for none */
+	enum kb_figure_kind source;
+};
+
+/* One side's per-boot medians against a reference's (the baseline, or run A
+ * in kbench compare). */
+struct kb_test {
+	int done;			/* both sides had boots: the figures below exist */
+	double ratio;			/* of the medians; 1 on the baseline's own row */
+	struct kb_interval ratio_ci;
+	double u, p, p_min, cliffs_delta;
+	int p_exact;
+	const char *effect;		/* static */
+	int identical_counts;		/* every boot the same on both sides */
+	int deterministic;		/* both sides from deterministic backends */
+	/* Holm over its family (kb_model_decide) */
+	int decided;
+	double p_holm;
+	size_t family;
+	enum kb_verdict verdict;
+};
+
+/* A variant's figures of one metric in one case. */
+struct kb_row {
+	size_t cas, metric, variant;	/* indexes into the model's arrays */
+	size_t boots;			/* boots with a value */
+	long long samples;
+	long long *boot_ids;		/* [boots], increasing */
+	double *boot_medians;		/* [boots] */
+	long long *outlier_boots;
+	size_t n_outlier_boots;
+	long long outlier_samples;
+	double median;			/* over boots */
+	struct kb_interval ci;
+	struct kb_test t;
+};
+
+struct kb_correlation {
+	size_t metric, cas, n;
+	double rho, p;
+	size_t smallest, fastest;	/* variant indexes */
+	int smallest_is_fastest;
+};
+
+/* What a variant's verdicts say about the claim "smaller is faster". */
+enum kb_answer {
+	KB_ANSWER_NO_DATA,		/* no case was judged */
+	KB_ANSWER_SAME_SIZE,		/* no size, or the same: nothing to say */
+	KB_ANSWER_SMALLER_FASTER,	/* smaller and faster in every case: yes */
+	KB_ANSWER_LARGER_FASTER,
+	KB_ANSWER_SMALLER_SLOWER,	/* smaller and slower in every case: no */
+	KB_ANSWER_LARGER_SLOWER,
+	KB_ANSWER_UNDECIDED,		/* no case tells the two apart */
+	KB_ANSWER_MIXED,
+};
+/* "no data", "same size", "smaller is faster", ... "mixed" */
+const char *kb_answer_name(enum kb_answer a);
+
+struct kb_claim {
+	size_t variant;
+	double text_change;
+	long long cases;		/* judged: faster + slower + same + undecided */
+	long long faster, slower, same, undecided;
+	enum kb_answer answer;
+};
+
+/* hyperfine's warnings: what limits the figures, each with its advice. */
+enum kb_caveat_id {
+	KB_CAVEAT_EMULATED_TIME,	/* time under TCG */
+	KB_CAVEAT_DETERMINISTIC,	/* more boots repeat the same counts */
+	KB_CAVEAT_FEW_BOOTS,		/* no p-value can be small enough */
+	KB_CAVEAT_OUTLIERS,
+	KB_CAVEAT_FAILED_BOOTS,
+	KB_CAVEAT_FEW_VARIANTS,		/* rank correlation by construction */
+	KB_CAVEAT_TIMING_PARTIAL,	/* some whole boots failed */
+	KB_CAVEAT_TIMING_FAILED,	/* no whole boot timed */
+};
+const char *kb_caveat_name(enum kb_caveat_id id);
+
+struct kb_caveat {
+	enum kb_caveat_id id;
+	const char *text;		/* the sentence */
+};
+
+struct kb_boot {
+	const char *variant, *status, *reason, *serial;
+	long long boot;
+};
+
+/* timing.jsonl: how one variant's whole-boot timing went. */
+struct kb_timing {
+	const char *variant, *status, *reason, *accel, *json, *log;
+	long long runs, warmup, ok, failed;
+	double seconds;
+};
+
+/* bloat-o-meter's counts for one kind of symbol. */
+struct kb_bloat_category {
+	const char *what;		/* "functions", "data", "read-only data" */
+	size_t add, remove, grow, shrink;
+	unsigned long long up, down, old_total, new_total;
+	double percent;
+};
+
+struct kb_bloat_change {
+	const char *name;
+	unsigned long long old_size, new_size;
+	int in_old, in_new;
+	long long delta;
+};
+
+#define KB_MODEL_BLOAT_TOP 20
+
+/* One variant's symbols against the baseline's. */
+struct kb_bloat_figures {
+	size_t variant;
+	struct kb_bloat_category cat[3];
+	struct kb_bloat_change *growers, *shrinkers;	/* biggest first */
+	size_t n_growers, n_shrinkers;
+	const char *full_path;		/* run-relative; NULL: no place to write it */
+	const char *full_text;		/* bloat-o-meter's whole output (not in summary.json) */
+};
+
+/* Executed text (sim.jsonl): medians over a variant's samples of one case. */
+struct kb_exec_row {
+	const char *cas;
+	size_t variant;
+	double executed;		/* distinct kernel text bytes executed */
+	double executed_change;		/* against the baseline's, or NAN */
+	double executed_share;		/* of the variant's text, or NAN */
+	double functions;		/* bytes of the functions that ran, or NAN */
+	double functions_change;
+	size_t samples;
+};
+
+struct kb_model {
+	struct kb_pool pool;		/* everything below lives here */
+	const char *run_id, *backend, *accel, *accel_why, *host_cpu;
+	struct kb_model_kernel kernel;
+	const char *workloads;		/* the run's, comma-separated */
+	double scale;			/* NAN when not recorded */
+	unsigned long long seed;
+	const char *baseline_name;
+	size_t baseline;		/* its index, or nv when it has no variant */
+	struct kb_model_opts o;
+	int deterministic;		/* every sample from a deterministic backend */
+	size_t primary;			/* the metric verdicts are about */
+
+	struct kb_model_variant *variants;
+	size_t nv, nv_manifest;
+	const char **cases;
+	size_t nc;
+	struct kb_metric *metrics;
+	size_t nm;
+	struct kb_row *rows;		/* nc * nm * nv: case, then metric, then variant */
+	size_t nrows;
+	struct kb_correlation *corr;
+	size_t ncorr;
+	struct kb_claim *claims;
+	size_t nclaims;
+	struct kb_caveat *caveats;
+	size_t ncaveats;
+
+	size_t boots_ok, boots_total;
+	struct kb_boot *failed_boots;
+	size_t n_failed_boots;
+	struct {
+		long samples, boots, timing, sim;
+	} torn;				/* lines skipped as torn or invalid */
+
+	struct kb_bloat_figures *bloat;
+	size_t nbloat;
+	struct kb_exec_row *exec;
+	size_t nexec;
+
+	struct kb_model *boot_timing;	/* whole boots (hyperfine), or NULL */
+	struct kb_timing *timing;	/* in boot_timing: timing.jsonl */
+	size_t ntiming;
+};
+
+/* The model of a run directory: manifest.json, samples.jsonl, boots.jsonl,
+ * timing.jsonl, sim.jsonl and each variant's vmlinux, each read once.
+ * NULL after a message. */
+struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *o);
+/* The statistics part from parsed files (borrowed): what kb_model_load
+ * builds before it adds timing, symbols and executed text.  Never NULL. */
+struct kb_model *kb_model_build(json_t *manifest, json_t *samples, json_t *boots,
+				const struct kb_model_opts *o);
+void kb_model_free(struct kb_model *m);
+/* Part of kb_model_load (model-bloat.c): the bloat figures from each
+ * variant's vmlinux and the executed text from sim.jsonl.  Unreadable
+ * kernels are left out: a run copied without them still has a model. */
+void kb_model_symbols(struct kb_model *m, const char *run_dir);
+
+/* x against base (per-boot medians): sets every figure of t up to the
+ * verdict.  rng seeds the bootstrap. */
+void kb_model_versus(struct kb_test *t, const double *x, size_t nx, const double *base, size_t nb,
+		     gsl_rng *rng, const struct kb_model_opts *o);
+/* Holm over each family (the tests of equal family[i]) of the tests that
+ * have a p-value, then a verdict on each of them. */
+void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
+		     const struct kb_model_opts *o);
+
+/* Look-ups by name: an index (n when there is none) or a row (or NULL). */
+size_t kb_model_variant(const struct kb_model *m, const char *name);
+size_t kb_model_case(const struct kb_model *m, const char *name);
+size_t kb_model_metric(const struct kb_model *m, const char *name);
+const struct kb_row *kb_model_row(const struct kb_model *m, size_t cas, size_t metric, size_t variant);
+const struct kb_row *kb_model_find(const struct kb_model *m, const char *cas, const char *metric,
+				   const char *variant);
+/* The row's timing.jsonl line (a boot_timing model), or NULL. */
+const struct kb_timing *kb_model_timing(const struct kb_model *m, const char *variant);
+
+/* summary.json: the model serialized (model-json.c); a new reference. */
+json_t *kb_model_json(const struct kb_model *m);
+/* A test's figures added to a JSON object (the baseline's row: only its
+ * ratio): summary.json's rows and kbench compare --json share them. */
+void kb_model_json_test(json_t *row, const struct kb_test *t, int reference);
+/* A figure (null where it does not exist) and an array of them. */
+json_t *kb_model_json_num(double v);
+json_t *kb_model_json_reals(const double *v, size_t n);
+
+#endif
