@@ -50,8 +50,8 @@ static void cleanup(const char *dir)
 
 char *kb_plot_svg(const char *script, const char *data, char **why)
 {
-	const char *tmp = getenv("TMPDIR"), *prog = getenv("KBENCH_GNUPLOT");
-	char *dir = kb_xasprintf("%s/kbench-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	const char *prog = getenv("KBENCH_GNUPLOT");
+	char *dir = kb_xasprintf("%s/kbench-plot.XXXXXX", kb_tmpdir());
 	char *log, *out, *svg = NULL, *start;
 	char *argv[] = { (char *)(prog && *prog ? prog : GNUPLOT_PROG), "plot.gp", NULL };
 	int r;

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The HTML emitter of a report document (doc.h): one self-contained page,
+ * no script and nothing fetched (a content security policy says so to the
+ * browser too), gnuplot's SVG plots inlined.  Every escaping rule of
+ * report.html is here; text from the config and the guest reaches gnuplot
+ * only through kb_plot_label, in the section builders. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "plot.h"
+#include "util.h"
+
+static const char style[] =
+	"body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
+	"table{border-collapse:collapse;margin:1em 0;font-size:14px}"
+	"th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"th{background:#f3f3f3}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}"
+	"figure{margin:1.5em 0}figure svg{width:100%;max-width:760px;height:auto;border:1px solid #eee}"
+	"figcaption{color:#555;font-size:14px}.faster{color:#1a7f37;font-weight:600}"
+	".slower{color:#b3261e;font-weight:600}.caveat{color:#7a5b00}";
+
+/* Text and attribute values alike: & < > " ' escaped, control characters
+ * dropped (a line break or, outside pre, a tab becomes a space). */
+static void text(FILE *f, const char *s, int pre)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		case '\t': fputc(pre ? '\t' : ' ', f); break;
+		case '\n': fputc(' ', f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+				fputc(*s, f);
+		}
+	}
+}
+
+static void spans(FILE *f, const struct kb_inline *in)
+{
+	for (const struct kb_span *s = in->first; s; s = s->next) {
+		switch (s->kind) {
+		case KB_SPAN_DATA:
+		case KB_SPAN_OWN:
+			text(f, s->text, 0);
+			break;
+		case KB_SPAN_CODE:
+		case KB_SPAN_LINK:	/* the page links nowhere: a path is shown as code */
+			fputs("<code>", f);
+			text(f, s->text, 0);
+			fputs("</code>", f);
+			break;
+		case KB_SPAN_STRONG:
+			fputs("<strong>", f);
+			text(f, s->text, 0);
+			fputs("</strong>", f);
+			break;
+		}
+	}
+}
+
+/* <tag class="...">; the class from fixed names, escaped all the same. */
+static void open_tag(FILE *f, const char *tag, const char *cls, const char *cls2)
+{
+	fprintf(f, "<%s", tag);
+	if (cls || cls2) {
+		fputs(" class=\"", f);
+		text(f, cls ? cls : "", 0);
+		fputs(cls && cls2 ? " " : "", f);
+		text(f, cls2 ? cls2 : "", 0);
+		fputc('"', f);
+	}
+	fputc('>', f);
+}
+
+static void element(FILE *f, const char *tag, const struct kb_inline *in, const char *cls2)
+{
+	open_tag(f, tag, in->cls, cls2);
+	spans(f, in);
+	fprintf(f, "</%s>", tag);
+}
+
+static void table(FILE *f, const struct kb_block *b)
+{
+	const struct kb_doc_table *t = &b->table;
+
+	fputs("<table><tr>", f);
+	for (size_t i = 0; i < t->ncols; i++)
+		element(f, "th", &t->head[i], NULL);
+	fputs("</tr>\n", f);
+	for (const struct kb_doc_row *r = t->first; r; r = r->next) {
+		fputs("<tr>", f);
+		for (size_t i = 0; i < t->ncols; i++)
+			element(f, "td", &r->cells[i], t->align[i] == KB_ALIGN_RIGHT ? "n" : NULL);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void figure(FILE *f, const struct kb_block *b)
+{
+	char *why = NULL, *svg = kb_plot_svg(b->script, b->data, &why);
+
+	fputs("<figure>", f);
+	if (svg) {
+		fputs(svg, f);
+	} else {
+		fputs("<p class=\"caveat\">Plot not drawn: ", f);
+		text(f, why ? why : "gnuplot failed", 0);
+		fputs(".</p>", f);
+		kb_warn("report.html: plot '%s' not drawn: %s", b->name, why ? why : "gnuplot failed");
+	}
+	element(f, "figcaption", &b->text, NULL);
+	fputs("</figure>\n", f);
+	free(svg);
+	free(why);
+}
+
+static void heading(FILE *f, const struct kb_block *b)
+{
+	char tag[4];
+
+	snprintf(tag, sizeof(tag), "h%d", b->level < 1 ? 1 : b->level > 6 ? 6 : b->level);
+	element(f, tag, &b->text, NULL);
+	fputc('\n', f);
+}
+
+static void para(FILE *f, const struct kb_block *b)
+{
+	element(f, "p", &b->text, NULL);
+	fputc('\n', f);
+}
+
+static void list(FILE *f, const struct kb_block *b)
+{
+	fputs("<ul>", f);
+	for (const struct kb_doc_item *it = b->items; it; it = it->next)
+		element(f, "li", &it->in, NULL);
+	fputs("</ul>\n", f);
+}
+
+static void pre(FILE *f, const struct kb_block *b)
+{
+	fputs("<pre>", f);
+	for (const struct kb_doc_item *it = b->items; it; it = it->next) {
+		text(f, it->in.first->text, 1);
+		fputc('\n', f);
+	}
+	fputs("</pre>\n", f);
+}
+
+static void begin(FILE *f, const struct kb_doc *d)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	text(f, d->title, 0);
+	fprintf(f, "</title>\n<style>%s</style></head><body>\n", style);
+}
+
+static void end(FILE *f, const struct kb_doc *d)
+{
+	(void)d;
+	fputs("</body></html>\n", f);
+}
+
+const struct kb_doc_emitter kb_doc_html = {
+	.begin = begin,
+	.block = { heading, para, table, list, pre, figure },	/* enum kb_block_kind's order */
+	.end = end,
+};
