@@ -1,33 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* summary.csv: one row per case, metric and variant, with every figure the
  * report shows for it (size, interval, ratio, test, correlation) and the
- * per-boot medians, for spreadsheets and R. */
+ * per-boot medians, for spreadsheets and R.  The CSV escaping rules are
+ * here and nowhere else. */
 #include "config.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <string.h>
 
 #include "report.h"
-#include "summary.h"
 #include "util.h"
-
-#define str kb_report_str
 
 /* RFC 4180 quoting; a text cell that a spreadsheet would take for a
  * formula gets a leading apostrophe (it came from the config or guest). */
-static void text(FILE *f, const char *s, int last)
+static void text(FILE *f, const char *s)
 {
 	fputc('"', f);
-	if (strchr("=+-@\t\r", *s) && *s)
+	if (*s && strchr("=+-@\t\r", *s))
 		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
 		fputc(*s, f);
 	}
-	fputc('"', f);
-	fputc(last ? '\n' : ',', f);
+	fputs("\",", f);
 }
 
 static void number(FILE *f, double v)
@@ -37,11 +33,9 @@ static void number(FILE *f, double v)
 	fputc(',', f);
 }
 
-static double elem(json_t *arr, size_t i)
+static void boolean(FILE *f, int known, int v)
 {
-	json_t *x = json_array_get(arr, i);
-
-	return json_is_number(x) ? json_number_value(x) : NAN;
+	fprintf(f, "%s,", known ? (v ? "true" : "false") : "");
 }
 
 static const char *const columns[] = {
@@ -51,75 +45,56 @@ static const char *const columns[] = {
 	"spearman_p", "smallest_is_cheapest", "boot_medians",
 };
 
-static json_t *correlation_of(json_t *model, json_t *r)
+static const struct kb_correlation *correlation_of(const struct kb_model *m, const struct kb_row *r)
 {
-	json_t *c;
-	size_t i;
-
-	json_array_foreach(json_object_get(model, "correlation"), i, c)
-		if (!strcmp(str(c, "case"), str(r, "case")) && !strcmp(str(c, "metric"), str(r, "metric")))
-			return c;
+	for (size_t i = 0; i < m->ncorr; i++)
+		if (m->corr[i].cas == r->cas && m->corr[i].metric == r->metric)
+			return &m->corr[i];
 	return NULL;
 }
 
 /* One row per result of a model (the run's, or its boot_timing). */
-static void rows(FILE *f, json_t *model)
+static void rows(FILE *f, const struct kb_model *m)
 {
-	json_t *r, *x;
-	size_t i, k;
+	for (size_t i = 0; m && i < m->nrows; i++) {
+		const struct kb_row *r = &m->rows[i];
+		const struct kb_test *t = &r->t;
+		const struct kb_metric *mt = &m->metrics[r->metric];
+		const struct kb_model_variant *v = &m->variants[r->variant];
+		const struct kb_correlation *c = correlation_of(m, r);
 
-	json_array_foreach(json_object_get(model, "results"), i, r) {
-		json_t *m = kb_summary_metric(model, str(r, "metric")), *v = NULL, *c;
-		json_t *ci = json_object_get(r, "ci"), *rci = json_object_get(r, "ratio_ci");
-		char *list = kb_xstrdup(""), *outl = kb_xstrdup("");
-
-		json_array_foreach(json_object_get(model, "variants"), k, x)
-			if (!strcmp(str(x, "name"), str(r, "variant")))
-				v = x;
-		text(f, str(r, "case"), 0);
-		text(f, str(r, "metric"), 0);
-		text(f, str(m, "unit"), 0);
-		text(f, str(m, "source"), 0);
-		text(f, str(r, "variant"), 0);
-		number(f, kb_summary_num(v, "text"));
-		number(f, kb_summary_num(v, "text_change"));
-		number(f, kb_summary_num(r, "boots"));
-		number(f, kb_summary_num(r, "samples"));
-		number(f, kb_summary_num(r, "median"));
-		number(f, elem(ci, 0));
-		number(f, elem(ci, 1));
-		number(f, kb_summary_num(r, "ratio"));
-		number(f, elem(rci, 0));
-		number(f, elem(rci, 1));
-		number(f, kb_summary_num(r, "u"));
-		number(f, kb_summary_num(r, "p"));
-		fprintf(f, "%s,", json_is_boolean(json_object_get(r, "p_exact")) ?
-			(json_is_true(json_object_get(r, "p_exact")) ? "true" : "false") : "");
-		number(f, kb_summary_num(r, "p_holm"));
-		number(f, kb_summary_num(r, "cliffs_delta"));
-		text(f, str(r, "effect"), 0);
-		text(f, str(r, "verdict"), 0);
-		json_array_foreach(json_object_get(r, "outlier_boots"), k, x) {
-			char *n = kb_xasprintf("%s%s%lld", outl, k ? " " : "", (long long)json_integer_value(x));
-
-			free(outl);
-			outl = n;
-		}
-		fprintf(f, "%s,", outl);
-		number(f, kb_summary_num(r, "outlier_samples"));
-		c = correlation_of(model, r);
-		number(f, kb_summary_num(c, "rho"));
-		number(f, kb_summary_num(c, "p"));
-		fprintf(f, "%s,", c ? (json_is_true(json_object_get(c, "smallest_is_fastest")) ? "true" : "false") : "");
-		json_array_foreach(json_object_get(r, "boot_medians"), k, x) {
-			char *n = kb_xasprintf("%s%s%.15g", list, k ? " " : "", json_number_value(x));
-
-			free(list);
-			list = n;
-		}
-		fprintf(f, "%s\n", list);
-		free(list);
-		free(outl);
+		text(f, m->cases[r->cas]);
+		text(f, mt->name);
+		text(f, mt->unit);
+		text(f, kb_figure_kind_name(mt->source));
+		text(f, v->name);
+		number(f, v->has_size ? (double)v->text : NAN);
+		number(f, v->text_change);
+		number(f, (double)r->boots);
+		number(f, (double)r->samples);
+		number(f, r->median);
+		number(f, r->ci.lo);
+		number(f, r->ci.hi);
+		number(f, t->ratio);
+		number(f, t->done ? t->ratio_ci.lo : NAN);
+		number(f, t->done ? t->ratio_ci.hi : NAN);
+		number(f, t->done ? t->u : NAN);
+		number(f, t->done ? t->p : NAN);
+		boolean(f, t->done, t->p_exact);
+		number(f, t->decided ? t->p_holm : NAN);
+		number(f, t->done ? t->cliffs_delta : NAN);
+		text(f, t->done ? t->effect : "");
+		text(f, kb_verdict_name(t->verdict));
+		for (size_t k = 0; k < r->n_outlier_boots; k++)
+			fprintf(f, "%s%lld", k ? " " : "", r->outlier_boots[k]);
+		fputc(',', f);
+		number(f, (double)r->outlier_samples);
+		number(f, c ? c->rho : NAN);
+		number(f, c ? c->p : NAN);
+		boolean(f, c != NULL, c && c->smallest_is_fastest);
+		for (size_t k = 0; k < r->boots; k++)
+			fprintf(f, "%s%.15g", k ? " " : "", r->boot_medians[k]);
+		fputc('\n', f);
 	}
 }
 
@@ -128,7 +103,7 @@ static int write_csv(FILE *f, const struct kb_report_ctx *ctx)
 	for (size_t i = 0; i < KB_ARRAY_SIZE(columns); i++)
 		fprintf(f, "%s%c", columns[i], i + 1 < KB_ARRAY_SIZE(columns) ? ',' : '\n');
 	rows(f, ctx->model);
-	rows(f, json_object_get(ctx->model, "boot_timing"));
+	rows(f, ctx->model->boot_timing);
 	return 0;
 }
 

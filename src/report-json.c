@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* summary.json: the result model itself, for machines. */
+/* summary.json: the result model serialized (model-json.c), for machines. */
 #include "config.h"
 
 #include <jansson.h>
@@ -9,7 +9,11 @@
 
 static int write_json(FILE *f, const struct kb_report_ctx *ctx)
 {
-	if (json_dumpf(ctx->model, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) < 0)
+	json_t *j = kb_model_json(ctx->model);
+	int r = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+
+	json_decref(j);
+	if (r < 0)
 		return kb_error("cannot serialize the summary");
 	fputc('\n', f);
 	return 0;

@@ -2,27 +2,32 @@
 #ifndef KB_REPORT_H
 #define KB_REPORT_H
 
-#include <jansson.h>
+/*
+ * The report of a run directory, from its result model (model.h): the
+ * sections are built once as a document (report-sections.c,
+ * report-plots.c) and rendered as report.md and report.html by the
+ * document's emitters (doc.h); summary.json, summary.csv and each
+ * variants/<name>/bloat-vs-<baseline>.txt are written from the model.
+ */
+
 #include <stdio.h>
 
-#include "summary.h"
+#include "doc.h"
+#include "model.h"
 
-/* Write <run_dir>/report.md, summary.json, summary.csv and report.html from
- * manifest.json, samples.jsonl and boots.jsonl (each atomically).  0 or -1
+/* Write every file of the report into run_dir (each atomically).  0, or -1
  * after a message. */
 int kb_report_write(const char *run_dir);
 /* Same with other statistics options (kbench report --confidence). */
-int kb_report_write_opts(const char *run_dir, const struct kb_summary_opts *o);
-int kb_report_parse_confidence(const char *arg, struct kb_summary_opts *o);
+int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o);
+/* --confidence LEVEL: for the intervals, and 1 - LEVEL for the verdicts. */
+int kb_report_parse_confidence(const char *arg, struct kb_model_opts *o);
 
-/* What every report writer reads: the run's files and the result model
- * (summary.h), all borrowed. */
+/* What every writer reads, all borrowed. */
 struct kb_report_ctx {
 	const char *run_dir;
-	json_t *manifest;
-	json_t *boots;
-	json_t *model;
-	int bad_lines;		/* torn lines skipped in samples.jsonl and boots.jsonl */
+	const struct kb_model *model;
+	const struct kb_doc *doc;	/* the sections, for report.md and report.html */
 };
 
 /* One output format: one file in the run directory, written from the
@@ -34,32 +39,35 @@ struct kb_report_writer {
 	int (*write)(FILE *f, const struct kb_report_ctx *ctx);
 };
 
-extern const struct kb_report_writer kb_report_md, kb_report_json, kb_report_csv, kb_report_html;
+extern const struct kb_report_writer kb_report_md, kb_report_html, kb_report_json, kb_report_csv;
 
-/* Helpers the writers share. */
-const char *kb_report_str(json_t *o, const char *key);
-/* Markdown table cell: config and guest text kept inert. */
-void kb_report_md_cell(FILE *f, const char *s);
-/* HTML text and attribute values: & < > " ' escaped, control characters dropped. */
-void kb_report_html_text(FILE *f, const char *s);
-/* "-34.2%" style change, "n/a" when undefined. */
-void kb_report_pct(FILE *f, double fraction);
+/* Every section of the report, in order, into d (report-sections.c). */
+void kb_report_document(struct kb_doc *d, const struct kb_model *m);
+/* The plots, figures that only report.html shows (report-plots.c). */
+void kb_report_plot_size(struct kb_doc *d, const struct kb_model *m);
+void kb_report_plot_cost(struct kb_doc *d, const struct kb_model *m);
+void kb_report_plot_sweeps(struct kb_doc *d, const struct kb_model *m);
+void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m);
+
+/* The options kbench report and compare share, --confidence ('c') and
+ * --help ('h'), and getopt_long's '?' and ':' (a message and the usage on
+ * stderr): -1 when parsing goes on, else the exit code to return. */
+struct kb_command;
+int kb_report_option(const struct kb_command *cmd, int c, char **argv, struct kb_model_opts *o);
+
+/* Figures as the report writes them, for kb_doc_fmt("%s", x.s). */
+struct kb_num {
+	char s[64];
+};
+/* %.1f at 100 and above, else 4 significant digits; "n/a" when undefined. */
+struct kb_num kb_report_fig(double v);
+/* "-34.2%", "n/a" when undefined. */
+struct kb_num kb_report_pct(double fraction);
+/* 3 decimals, or scientific below 0.001; "n/a" when undefined. */
+struct kb_num kb_report_p(double p);
 /* Cliff's delta: "+0.22", "-1.00". */
-void kb_report_delta(FILE *f, double d);
-/* A figure with sensible digits: %.1f at 100 and above, else 4 significant. */
-void kb_report_fig(FILE *f, double v);
-
-/* "0.820 [0.790, 0.860]": a row's ratio to the baseline and its interval. */
-void kb_report_ratio_ci(FILE *f, json_t *row);
-/* A p-value: 3 decimals, or scientific below 0.001; "n/a" when undefined. */
-void kb_report_p(FILE *f, double p);
-/* The model's variants[] entry by name, or NULL. */
-json_t *kb_report_variant(json_t *model, const char *name);
-/* The timing.jsonl line of a variant in a boot_timing model, or NULL. */
-json_t *kb_report_timing(json_t *boot_timing, const char *variant);
-/* "1.234 [1.200, 1.300]": a whole-boot row's median and interval, in seconds. */
-void kb_report_seconds_ci(FILE *f, json_t *row);
-/* The answer for one claim[] entry, as markdown (html 0) or HTML text. */
-void kb_report_claim(FILE *f, json_t *model, json_t *claim, int html);
+struct kb_num kb_report_delta(double d);
+/* "0.820 [0.790, 0.860]": a test's ratio and its interval; "n/a". */
+struct kb_num kb_report_ratio_ci(const struct kb_test *t);
 
 #endif

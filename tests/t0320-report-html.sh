@@ -39,6 +39,9 @@ check "four gnuplot SVG plots inlined (got $n): size, cost, icache sweep, size a
 # (the size table is binutils size's text inside a code fence: inert there)
 md_inert() { grep -qF '\<script\>alert(1)\</script\>' "$1" && ! grep -v '/vmlinux$' "$1" | grep -q '<script>'; }
 check "markdown keeps the strings inert" md_inert "$d/r/report.md"
+md_heads=$(sed -n 's/^##* //p' "$d/r/report.md" | tr -d '\\')
+check "report.html has every section of report.md, in order" \
+	test "$(grep -o '<h[1-3]>[^<]*' "$h" | sed 's/^<h[1-3]>//')" = "$md_heads"
 check "csv: a text cell cannot start a formula" sh -c \
 	"head -n 1 '$d/r/summary.csv' | grep -q '^case,metric,unit,source,variant,text' && ! grep -q ',\"[=+@-]' '$d/r/summary.csv'"
 
@@ -46,6 +49,16 @@ KBENCH_GNUPLOT=/nonexistent/gnuplot "$KBENCH" report "$d/r" > /dev/null 2> "$d/e
 check "without gnuplot: report written, plots said missing" sh -c \
 	"grep -q 'Plot not drawn: /nonexistent/gnuplot could not run' '$h' && grep -q 'plot' '$d/err2'"
 "$KBENCH" report "$d/r" > /dev/null 2>&1
+
+# A sample field name becomes a unit in the plots' labels: one that closes
+# gnuplot's quote must stay text (it ran gnuplot's system command before).
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/inj\", \"seed\": 5, \"boots\": 2, \"noise\": 0, \"backend\": \"sim\",
+  \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400,
+	      \"counts\": {\"cycles'\\nsystem 'touch $d/pwned'\\n#\": 400}}],
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
+"$KBENCH" report "$d/inj" > /dev/null 2>&1
+check "a crafted unit reaches gnuplot as text, not as a command" sh -c \
+	"[ ! -e '$d/pwned' ] && [ \$(grep -c '<svg' '$d/inj/report.html') -eq 3 ]"
 
 chromium=
 for c in chromium chromium-browser; do

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sections of the report, each defined once as document blocks (doc.h)
+ * from the result model (model.h), in the table at the end: report.md and
+ * report.html are the same sections through two emitters.  A section only
+ * formats: every figure, difference and median is the model's. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "size.h"
+#include "util.h"
+
+/* ---- figures as text ---- */
+
+/* A figure by fmt, or "n/a" where it does not exist (ok 0). */
+static struct kb_num num(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static struct kb_num num(int ok, const char *fmt, ...)
+{
+	struct kb_num n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (ok)
+		vsnprintf(n.s, sizeof(n.s), fmt, ap);
+	else
+		snprintf(n.s, sizeof(n.s), "n/a");
+	va_end(ap);
+	return n;
+}
+
+struct kb_num kb_report_fig(double v)
+{
+	return num(isfinite(v), fabs(v) >= 100 ? "%.1f" : "%.4g", v);
+}
+
+struct kb_num kb_report_pct(double fraction)
+{
+	return num(isfinite(fraction), "%+.1f%%", 100 * fraction);
+}
+
+struct kb_num kb_report_p(double p)
+{
+	return num(isfinite(p), p < 0.001 ? "%.1e" : "%.3f", p);
+}
+
+struct kb_num kb_report_delta(double d)
+{
+	return num(isfinite(d), "%+.2f", d);
+}
+
+struct kb_num kb_report_ratio_ci(const struct kb_test *t)
+{
+	if (isfinite(t->ratio) && t->done && isfinite(t->ratio_ci.lo))
+		return num(1, "%.3f [%.3f, %.3f]", t->ratio, t->ratio_ci.lo, t->ratio_ci.hi);
+	return num(isfinite(t->ratio), "%.3f", t->ratio);
+}
+
+/* "[lo, hi]" of a median (ratio 0) or of a ratio; "n/a" without one. */
+static struct kb_num interval(struct kb_interval ci, int ratio)
+{
+	if (ratio)
+		return num(isfinite(ci.lo), "[%.3f, %.3f]", ci.lo, ci.hi);
+	return num(isfinite(ci.lo), "[%.28s, %.28s]", kb_report_fig(ci.lo).s, kb_report_fig(ci.hi).s);
+}
+
+/* A whole boot's median and interval, in seconds: "1.234 [1.200, 1.300]". */
+static struct kb_num seconds_ci(const struct kb_row *r)
+{
+	if (isfinite(r->ci.lo))
+		return num(1, "%.3f [%.3f, %.3f]", r->median / 1e9, r->ci.lo / 1e9, r->ci.hi / 1e9);
+	return num(1, "%.3f", r->median / 1e9);
+}
+
+/* ---- table helpers ---- */
+
+/* The words a table header names: {0} the baseline, {1} a unit or a
+ * variant, {2} the confidence in per cent. */
+#define WORDS(d, m, s1) ((const char *const[]){ (m)->baseline_name, (s1) ? (s1) : "", \
+					      kb_pool_printf(&(d)->pool, "%.0f", 100 * (m)->o.level) })
+
+/* A cell of kbench's own words or figures. */
+static struct kb_inline *td(struct kb_doc_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static struct kb_inline *td(struct kb_doc_table *t, const char *fmt, ...)
+{
+	struct kb_inline *in = kb_doc_td(t);
+	va_list ap;
+
+	va_start(ap, fmt);
+	kb_doc_vfmt(in, fmt, ap);
+	va_end(ap);
+	return in;
+}
+
+/* A cell holding a string from the run. */
+static void td_str(struct kb_doc_table *t, const char *s)
+{
+	kb_doc_str(kb_doc_td(t), s);
+}
+
+static void verdict_cell(struct kb_doc_table *t, enum kb_verdict v, const char *none)
+{
+	struct kb_inline *in = td(t, "%s", v == KB_VERDICT_NONE ? none : kb_verdict_name(v));
+
+	in->cls = v == KB_VERDICT_FASTER ? "faster" : v == KB_VERDICT_SLOWER ? "slower" : NULL;
+}
+
+/* A metric's kind and what it is: "measured: wall time in the guest". */
+static void source_note(struct kb_inline *in, const struct kb_metric *mt, const char *sep)
+{
+	kb_doc_fmt(in, "%s", kb_figure_kind_name(mt->source));
+	if (*mt->note) {
+		kb_doc_fmt(in, "%s", sep);
+		kb_doc_str(in, mt->note);
+	}
+}
+
+static void caveat_list(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_block *l;
+
+	if (!m->ncaveats)
+		return;
+	l = kb_doc_list(d);
+	for (size_t i = 0; i < m->ncaveats; i++) {
+		struct kb_inline *it = kb_doc_item(l);
+
+		it->cls = "caveat";
+		kb_doc_str(it, m->caveats[i].text);
+	}
+}
+
+/* A section's heading and its opening paragraph, to fill. */
+static struct kb_inline *opening(struct kb_doc *d, int level, const char *heading)
+{
+	kb_doc_fmt(kb_doc_heading(d, level), "%s", heading);
+	return kb_doc_para(d);
+}
+
+static double confidence(const struct kb_model *m)
+{
+	return 100 * m->o.level;
+}
+
+/* ---- the sections ---- */
+
+static void header(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in = kb_doc_heading(d, 1);
+	long torn = m->torn.samples + m->torn.boots + m->torn.timing + m->torn.sim;
+
+	kb_doc_fmt(in, "kbench report ");
+	kb_doc_str(in, m->run_id);
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Kernel ");
+	kb_doc_str(in, m->kernel.version);
+	kb_doc_fmt(in, " (");
+	kb_doc_str(in, m->kernel.arch);
+	kb_doc_fmt(in, "), %zu variants, baseline ", m->nv_manifest);
+	kb_doc_code(in, m->baseline_name);
+	kb_doc_fmt(in, ". Accelerator: ");
+	kb_doc_str(in, m->accel);
+	kb_doc_fmt(in, " (");
+	kb_doc_str(in, m->accel_why);
+	kb_doc_fmt(in, "). Backend: ");
+	kb_doc_str(in, m->backend);
+	kb_doc_fmt(in, ". Host: ");
+	kb_doc_str(in, m->host_cpu);
+	kb_doc_fmt(in, ".");
+	if (!torn)
+		return;
+	in = kb_doc_para(d);
+	in->cls = "caveat";
+	kb_doc_strong(in, kb_pool_printf(&d->pool, "%ld torn or invalid lines were skipped: %ld in samples.jsonl, "
+					 "%ld in boots.jsonl, %ld in timing.jsonl, %ld in sim.jsonl.", torn,
+					 m->torn.samples, m->torn.boots, m->torn.timing, m->torn.sim));
+}
+
+/* The whole-boot figure of a variant, after its claim: said apart, being
+ * another kind of figure (one boot, not one operation). */
+static void boot_claim(struct kb_inline *in, const struct kb_model *m, size_t v)
+{
+	const struct kb_model *bt = m->boot_timing;
+	const struct kb_row *r = kb_model_find(bt, "boot", "ns_per_op", m->variants[v].name);
+	const struct kb_row *b = kb_model_find(bt, "boot", "ns_per_op", m->baseline_name);
+
+	if (!r || !b || !r->boots || !b->boots)
+		return;
+	kb_doc_fmt(in, " Whole boot, QEMU start to guest exit, timed by hyperfine (");
+	kb_doc_str(in, bt->metrics[0].note);
+	kb_doc_fmt(in, "): %.3f s against %.3f s, ratio %s, p = %s: %s.", r->median / 1e9, b->median / 1e9,
+		   kb_report_ratio_ci(&r->t).s, kb_report_p(r->t.p).s, kb_verdict_name(r->t.verdict));
+}
+
+/* Each answer (enum kb_answer) as the report says it. */
+static const char *const answers[] = {
+	"It has no measurement to judge.",
+	"Its size does not differ, so it says nothing on the claim.",
+	"Yes: this smaller kernel is also faster in every case.",
+	"This larger kernel is faster in every case: smaller is not faster here.",
+	"No: this smaller kernel is slower in every case.",
+	"This larger kernel is slower in every case: smaller is faster here.",
+	"Not distinguishable: the measurements do not tell the two apart.",
+	"Mixed: it depends on the case.",
+};
+_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_MIXED + 1, "a sentence for every answer");
+
+/* The answer for one variant: its size against the baseline's, its
+ * verdicts on the primary metric, and what that says about the claim. */
+static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_claim *c)
+{
+	const struct kb_model_variant *v = &m->variants[c->variant];
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	double tc = c->text_change;
+	struct kb_inline *in = kb_doc_para(d);
+
+	kb_doc_code(in, v->name);
+	if (tc == 0)
+		kb_doc_fmt(in, " has the same text size as ");
+	else if (isfinite(tc))
+		kb_doc_fmt(in, " has %.1f%% %s text than ", fabs(100 * tc), tc < 0 ? "less" : "more");
+	else
+		kb_doc_fmt(in, " has no size measurement to set against ");
+	kb_doc_code(in, m->baseline_name);
+	if (isfinite(tc) && tc != 0)
+		kb_doc_fmt(in, " (%lld vs %lld bytes)", v->text, m->variants[m->baseline].text);
+	kb_doc_fmt(in, ". On ");
+	kb_doc_str(in, mt->label);
+	kb_doc_fmt(in, " (");
+	source_note(in, mt, ", ");
+	kb_doc_fmt(in, "), at %.0f%% confidence, it is faster in %lld of %lld cases, slower in %lld",
+		   confidence(m), c->faster, c->cases, c->slower);
+	if (c->same)
+		kb_doc_fmt(in, ", the same in %lld (identical deterministic counts)", c->same);
+	kb_doc_fmt(in, " and not distinguishable in %lld. ", c->undecided);
+	if (c->answer == KB_ANSWER_NO_DATA || c->answer == KB_ANSWER_SAME_SIZE)
+		kb_doc_fmt(in, "%s", answers[c->answer]);
+	else
+		kb_doc_strong(in, answers[c->answer]);
+	boot_claim(in, m, c->variant);
+}
+
+static void verdict(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+
+	kb_doc_fmt(kb_doc_heading(d, 2), "Is the smaller kernel also faster?");
+	for (size_t i = 0; i < m->nclaims; i++)
+		claim(d, m, &m->claims[i]);
+	if (!m->nclaims)
+		kb_doc_fmt(kb_doc_para(d), "Only one variant: nothing to compare.");
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Verdicts: two-sided Mann-Whitney U test of the per-boot medians against ");
+	kb_doc_code(in, m->baseline_name);
+	kb_doc_fmt(in, " (the boot is the unit of replication), Holm-Bonferroni corrected over the %zu "
+		   "cases, at %.0f%% confidence; ratios are medians over boots with %.0f%% percentile "
+		   "bootstrap intervals (%zu resamples, seed %lld); Cliff's delta is the effect size "
+		   "(negative: fewer ", m->nc, confidence(m), confidence(m), m->o.resamples, (long long)m->seed);
+	kb_doc_str(in, mt->unit);
+	kb_doc_fmt(in, ").");
+	t = kb_doc_table_heads(d, "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>p (Holm)|>Cliff's delta|"
+			       "verdict|size figure|speed figure", WORDS(d, m, mt->unit));
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++) {
+			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
+
+			if (v == m->baseline)
+				continue;
+			td_str(t, m->cases[c]);
+			td_str(t, m->variants[v].name);
+			td(t, "%s", kb_report_pct(m->variants[v].text_change).s);
+			td(t, "%s", kb_report_ratio_ci(&r->t).s);
+			if (r->t.deterministic && r->t.identical_counts)
+				td(t, "deterministic");
+			else
+				td(t, "%s", kb_report_p(r->t.decided ? r->t.p_holm : NAN).s);
+			in = td(t, "%s", kb_report_delta(r->t.done ? r->t.cliffs_delta : NAN).s);
+			if (r->t.done)
+				kb_doc_fmt(in, " (%s)", r->t.effect);
+			verdict_cell(t, r->t.verdict, "no data");
+			td(t, "measured (ELF section headers, as binutils size)");
+			source_note(kb_doc_td(t), mt, ": ");
+		}
+	if (!m->ncaveats)
+		return;
+	kb_doc_fmt(kb_doc_para(d), "Caveats:");
+	caveat_list(d, m);
+}
+
+/* Whole boots timed by hyperfine: their own model, their own table, never
+ * mixed into the per-operation verdicts. */
+static void boot_timing(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_model *bt = m->boot_timing;
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+
+	if (!bt)
+		return;
+	in = opening(d, 2, "Whole boot (hyperfine)");
+	kb_doc_fmt(in, "hyperfine timed whole boots of each variant: ");
+	kb_doc_code(in, "kbench boot-check");
+	kb_doc_fmt(in, ", QEMU start to guest exit, the guest runner doing no workload; a boot counts only "
+		   "when the guest said done. Figure: ");
+	source_note(in, &bt->metrics[0], ", ");
+	kb_doc_fmt(in, ". Each timed boot is one replicate: median with a %.0f%% bootstrap interval, ratio to ",
+		   confidence(m));
+	kb_doc_code(in, m->baseline_name);
+	kb_doc_fmt(in, " with its interval, two-sided exact Mann-Whitney U (one test: no correction), "
+		   "Cliff's delta. hyperfine runs one variant's boots back to back (warm-up first), the "
+		   "variants in a seeded shuffled order.");
+	t = kb_doc_table_heads(d, "variant|text vs {0}|>boots timed|>failed|>median s [{2}% CI]|>vs {0} [{2}% CI]|"
+			       ">p|>Cliff's delta|verdict|>outlier boots", WORDS(d, m, NULL));
+	for (size_t i = 0; i < bt->nrows; i++) {
+		const struct kb_row *r = &bt->rows[i];
+		const struct kb_model_variant *v = &bt->variants[r->variant];
+		const struct kb_timing *tm = kb_model_timing(bt, v->name);
+
+		if (r->metric != 0)
+			continue;
+		td_str(t, v->name);
+		td(t, "%s", kb_report_pct(v->text_change).s);
+		td(t, "%zu", r->boots);
+		td(t, "%lld", tm ? tm->failed : 0);
+		td(t, "%s", r->boots ? seconds_ci(r).s : "");
+		td(t, "%s", r->variant != bt->baseline ? kb_report_ratio_ci(&r->t).s : "");
+		td(t, "%s", r->t.done ? kb_report_p(r->t.p).s : "");
+		td(t, "%s", r->t.done ? kb_report_delta(r->t.cliffs_delta).s : "");
+		verdict_cell(t, r->t.verdict, "");
+		td(t, "%zu", r->n_outlier_boots);
+	}
+	caveat_list(d, bt);
+}
+
+/* A line of binutils size's Berkeley table (the header when s is NULL), as
+ * size.c prints it, into the preformatted block. */
+static void size_line(struct kb_block *pre, const struct kb_size *s, const char *name)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	if (s)
+		kb_size_print_row(f, s, name);
+	else
+		kb_size_print_header(f);
+	fclose(f);
+	if (len && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	kb_doc_pre_line(pre, text);
+	free(text);
+}
+
+static void text_size(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_block *pre;
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+
+	in = opening(d, 2, "Text size");
+	kb_doc_fmt(in, "Berkeley format, as binutils ");
+	kb_doc_code(in, "size");
+	kb_doc_fmt(in, " prints it (run directory relative paths):");
+	pre = kb_doc_pre(d);
+	size_line(pre, NULL, NULL);
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+		struct kb_size s = { (unsigned long long)x->text, (unsigned long long)x->data,
+				     (unsigned long long)x->bss };
+
+		if (x->has_size)
+			size_line(pre, &s, x->vmlinux);
+	}
+	if (m->baseline >= m->nv || !m->variants[m->baseline].has_size)
+		return;
+	t = kb_doc_table_heads(d, "variant|>text|>change vs {0}|flags", WORDS(d, m, NULL));
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+
+		if (!x->has_size)
+			continue;
+		td_str(t, x->name);
+		td(t, "%lld", x->text);
+		td(t, "%+lld (%s)", x->text_delta, kb_report_pct(x->text_change).s);
+		td_str(t, x->flags);
+	}
+	kb_report_plot_size(d, m);
+}
+
+/* The symbol-level part of the size section: bloat-o-meter's counts
+ * against the baseline, the top growers and shrinkers, the full list. */
+static void symbols(struct kb_doc *d, const struct kb_model *m)
+{
+	const char *base = m->baseline_name;
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+
+	if (!m->nbloat)
+		return;
+	in = kb_doc_heading(d, 3);
+	kb_doc_fmt(in, "Symbols against ");
+	kb_doc_str(in, base);
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Per-symbol changes counted as the kernel's ");
+	kb_doc_code(in, "scripts/bloat-o-meter");
+	kb_doc_fmt(in, " counts them (");
+	kb_doc_code(in, "kbench bloat -c");
+	kb_doc_fmt(in, ": nm's t, d/b and r symbols; ");
+	kb_doc_code(in, ".N");
+	kb_doc_fmt(in, " suffixes dropped).");
+	t = kb_doc_table_heads(d, "variant|symbols|>add/remove|>grow/shrink|>up/down|>total in {0}|"
+			       ">total in variant|>change", WORDS(d, m, NULL));
+	for (size_t i = 0; i < m->nbloat; i++)
+		for (size_t k = 0; k < KB_ARRAY_SIZE(m->bloat[i].cat); k++) {
+			const struct kb_bloat_category *c = &m->bloat[i].cat[k];
+
+			td_str(t, m->variants[m->bloat[i].variant].name);
+			td(t, "%s", c->what);
+			td(t, "%zu/%zu", c->add, c->remove);
+			td(t, "%zu/%zu", c->grow, c->shrink);
+			td(t, "%llu/%lld", c->up, -(long long)c->down);
+			td(t, "%llu", c->old_total);
+			td(t, "%llu", c->new_total);
+			td(t, "%+.2f%%", c->percent);
+		}
+	for (size_t i = 0; i < m->nbloat; i++) {
+		const struct kb_bloat_figures *b = &m->bloat[i];
+		const char *name = m->variants[b->variant].name;
+		static const char *const what[] = { "growers", "shrinkers" };
+
+		if (b->full_path) {
+			in = kb_doc_para(d);
+			kb_doc_str(in, name);
+			kb_doc_fmt(in, " against ");
+			kb_doc_str(in, base);
+			kb_doc_fmt(in, ", every symbol (");
+			kb_doc_code(in, "kbench bloat");
+			kb_doc_fmt(in, ", the same as ");
+			kb_doc_code(in, "scripts/bloat-o-meter");
+			kb_doc_fmt(in, "): ");
+			kb_doc_link(in, b->full_path, b->full_path);
+		}
+		for (int k = 0; k < 2; k++) {
+			const struct kb_bloat_change *ch = k ? b->shrinkers : b->growers;
+			size_t n = k ? b->n_shrinkers : b->n_growers;
+
+			in = kb_doc_para(d);
+			kb_doc_fmt(in, "Top %d %s, ", KB_MODEL_BLOAT_TOP, what[k]);
+			kb_doc_str(in, name);
+			kb_doc_fmt(in, " against ");
+			kb_doc_str(in, base);
+			kb_doc_fmt(in, ":");
+			t = kb_doc_table_heads(d, "symbol|>{0}|>{1}|>delta", WORDS(d, m, name));
+			for (size_t j = 0; j < n; j++) {
+				td_str(t, ch[j].name);
+				if (ch[j].in_old)
+					td(t, "%llu", ch[j].old_size);
+				else
+					td(t, "-");
+				if (ch[j].in_new)
+					td(t, "%llu", ch[j].new_size);
+				else
+					td(t, "-");
+				td(t, "%+lld", ch[j].delta);
+			}
+			if (!n) {
+				td(t, "(none)");
+				for (int e = 0; e < 3; e++)
+					td(t, "%s", "");
+			}
+		}
+	}
+}
+
+/* Does the shrink land in the code that runs?  The sim backend's dynamic
+ * kernel footprint beside the total text. */
+static void executed_text(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+
+	if (!m->nexec)
+		return;
+	kb_doc_fmt(opening(d, 3, "Executed text"),
+		   "Does the shrink land in the code that runs?  Executed text is the sim backend's dynamic "
+		   "kernel footprint: the distinct bytes of kernel text executed in a measured region.  "
+		   "Beside it, the size of the functions that ran (their whole symbols, as bloat-o-meter "
+		   "names them: same-named statics summed).  Medians over the samples (sim.jsonl); "
+		   "simulated, not measured.");
+	t = kb_doc_table_heads(d, "case|variant|>text|>executed text|>vs {0}|>executed / text|"
+			       ">functions that ran|>vs {0}|>samples", WORDS(d, m, NULL));
+	for (size_t i = 0; i < m->nexec; i++) {
+		const struct kb_exec_row *r = &m->exec[i];
+		const struct kb_model_variant *v = &m->variants[r->variant];
+
+		td_str(t, r->cas);
+		td_str(t, v->name);
+		if (v->has_size)
+			td(t, "%lld", v->text);
+		else
+			td(t, "n/a");
+		td(t, "%.0f", r->executed);
+		td(t, "%s", kb_report_pct(r->executed_change).s);
+		if (isfinite(r->executed_share))
+			td(t, "%.2f%%", 100 * r->executed_share);
+		else
+			td(t, "n/a");
+		if (isfinite(r->functions))
+			td(t, "%.0f", r->functions);
+		else
+			td(t, "n/a");
+		td(t, "%s", kb_report_pct(r->functions_change).s);
+		td(t, "%zu", r->samples);
+	}
+}
+
+/* One row of a metric table: the columns of the first report, then the
+ * statistics. */
+static void metric_row(struct kb_doc_table *t, const struct kb_model *m, const struct kb_row *r)
+{
+	const struct kb_model_variant *v = &m->variants[r->variant];
+	int time = r->metric == 0;
+	struct kb_inline *in;
+
+	td_str(t, m->cases[r->cas]);
+	td_str(t, v->name);
+	/* other metrics name their unit in the third column: only the time
+	 * table keeps the first report's "| case | variant | number |" rows */
+	if (!time)
+		td_str(t, m->metrics[r->metric].unit);
+	if (!r->boots) {
+		in = td(t, "no samples (");
+		kb_doc_str(in, v->status);
+		kb_doc_fmt(in, ")");
+		td(t, "%s", "");
+		td(t, "0");
+		td(t, "0");
+		for (int i = 0; i < 7; i++)
+			td(t, "%s", "");
+		return;
+	}
+	if (time)
+		td(t, "%.1f", r->median);
+	else
+		td(t, "%s", kb_report_fig(r->median).s);
+	if (isfinite(r->t.ratio))
+		td(t, "%.3f", r->t.ratio);
+	else
+		td(t, "%s", "");
+	td(t, "%zu", r->boots);
+	td(t, "%lld", r->samples);
+	td_str(t, m->backend);
+	td(t, "%s", interval(r->ci, 0).s);
+	td(t, "%s", r->t.done ? interval(r->t.ratio_ci, 1).s : "");
+	td(t, "%s", r->t.decided ? kb_report_p(r->t.p_holm).s : "");
+	td(t, "%s", r->t.done ? kb_report_delta(r->t.cliffs_delta).s : "");
+	verdict_cell(t, r->t.verdict, "");
+	in = kb_doc_td(t);
+	for (size_t i = 0; i < r->n_outlier_boots; i++)
+		kb_doc_fmt(in, "%s%lld", i ? ", " : "boot ", r->outlier_boots[i]);
+	if (r->outlier_samples)
+		kb_doc_fmt(in, "%s%lld samples", r->n_outlier_boots ? "; " : "", r->outlier_samples);
+}
+
+static void metric_table(struct kb_doc *d, const struct kb_model *m, size_t k, const char *first_col)
+{
+	const struct kb_metric *mt = &m->metrics[k];
+	char *heads = kb_xasprintf("%s|variant|%s>median {1}|>vs {0}|>boots|>samples|backend|>{2}%% CI|"
+				   ">vs {0} {2}%% CI|>p (Holm)|>Cliff's delta|verdict|outliers", first_col,
+				   k ? "metric|" : "");
+	struct kb_doc_table *t = kb_doc_table_heads(d, heads, WORDS(d, m, mt->unit));
+
+	free(heads);
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++)
+			metric_row(t, m, kb_model_row(m, c, k, v));
+}
+
+static void speed(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in;
+
+	in = opening(d, 2, "Speed");
+	kb_doc_fmt(in, "Median over boots of each boot's median time per operation. Backend ");
+	kb_doc_code(in, m->backend);
+	kb_doc_fmt(in, ": ");
+	source_note(in, &m->metrics[0], ", ");
+	kb_doc_fmt(in, ". Intervals: %.0f%% percentile bootstrap over boots. Outliers (modified z-score "
+		   "of a boot's median above %.1f, or of a sample within its boot) are marked, never "
+		   "dropped.", confidence(m), m->o.outlier_z);
+	kb_report_plot_cost(d, m);
+	kb_report_plot_sweeps(d, m);
+	metric_table(d, m, 0, "workload");
+	for (size_t k = 1; k < m->nm; k++) {
+		kb_doc_str(kb_doc_heading(d, 3), m->metrics[k].label);
+		in = kb_doc_para(d);
+		source_note(in, &m->metrics[k], ": ");
+		kb_doc_fmt(in, ".");
+		metric_table(d, m, k, "case");
+	}
+}
+
+static void correlation(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+
+	if (!m->ncorr)
+		return;
+	kb_doc_fmt(opening(d, 2, "Size against cost"),
+		   "Spearman rank correlation across variants between text size and the median of each "
+		   "metric (positive: bigger is costlier), with an exact permutation p-value (every "
+		   "ordering up to 8 variants, else %zu random ones); and whether the variant with the "
+		   "least text is also the cheapest.", m->o.resamples);
+	t = kb_doc_table_heads(d, "case|metric|>variants|>Spearman rho|>p (permutation)|smallest|cheapest|"
+			       "smallest is cheapest", NULL);
+	for (size_t i = 0; i < m->ncorr; i++) {
+		const struct kb_correlation *c = &m->corr[i];
+
+		td_str(t, m->cases[c->cas]);
+		td_str(t, m->metrics[c->metric].unit);
+		td(t, "%zu", c->n);
+		if (isfinite(c->rho))
+			td(t, "%+.3f", c->rho);
+		else
+			td(t, "n/a");
+		td(t, "%s", kb_report_p(c->p).s);
+		td_str(t, m->variants[c->smallest].name);
+		td_str(t, m->variants[c->fastest].name);
+		td(t, "%s", c->smallest_is_fastest ? "yes" : "no");
+	}
+	kb_report_plot_size_cost(d, m);
+}
+
+static void boots(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+
+	kb_doc_fmt(opening(d, 2, "Boots"), "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
+	if (!m->n_failed_boots)
+		return;
+	t = kb_doc_table_heads(d, "variant|>boot|status|reason|serial log", NULL);
+	for (size_t i = 0; i < m->n_failed_boots; i++) {
+		const struct kb_boot *b = &m->failed_boots[i];
+
+		td_str(t, b->variant);
+		td(t, "%lld", b->boot);
+		td_str(t, b->status);
+		td_str(t, b->reason);
+		td_str(t, b->serial);
+	}
+}
+
+static void variants(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+
+	kb_doc_fmt(kb_doc_heading(d, 2), "Variants");
+	t = kb_doc_table_heads(d, "variant|status|build|config key|compiler|log", NULL);
+	for (size_t i = 0; i < m->nv_manifest; i++) {
+		const struct kb_model_variant *v = &m->variants[i];
+		struct kb_inline *in;
+		char key[13];
+		size_t n = strnlen(v->key, sizeof(key) - 1);
+
+		td_str(t, v->name);
+		in = kb_doc_td(t);
+		kb_doc_str(in, v->status);
+		if (*v->reason) {
+			kb_doc_fmt(in, ": ");
+			kb_doc_str(in, v->reason);
+		}
+		if (v->cached)
+			td(t, "cached");
+		else if (isfinite(v->build_seconds))
+			td(t, "%.0f s", v->build_seconds);
+		else
+			td(t, "%s", "");
+		memcpy(key, v->key, n);
+		key[n] = '\0';
+		kb_doc_code(kb_doc_td(t), key);
+		td_str(t, v->compiler);
+		in = td(t, "variants/");
+		kb_doc_str(in, v->name);
+		kb_doc_fmt(in, "/build.log");
+	}
+}
+
+static void footer(struct kb_doc *d, const struct kb_model *m)
+{
+	(void)m;
+	kb_doc_fmt(kb_doc_para(d), "Also in this directory: summary.json and summary.csv (every figure "
+		   "above, with the per-boot medians), report.md and report.html (this report; the HTML "
+		   "page with plots).");
+}
+
+/* The report's sections, in order: each is the one definition of what
+ * report.md and report.html show there. */
+static const struct {
+	const char *name;
+	void (*build)(struct kb_doc *d, const struct kb_model *m);
+} sections[] = {
+	{ "header", header },
+	{ "verdict", verdict },
+	{ "whole boot", boot_timing },
+	{ "text size", text_size },
+	{ "symbols", symbols },
+	{ "executed text", executed_text },
+	{ "speed", speed },
+	{ "size against cost", correlation },
+	{ "boots", boots },
+	{ "variants", variants },
+	{ "footer", footer },
+};
+
+void kb_report_document(struct kb_doc *d, const struct kb_model *m)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(sections); i++)
+		sections[i].build(d, m);
+}
