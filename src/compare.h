@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_COMPARE_H
+#define KB_COMPARE_H
+
+/*
+ * kbench compare RUN_A RUN_B: the same variants measured twice (two hosts,
+ * two compilers, two days), with the same tests as within a run: B against
+ * A per variant, case and metric, on the two runs' result models.
+ */
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "model.h"
+
+struct kb_compare_row {
+	const struct kb_row *a, *b;	/* the same case, metric and variant */
+	const struct kb_model *mb;	/* b's model (the run's or its boot_timing) */
+	struct kb_test t;		/* b against a */
+};
+
+struct kb_compare {
+	const struct kb_model *a, *b;
+	const char *dir_a, *dir_b;
+	struct kb_model_opts o;
+	char *not_comparable;		/* why the runs measured different things, a line each; "" */
+	struct kb_compare_row *rows;
+	size_t n;
+};
+
+/* B's rows against A's: every variant, case and metric both have boots of,
+ * tested and Holm-corrected as one family per metric and variant; whole
+ * boots (hyperfine) as families of their own, as in the report. */
+void kb_compare_init(struct kb_compare *c, const struct kb_model *a, const struct kb_model *b,
+		     const char *dir_a, const char *dir_b, const struct kb_model_opts *o);
+void kb_compare_release(struct kb_compare *c);
+/* The comparison as markdown, and as JSON (a new reference). */
+void kb_compare_md(FILE *f, const struct kb_compare *c);
+json_t *kb_compare_json(const struct kb_compare *c);
+
+#endif
