@@ -8,8 +8,10 @@
 
 #include <stddef.h>
 
-/* A label safe inside a gnuplot double-quoted string, a data file and SVG
- * text: letters, digits and ._/=+- kept, anything else '_' (malloc'd). */
+/* The one way a string from the run reaches gnuplot: a label safe inside a
+ * quoted gnuplot string ('...' or "..."), as one column of a data file and
+ * as SVG text: letters, digits and ._/=+- kept, anything else '_'
+ * (malloc'd). */
 char *kb_plot_label(const char *s);
 
 /* Run gnuplot (KBENCH_GNUPLOT, else the one configure found) on script in
