@@ -23,15 +23,30 @@ static int accel_matters(const char *backend)
 	return b && (b->flags & KB_BACKEND_TIMES);
 }
 
-/* A "differs" line when x and y are not the same (empty: not recorded). */
+/* A run's value as the reasons show it: they reach the terminal, where a
+ * crafted manifest's control characters must not (empty: not recorded). */
+static char *shown(const char *s)
+{
+	char *c = kb_xstrdup(*s ? s : "(none)");
+
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return c;
+}
+
+/* A "differs" line when x and y are not the same. */
 static char *differs(char *why, const char *what, const char *x, const char *y)
 {
-	char *n;
+	char *n, *sx, *sy;
 
 	if (!strcmp(x, y))
 		return why;
-	n = kb_xasprintf("%s%s differs: '%s' in A, '%s' in B\n", why, what, *x ? x : "(none)",
-			 *y ? y : "(none)");
+	sx = shown(x);
+	sy = shown(y);
+	n = kb_xasprintf("%s%s differs: '%s' in A, '%s' in B\n", why, what, sx, sy);
+	free(sx);
+	free(sy);
 	free(why);
 	return n;
 }
