@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "boot.h"
+#include "counters.h"
 #include "record.h"
 #include "util.h"
 #include "vm.h"
@@ -55,14 +56,34 @@ static void reject(struct boot *b, const char *why)
 }
 
 /* The fields every sample has; any other field must be an unsigned number
- * (a counter, or a workload parameter such as the sweep's k) and is kept
- * under its own name in "fields". */
+ * the runner sends (a guest counter, or a workload parameter such as the
+ * sweep's k) and is kept under its own name in "fields". */
 static const char *const sample_keys[] = { "wl", "rep", "iter", "ns" };
+static const char *const guest_extra[] = { "k", "mux_k", "mux_u" };
 
-static int is_sample_key(const char *key)
+static int in_list(const char *key, const char *const *list, size_t n)
 {
-	for (size_t i = 0; i < KB_ARRAY_SIZE(sample_keys); i++)
-		if (!strcmp(key, sample_keys[i]))
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(key, list[i]))
+			return 1;
+	return 0;
+}
+
+/* A field name the runner sends: a parameter, or <counter>_k / <counter>_u
+ * of the guest's counters (counters.c).  Any other name would become a
+ * metric the guest made up, perhaps one posing as a host's (host_*) or a
+ * backend's figure. */
+static int guest_field(const char *key)
+{
+	size_t n = strlen(key);
+
+	if (in_list(key, guest_extra, KB_ARRAY_SIZE(guest_extra)))
+		return 1;
+	if (n < 3 || key[n - 2] != '_' || (key[n - 1] != 'k' && key[n - 1] != 'u'))
+		return 0;
+	for (size_t i = 0; i < kb_perf_n_hw_events; i++)
+		if (strlen(kb_perf_hw_events[i].key) == n - 2 &&
+		    !strncmp(key, kb_perf_hw_events[i].key, n - 2))
 			return 1;
 	return 0;
 }
@@ -111,8 +132,12 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 	for (size_t i = 0; i < r->n; i++) {
 		unsigned long long v;
 
-		if (is_sample_key(r->f[i].key))
+		if (in_list(r->f[i].key, sample_keys, KB_ARRAY_SIZE(sample_keys)))
 			continue;
+		if (!guest_field(r->f[i].key)) {
+			json_decref(fields);
+			return reject(b, "sample with a field the runner never sends");
+		}
 		if (kb_record_get_u64(r, r->f[i].key, &v)) {
 			json_decref(fields);
 			return reject(b, "sample with a non-numeric field");

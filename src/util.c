@@ -282,6 +282,10 @@ void kb_print_tail(FILE *f, const char *path, int n, const char *prefix)
 		char *nl = strchr(p, '\n');
 		int l = nl ? (int)(nl - p) : (int)strlen(p);
 
+		/* a guest's serial log: its terminal control never reaches ours */
+		for (int i = 0; i < l; i++)
+			if (((unsigned char)p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)
+				p[i] = '?';
 		fprintf(f, "%s%.*s\n", prefix, l, p);
 		p += l + (nl != NULL);
 	}

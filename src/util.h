@@ -51,7 +51,8 @@ const char *kb_file_strerror(int err);
 int kb_write_file_atomic(const char *path, const void *buf, size_t len);
 /* Copy a file (atomically at the destination). */
 int kb_copy_file(const char *src, const char *dst);
-/* Last n lines of a file on stream f, each prefixed with prefix. */
+/* Last n lines of a file on stream f, each prefixed with prefix; control
+ * characters (a guest's escape sequences) shown as '?'. */
 void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
 /* Every child kbench starts has a deadline: a hung tool cannot hang kbench. */
 #define KB_CHILD_DEADLINE 600.0		/* seconds, for kb_run_argv */

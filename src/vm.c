@@ -248,6 +248,8 @@ int kb_vm_panic_text(const char *line, size_t len, char *out, size_t size)
 	if (!p || !size)
 		return 0;
 	n = len - (size_t)(p - line);
+	while (n && (p[n - 1] == '\r' || p[n - 1] == '\n'))
+		n--;	/* the console's line end is no part of the text */
 	n = n < size - 1 ? n : size - 1;
 	for (size_t i = 0; i < n; i++)
 		out[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';

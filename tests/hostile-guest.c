@@ -89,7 +89,12 @@ static void markup(void)
 	say(b);
 
 	sealed("@KB1 hello proto=1 runner=hostile pmu=none pmu_why=no_PMU:x.y+z-1");
+	/* well formed, but with fields the runner never sends: a made-up
+	 * metric, and one posing as the host's counters (rejected) */
 	sealed("@KB1 sample wl=getppid rep=1 iter=10 ns=999 hostile_1=5");
+	sealed("@KB1 sample wl=getppid rep=1 iter=10 ns=999 host_cyc_k=7");
+	/* a guest counter the runner does send (taken) */
+	sealed("@KB1 sample wl=getppid rep=1 iter=10 ns=999 ins_k=5");
 	sealed("@KB1 error wl=getppid reason=x_y errno=5");
 	/* Terminal control (a window title, a cleared screen) for whoever
 	 * shows this serial log on a terminal. */
