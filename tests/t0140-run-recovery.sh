@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs that used to lose or duplicate data (issue: hostile input, round
+# two): a run killed while writing its report, a torn last line of
+# boots.jsonl, two resumes of one run by different names ("."), a resume
+# refused for another accelerator, a new run that cannot measure here, runs
+# killed as they start.  On the cached O2 kernel (t0100 builds it).
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+d=$(scratch)
+needs_kernel_source "run recovery"
+cd "$d" || exit 1
+boots=3
+write_tcg_conf v.conf backend=clock boots=$boots samples=1 scale=0.01 workloads=getppid seed=7 -- O2
+
+# interrupted: a run of v.conf stopped by SIGINT after its first boot; its
+# directory in $run
+interrupted() {
+	rm -rf results
+	"$KBENCH" run v.conf > int.out 2> int.err &
+	pid=$!
+	for i in $(seq 3000); do
+		[ "$(cat results/*/boots.jsonl 2>/dev/null | wc -l)" -ge 1 ] && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	wait $pid
+	run=$(ls -d "$d"/results/2* | head -n 1)
+}
+state() { jq -r .state "$1/manifest.json"; }
+# whole_boots RUN: boots.jsonl of RUN is whole: every line JSON, each boot of
+# the plan once
+whole_boots() {
+	jq -e . "$1/boots.jsonl" >/dev/null &&
+	jq -se "length == $boots and (map(.boot) | unique | length) == $boots" "$1/boots.jsonl" >/dev/null
+}
+
+# 1. killed in the report stage (gnuplot kills kbench): not complete, and
+# --resume finishes the report without booting again
+rm -rf results
+printf '#!/bin/sh\nkill -KILL $PPID\n' > killer-gnuplot
+chmod +x killer-gnuplot
+KBENCH_GNUPLOT=$d/killer-gnuplot "$KBENCH" run v.conf > rep.out 2> rep.err
+rc=$?
+run=$(ls -d "$d"/results/2* | head -n 1)
+check "killed while reporting (rc $rc): state '$(state "$run")', not complete" sh -c \
+	"[ $rc -eq 137 ] && [ \"\$(jq -r .state '$run/manifest.json')\" = reporting ] && [ ! -e '$run/report.html' ]"
+"$KBENCH" run --resume "$run" > rep2.out 2> rep2.err
+rc=$?
+check "--resume finishes the report (rc $rc), boots not run again" sh -c \
+	"[ $rc -eq 0 ] && [ \"\$(jq -r .state '$run/manifest.json')\" = complete ] && [ -s '$run/report.html' ] &&
+	 [ \$(wc -l < '$run/boots.jsonl') -eq $boots ] && grep -q '$boots of $boots boots finished before; 0 to go' rep2.err"
+
+# 2. a torn last line of boots.jsonl (power loss) is cut on resume, and no
+# record is glued onto it
+interrupted
+truncate -s -40 "$run/boots.jsonl"
+"$KBENCH" run --resume "$run" > torn.out 2> torn.err
+rc=$?
+check "torn boots.jsonl: resume says so and completes (rc $rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -q \"boots.jsonl': its last line was torn\" torn.err"
+check "boots.jsonl: every line whole, each boot once" whole_boots "$run"
+
+# 3. two resumes of one run, one as "." from inside it: the second waits its
+# turn (refused), the first completes, no boot twice
+interrupted
+(cd "$run" && exec "$KBENCH" run --resume . > "$d/dot.out" 2> "$d/dot.err") &
+pid=$!
+sleep 1
+"$KBENCH" run --resume "$run" > two.out 2> two.err
+rc=$?
+wait $pid
+rc1=$?
+check "second resume of the same run refused while '.' holds it (rc $rc)" sh -c \
+	"[ $rc -eq 1 ] && grep -q 'is in use by another kbench run' two.err"
+check "the resume as '.' completes (rc $rc1)" test $rc1 -eq 0
+check "each boot once after the two resumes" whole_boots "$run"
+
+# 4. a resume refused for another accelerator leaves the run resumable
+interrupted
+jq '.accel.chosen = "kvm"' "$run/manifest.json" > m.tmp && cp m.tmp "$run/manifest.json"
+"$KBENCH" run --resume "$run" > acc.out 2> acc.err
+rc=$?
+check "resume under another accelerator: exit 3, state still interrupted" sh -c \
+	"[ $rc -eq 3 ] && grep -q 'was measured under kvm' acc.err && [ \"\$(jq -r .state '$run/manifest.json')\" = interrupted ]"
+jq '.accel.chosen = "tcg"' "$run/manifest.json" > m.tmp && cp m.tmp "$run/manifest.json"
+"$KBENCH" run --resume "$run" > acc2.out 2> acc2.err
+check "the same run resumes where it can (rc $?)" sh -c \
+	"[ \"\$(jq -r .state '$run/manifest.json')\" = complete ]"
+
+# 5. a new run that cannot measure here is stopped, not complete
+if [ -w /dev/kvm ]; then
+	skip "needs:no usable KVM" "accel = kvm without KVM: stopped"
+else
+	write_tcg_conf kvm.conf accel=kvm output=kvmres -- O2
+	"$KBENCH" run kvm.conf > kvm.out 2> kvm.err
+	rc=$?
+	krun=$(ls -d "$d"/kvmres/2* | head -n 1)
+	check "accel = kvm without KVM: exit 3, state stopped (resumable), reason kept" sh -c \
+		"[ $rc -eq 3 ] && [ \"\$(jq -r .state '$krun/manifest.json')\" = stopped ] &&
+		 jq -e '.accel.chosen == null and (.accel.why | length > 0)' '$krun/manifest.json' >/dev/null"
+fi
+
+# 6. runs killed as they start: every run directory has its manifest, and
+# resume either goes on or says to start again
+rm -rf results
+for t in 0.02 0.05 0.1 0.15 0.2 0.3 0.5; do
+	"$KBENCH" run v.conf > /dev/null 2>&1 &
+	pid=$!
+	sleep $t
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+done
+bad=
+for r in results/*/; do
+	[ -f "$r/manifest.json" ] || bad="$bad $r"
+done
+check "7 runs killed as they start: every run directory has a manifest${bad:+ (not:$bad)}" test -z "$bad"
+odd=
+for r in results/*/; do
+	"$KBENCH" run --resume "$r" > res.out 2> res.err
+	rc=$?
+	case $rc in
+	0) ;;
+	2) grep -q 'stopped before it started' res.err || odd="$odd $r:$rc" ;;
+	*) odd="$odd $r:$rc" ;;
+	esac
+done
+check "each resumes, or says to start a new run${odd:+ (not:$odd)}" test -z "$odd"
+test_done
