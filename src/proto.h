@@ -5,7 +5,8 @@
  *
  *   @KB1 <kind> key=value key=value ... #<fnv1a-32 of everything before " #">
  *
- * Keys and values are restricted to [A-Za-z0-9_.:+-]; the line is at most
+ * The kind and the keys are plain names (a letter, then letters, digits and
+ * '_'); values are restricted to [A-Za-z0-9_.:+-]; the line is at most
  * KB_PROTO_MAX_LINE bytes.  Kernel console output may interleave with a
  * record; the checksum turns that into a counted, skipped line.
  */
