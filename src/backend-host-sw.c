@@ -43,12 +43,8 @@ static int usable(json_t *host)
 
 static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
 {
-	if (field && !strncmp(field, "host_", 5)) {
-		d->source = KB_FIG_MEASURED;
-		d->note = "host software events of the QEMU vCPU thread: what the region cost the host";
-		return;
-	}
-	kb_backend_clock.metric(field, accel, d);
+	kb_pmuhost_metric(field, accel, "host software events of the QEMU vCPU thread: what the "
+			  "region cost the host", d);
 }
 
 const struct kb_backend kb_backend_host_sw = {
@@ -58,14 +54,9 @@ const struct kb_backend kb_backend_host_sw = {
 	.source = KB_FIG_MEASURED,
 	.flags = KB_BACKEND_TIMES,
 	.help = "the QEMU vCPU thread's page faults, context switches and task-clock per region",
-	.guest_args = "kb_sync=1",
 	.usable = usable,
 	.choose = choose,
 	.boot_new = boot_new,
-	.boot_started = kb_pmuhost_boot_started,
-	.on_record = kb_pmuhost_boot_record,
-	.on_sample = kb_pmuhost_boot_sample,
-	.boot_end = kb_pmuhost_boot_end,
-	.boot_free = kb_pmuhost_boot_free,
+	KB_PMUHOST_HOOKS,
 	.metric = metric,
 };

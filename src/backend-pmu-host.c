@@ -64,12 +64,8 @@ static int usable(json_t *host)
 
 static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
 {
-	if (field && !strncmp(field, "host_", 5)) {
-		d->source = KB_FIG_MEASURED;
-		d->note = "guest-only hardware counters read on the host (exclude_host, QEMU vCPU thread)";
-		return;
-	}
-	kb_backend_clock.metric(field, accel, d);	/* the guest's own figures */
+	kb_pmuhost_metric(field, accel, "guest-only hardware counters read on the host "
+			  "(exclude_host, QEMU vCPU thread)", d);
 }
 
 const struct kb_backend kb_backend_pmu_host = {
@@ -79,14 +75,9 @@ const struct kb_backend kb_backend_pmu_host = {
 	.source = KB_FIG_MEASURED,
 	.flags = KB_BACKEND_TIMES,
 	.help = "guest-only hardware counters on the QEMU vCPU thread per region (KVM and a host PMU)",
-	.guest_args = "kb_sync=1",
 	.usable = usable,
 	.choose = choose,
 	.boot_new = boot_new,
-	.boot_started = kb_pmuhost_boot_started,
-	.on_record = kb_pmuhost_boot_record,
-	.on_sample = kb_pmuhost_boot_sample,
-	.boot_end = kb_pmuhost_boot_end,
-	.boot_free = kb_pmuhost_boot_free,
+	KB_PMUHOST_HOOKS,
 	.metric = metric,
 };

@@ -272,3 +272,14 @@ void kb_pmuhost_boot_free(void *bs)
 	free(hb->variant);
 	free(hb);
 }
+
+void kb_pmuhost_metric(const char *field, const char *accel, const char *host_note,
+		       struct kb_metric_desc *d)
+{
+	if (field && !strncmp(field, "host_", 5)) {
+		d->source = KB_FIG_MEASURED;
+		d->note = host_note;
+		return;
+	}
+	kb_backend_clock.metric(field, accel, d);	/* the guest's own figures */
+}

@@ -77,6 +77,16 @@ int kb_pmuhost_boot_sample(void *bs, const struct kb_backend_sample *s, json_t *
 			   const char **why);
 int kb_pmuhost_boot_end(void *bs, json_t *rec);
 void kb_pmuhost_boot_free(void *bs);
+/* What both backends' struct kb_backend share: the guest's sync argument
+ * and the per-boot hooks above (boot_new says which counters). */
+#define KB_PMUHOST_HOOKS							\
+	.guest_args = "kb_sync=1", .boot_started = kb_pmuhost_boot_started,	\
+	.on_record = kb_pmuhost_boot_record, .on_sample = kb_pmuhost_boot_sample, \
+	.boot_end = kb_pmuhost_boot_end, .boot_free = kb_pmuhost_boot_free
+/* A metric of theirs: the host's fields (host_*) are measured and noted
+ * host_note; the others are the guest's own, as backend clock says. */
+void kb_pmuhost_metric(const char *field, const char *accel, const char *host_note,
+		       struct kb_metric_desc *d);
 
 /* The thread of QEMU's first vCPU ("CPU 0/KVM", "CPU 0/TCG", "ALL
  * CPUs/TCG"; QEMU names them with -name debug-threads=on), or -1. */
