@@ -207,12 +207,14 @@ static int perr(struct parse *p, const char *fmt, ...) __attribute__((format(pri
 static int perr(struct parse *p, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
-	fprintf(stderr, "%s:%d: ", p->conf->path, p->line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
 	va_end(ap);
-	fputc('\n', stderr);
+	kb_eprint("%s:%d: %s", p->conf->path, p->line, msg);
+	free(msg);
 	p->errors++;
 	return 1;	/* keep inih going: report every problem */
 }
@@ -691,7 +693,7 @@ static void check_table(void)
 		for (size_t j = i + 1; j < n; j++)
 			if (all[i].o->section == all[j].o->section &&
 			    !strcmp(all[i].o->name, all[j].o->name)) {
-				fprintf(stderr, "kbench: option '%s' defined twice\n", all[i].o->name);
+				kb_eprint("kbench: option '%s' defined twice", all[i].o->name);
 				abort();
 			}
 }
@@ -702,7 +704,7 @@ static void finish(struct parse *p)
 
 	p->line = 0;
 	if (c->n_variants == 0) {
-		fprintf(stderr, "%s: no [variant NAME] section: nothing to build\n", c->path);
+		kb_eprint("%s: no [variant NAME] section: nothing to build", c->path);
 		p->errors++;
 	}
 	for (size_t i = 0; i < c->n_variants; i++) {
@@ -717,7 +719,7 @@ static void finish(struct parse *p)
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
 	}
 	if (c->baseline && !kb_conf_variant(c, c->baseline)) {
-		fprintf(stderr, "%s: baseline '%s' is not a variant\n", c->path, c->baseline);
+		kb_eprint("%s: baseline '%s' is not a variant", c->path, c->baseline);
 		p->errors++;
 	}
 	if (!c->baseline && c->n_variants)
@@ -735,8 +737,8 @@ static void finish(struct parse *p)
 			c->cache = kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
 		why = make_inert_path(c->cache);
 		if (why) {
-			fprintf(stderr, "%s: the build cache '%s' (from $KBENCH_CACHE, $XDG_CACHE_HOME or "
-				"$HOME): %s\n", c->path, c->cache, why);
+			kb_eprint("%s: the build cache '%s' (from $KBENCH_CACHE, $XDG_CACHE_HOME or "
+				  "$HOME): %s", c->path, c->cache, why);
 			p->errors++;
 		}
 	}
@@ -793,7 +795,7 @@ int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
 		p.line = ret;
 		perr(&p, "syntax error (expected 'key = value' or '[section]')");
 	} else if (ret < 0) {
-		fprintf(stderr, "%s: cannot parse (error %d)\n", path, ret);
+		kb_eprint("%s: cannot parse (error %d)", path, ret);
 		p.errors++;
 	}
 	finish(&p);
@@ -820,9 +822,9 @@ static void key_error(const struct kb_conf *c, const char *key, const char *valu
 		if (all[i].o->section != KB_SEC_VARIANT && !strcmp(all[i].o->name, key))
 			line = c->key_line[i];
 	if (line)
-		fprintf(stderr, "%s:%d: '%s': '%s': %s\n", c->path, line, key, value, why);
+		kb_eprint("%s:%d: '%s': '%s': %s", c->path, line, key, value, why);
 	else
-		fprintf(stderr, "%s: '%s' (default '%s'): %s\n", c->path, key, value, why);
+		kb_eprint("%s: '%s' (default '%s'): %s", c->path, key, value, why);
 }
 
 /* NULL if path is, or can be made, a directory kbench writes in; else why. */
@@ -920,7 +922,7 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 				close(fd);
 				continue;
 			}
-			fprintf(stderr, "%s:%d: variant '%s': '%s': %s\n", conf->path, v->line, v->name,
+			kb_eprint("%s:%d: variant '%s': '%s': %s", conf->path, v->line, v->name,
 				files[k], kb_file_strerror(fd));
 			bad = 1;
 		}

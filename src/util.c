@@ -16,13 +16,39 @@
 
 #include "util.h"
 
-static void vreport(const char *prefix, const char *fmt, va_list ap, int err)
+/* Messages quote configurations, run directories and guests: their control
+ * characters never reach the terminal. */
+static void vprint(const char *prefix, const char *fmt, va_list ap, int err)
 {
-	fprintf(stderr, "kbench: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	for (char *p = msg; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			*p = '?';
+	fprintf(stderr, "%s%s", prefix, msg);
 	if (err)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
+	free(msg);
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap, int err)
+{
+	char *p = kb_xasprintf("kbench: %s", prefix);
+
+	vprint(p, fmt, ap, err);
+	free(p);
+}
+
+void kb_eprint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("", fmt, ap, 0);
+	va_end(ap);
 }
 
 int kb_error(const char *fmt, ...)

@@ -23,6 +23,9 @@ int kb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, with ": strerror(errno)" appended; returns -errno. */
 int kb_error_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void kb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line on stderr as it is (a "file:line: ..." message), control
+ * characters shown as '?' like every message of kbench's. */
+void kb_eprint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Allocate or die: out of memory is not a condition kbench recovers from. */

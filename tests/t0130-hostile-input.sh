@@ -57,6 +57,13 @@ timeout 20 "$KBENCH" run fifo.conf > fifo.out 2> fifo.err
 check "a FIFO as the configuration: exit 2 at once" sh -c \
 	"[ $? -eq 2 ] && grep -q \"cannot read 'fifo.conf': not a regular file\" fifo.err"
 
+# a terminal escape in a value: the message shows it, the terminal never gets it
+printf '[run]\nbaseline = \033]0;kbench-pwned\007x\n[variant a]\n' > esc.conf
+"$KBENCH" run esc.conf > esc.out 2> esc.err
+check "terminal control in a configuration value: '?' in the message, no escape byte" sh -c \
+	"[ $? -eq 2 ] && grep -qF \"baseline '?]0;kbench-pwned?x' is not a variant\" esc.err &&
+	 ! grep -q \"\$(printf '\\033')\" esc.err"
+
 # what the configuration names on disk
 printf '[run]\noutput = /proc/kbench\n[variant a]\n' > proc.conf
 refused proc 2 "'output': '/proc/kbench': is in /proc or /sys"
