@@ -5,6 +5,7 @@
  * kernel text each case executed beside the size of the functions that ran. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,21 +14,11 @@
 #include <unistd.h>
 
 #include "bloat.h"
+#include "model-input.h"
 #include "model.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
-
-/* Names become paths (variants/<name>/...): only what variants.conf allows. */
-static int safe_name(const char *s)
-{
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-		return 0;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
-			return 0;
-	return 1;
-}
 
 /* Each variant's symbols; ok[v] where its kernel could be read. */
 static void read_symbols(const struct kb_model *m, const char *run_dir, struct kb_bloat_syms *syms, int *ok)
@@ -37,7 +28,7 @@ static void read_symbols(const struct kb_model *m, const char *run_dir, struct k
 		char *path;
 
 		kb_bloat_syms_init(&syms[v]);
-		if (!x->has_size || !*x->vmlinux || !safe_name(x->name))
+		if (!x->has_size || !*x->vmlinux || !kb_model_name_ok(KB_NAME_VARIANT, x->name))
 			continue;
 		path = x->vmlinux[0] == '/' ? kb_xstrdup(x->vmlinux) : kb_xasprintf("%s/%s", run_dir, x->vmlinux);
 		/* a run without its kernels (copied, made by a test) has no symbols to show */
@@ -102,7 +93,21 @@ static void bloat_figures(struct kb_model *m, const char *run_dir, struct kb_blo
  * functions that ran in it. */
 struct exec_cell {
 	double *foot, *fsize;
-	size_t n;
+	size_t n, cap;
+};
+
+/* sim.jsonl as it is read: the cells of each case (first-seen order) and
+ * variant, and the symbols that size the functions. */
+struct exec_read {
+	struct kb_model *m;
+	struct kb_names variants;	/* the model's, to find a line's */
+	size_t *first;			/* a name's id to its first variant (kb_model_variant's) */
+	struct kb_names cases;
+	struct exec_cell *cells;	/* [cap_cases * nv] */
+	size_t cap_cases;
+	struct kb_bloat_named **tab;
+	size_t *ntab;
+	struct kb_pool tmp;
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -139,86 +144,123 @@ static double change_of(double x, double base)
 	return base > 0 && isfinite(x) ? (x - base) / base : NAN;
 }
 
-static void exec_figures(struct kb_model *m, json_t *lines, const struct kb_bloat_syms *syms, const int *ok)
+/* One line of sim.jsonl: its executed bytes, and the size of its
+ * functions where the variant's symbols were read. */
+static int exec_line(void *ctx, char *line, size_t len)
 {
-	struct kb_bloat_named **tab = kb_xcalloc(m->nv + 1, sizeof(*tab));
-	size_t *ntab = kb_xcalloc(m->nv + 1, sizeof(*ntab)), nc = 0, cap = 0, i;
-	const char **cases = NULL;
-	struct exec_cell *cells = NULL;
-	json_t *l;
+	struct exec_read *x = ctx;
+	struct kb_model *m = x->m;
+	json_t *l = json_loadb(line, len, 0, NULL), *foot = json_object_get(l, "kfoot_bytes");
+	const char *c = json_string_value(json_object_get(l, "case"));
+	size_t id = kb_names_find(&x->variants, json_string_value(json_object_get(l, "variant")) ?: "");
+	size_t v = id < x->variants.n ? x->first[id] : m->nv;
+	struct exec_cell *e;
+	uint32_t ic;
 
-	for (size_t v = 0; v < m->nv; v++) {
-		unsigned long long total;
+	if (!json_is_object(l)) {
+		m->torn.sim++;
+	} else if (c && *c && !kb_model_name_ok(KB_NAME_CASE, c)) {
+		m->dropped.names.sim++;
+	} else if (v < m->nv && json_is_integer(foot) && c && *c) {
+		ic = kb_names_add(&x->cases, &x->tmp, c);
+		if (ic == x->cap_cases) {
+			size_t old = x->cap_cases;
 
-		if (ok[v])
-			tab[v] = kb_bloat_merged(&syms[v], KB_BLOAT_FUNC, &ntab[v], &total);
-	}
-	json_array_foreach(lines, i, l) {
-		const char *c = json_string_value(json_object_get(l, "case"));
-		json_t *foot = json_object_get(l, "kfoot_bytes");
-		size_t v = kb_model_variant(m, json_string_value(json_object_get(l, "variant")) ?: ""), ic;
-		struct exec_cell *e;
-
-		if (v == m->nv || !json_is_integer(foot) || !c || !*c)
-			continue;
-		for (ic = 0; ic < nc && strcmp(cases[ic], c); ic++)
-			;
-		if (ic == nc) {
-			size_t old = cap;
-
-			cases = kb_pool_grow(&m->pool, cases, nc, &cap, sizeof(*cases));
-			cells = kb_xrealloc(cells, cap * m->nv * sizeof(*cells));
-			memset(cells + old * m->nv, 0, (cap - old) * m->nv * sizeof(*cells));
-			cases[nc++] = kb_pool_strdup(&m->pool, c);
+			x->cap_cases = old ? 2 * old : 8;
+			x->cells = kb_xrealloc(x->cells, x->cap_cases * m->nv * sizeof(*x->cells));
+			memset(x->cells + old * m->nv, 0, (x->cap_cases - old) * m->nv * sizeof(*x->cells));
 		}
-		e = &cells[ic * m->nv + v];
-		e->foot = kb_xrealloc(e->foot, (e->n + 1) * sizeof(double));
-		e->fsize = kb_xrealloc(e->fsize, (e->n + 1) * sizeof(double));
+		e = &x->cells[ic * m->nv + v];
+		if (e->n == e->cap) {
+			e->cap = e->cap ? 2 * e->cap : 4;
+			e->foot = kb_xrealloc(e->foot, e->cap * sizeof(*e->foot));
+			e->fsize = kb_xrealloc(e->fsize, e->cap * sizeof(*e->fsize));
+		}
 		e->foot[e->n] = (double)json_integer_value(foot);
-		e->fsize[e->n] = tab[v] ? functions_size(json_object_get(l, "functions"), tab[v], ntab[v]) : NAN;
+		e->fsize[e->n] = x->tab[v] ? functions_size(json_object_get(l, "functions"), x->tab[v], x->ntab[v]) : NAN;
 		e->n++;
 	}
+	json_decref(l);
+	return 0;
+}
+
+/* Medians of each case and variant, against the baseline's. */
+static void exec_rows(struct kb_model *m, const struct exec_read *x)
+{
+	size_t nc = x->cases.n;
+
 	m->exec = kb_pool_array(&m->pool, nc * m->nv, sizeof(*m->exec));
 	for (size_t ic = 0; ic < nc; ic++) {
-		const struct exec_cell *b = m->baseline < m->nv ? &cells[ic * m->nv + m->baseline] : NULL;
+		const struct exec_cell *b = m->baseline < m->nv ? &x->cells[ic * m->nv + m->baseline] : NULL;
 		double bfoot = b && b->n ? kb_stats_median(b->foot, b->n) : NAN;
-		double bfs = b && b->n && tab[m->baseline] ? kb_stats_median(b->fsize, b->n) : NAN;
+		double bfs = b && b->n && x->tab[m->baseline] ? kb_stats_median(b->fsize, b->n) : NAN;
+		const char *cas = kb_pool_strdup(&m->pool, x->cases.v[ic]);
 
 		for (size_t v = 0; v < m->nv; v++) {
-			const struct exec_cell *e = &cells[ic * m->nv + v];
+			const struct exec_cell *e = &x->cells[ic * m->nv + v];
 			struct kb_exec_row *r = &m->exec[m->nexec];
-			const struct kb_model_variant *x = &m->variants[v];
+			const struct kb_model_variant *var = &m->variants[v];
 
 			if (!e->n)
 				continue;
-			r->cas = cases[ic];
+			r->cas = cas;
 			r->variant = v;
 			r->samples = e->n;
 			r->executed = kb_stats_median(e->foot, e->n);
 			r->executed_change = change_of(r->executed, bfoot);
-			r->executed_share = x->has_size && x->text ? r->executed / (double)x->text : NAN;
-			r->functions = tab[v] ? kb_stats_median(e->fsize, e->n) : NAN;
+			r->executed_share = var->has_size && var->text ? r->executed / (double)var->text : NAN;
+			r->functions = x->tab[v] ? kb_stats_median(e->fsize, e->n) : NAN;
 			r->functions_change = change_of(r->functions, bfs);
 			m->nexec++;
 		}
 	}
-	for (size_t k = 0; k < nc * m->nv; k++) {
-		free(cells[k].foot);
-		free(cells[k].fsize);
-	}
-	free(cells);
-	for (size_t v = 0; v < m->nv; v++)
-		free(tab[v]);
-	free(tab);
-	free(ntab);
 }
 
-void kb_model_symbols(struct kb_model *m, const char *run_dir)
+/* sim.jsonl, line by line.  0, or -errno after a message. */
+static int exec_figures(struct kb_model *m, const char *run_dir, const struct kb_bloat_syms *syms, const int *ok)
+{
+	struct exec_read x = { .m = m };
+	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
+	long refused = 0;
+	int r;
+
+	x.tab = kb_xcalloc(m->nv + 1, sizeof(*x.tab));
+	x.ntab = kb_xcalloc(m->nv + 1, sizeof(*x.ntab));
+	x.first = kb_xcalloc(m->nv + 1, sizeof(*x.first));
+	for (size_t v = 0; v < m->nv; v++) {
+		size_t before = x.variants.n;
+		unsigned long long total;
+
+		if (kb_names_add(&x.variants, &x.tmp, m->variants[v].name) == before)
+			x.first[before] = v;
+		if (ok[v])
+			x.tab[v] = kb_bloat_merged(&syms[v], KB_BLOAT_FUNC, &x.ntab[v], &total);
+	}
+	r = kb_store_each_line(path, exec_line, &x, &refused);
+	m->torn.sim += refused;
+	if (r == 0)
+		exec_rows(m, &x);
+	for (size_t k = 0; k < x.cap_cases * m->nv; k++) {
+		free(x.cells[k].foot);
+		free(x.cells[k].fsize);
+	}
+	free(x.cells);
+	for (size_t v = 0; v < m->nv; v++)
+		free(x.tab[v]);
+	free(x.tab);
+	free(x.ntab);
+	free(x.first);
+	kb_names_release(&x.variants);
+	kb_names_release(&x.cases);
+	kb_pool_release(&x.tmp);
+	free(path);
+	return r == -ENOENT ? 0 : r;
+}
+
+int kb_model_symbols(struct kb_model *m, const char *run_dir)
 {
 	struct kb_bloat_syms *syms = kb_xcalloc(m->nv + 1, sizeof(*syms));
-	int *ok = kb_xcalloc(m->nv + 1, sizeof(*ok)), bad = 0;
-	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
-	json_t *lines;
+	int *ok = kb_xcalloc(m->nv + 1, sizeof(*ok)), r;
 
 	read_symbols(m, run_dir, syms, ok);
 	if (m->baseline < m->nv && ok[m->baseline]) {
@@ -230,13 +272,10 @@ void kb_model_symbols(struct kb_model *m, const char *run_dir)
 			bloat_figures(m, run_dir, &m->bloat[m->nbloat++], &syms[m->baseline], &syms[v]);
 		}
 	}
-	lines = kb_store_read_lines(path, &bad);
-	m->torn.sim = bad;
-	exec_figures(m, lines, syms, ok);
-	json_decref(lines);
-	free(path);
+	r = exec_figures(m, run_dir, syms, ok);
 	for (size_t v = 0; v < m->nv; v++)
 		kb_bloat_syms_release(&syms[v]);
 	free(syms);
 	free(ok);
+	return r;
 }

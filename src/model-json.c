@@ -203,6 +203,22 @@ static json_t *timing(const struct kb_model *m, const void *x)
 			 "json", t->json, "log", t->log);
 }
 
+static int dropped_any(const struct kb_model_dropped *d)
+{
+	return d->duplicates || d->names.manifest || d->names.samples || d->names.boots || d->names.timing ||
+	       d->names.sim;
+}
+
+/* Only where something was dropped: a clean run's summary.json keeps its
+ * layout. */
+static json_t *dropped(const struct kb_model_dropped *d)
+{
+	return json_pack("{s:I,s:{s:I,s:I,s:I,s:I,s:I}}", "duplicate_samples", (json_int_t)d->duplicates,
+			 "names", "manifest", (json_int_t)d->names.manifest, "samples", (json_int_t)d->names.samples,
+			 "boots", (json_int_t)d->names.boots, "timing", (json_int_t)d->names.timing,
+			 "sim", (json_int_t)d->names.sim);
+}
+
 /* An array of the model's, each element serialized by fn. */
 static json_t *array_of(const struct kb_model *m, json_t *(*fn)(const struct kb_model *, const void *),
 			const void *arr, size_t n, size_t size)
@@ -247,6 +263,8 @@ static json_t *model(const struct kb_model *m, int sub)
 							       "boots", (json_int_t)m->torn.boots,
 							       "timing", (json_int_t)m->torn.timing,
 							       "sim", (json_int_t)m->torn.sim));
+	if (!sub && dropped_any(&m->dropped))
+		json_object_set_new(o, "dropped", dropped(&m->dropped));
 	json_object_set_new(o, "variants", ARRAY_OF(variant, m->variants, m->nv));
 	json_object_set_new(o, "cases", cases);
 	json_object_set_new(o, "metrics", ARRAY_OF(metric, m->metrics, m->nm));

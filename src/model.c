@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "backend.h"
+#include "model-input.h"
 #include "model.h"
 #include "stats.h"
-#include "store.h"
 #include "util.h"
 
 static const char *str(json_t *o, const char *key)
@@ -80,12 +80,6 @@ static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char
 		mt->unit = field ? kb_pool_printf(&m->pool, "%s/op", field) : "ns/op";
 }
 
-/* backend table: the same kernel gives the same counts in every boot */
-static int backend_is_deterministic(const char *name)
-{
-	return kb_backend_deterministic(name);
-}
-
 /* backend table: time that is not a CPU's under TCG (the per-region clock of
  * a primary or overlay backend; a stage's whole boots say it in their note) */
 static int time_is_emulated(const char *backend, const char *accel)
@@ -99,84 +93,6 @@ static int time_is_emulated(const char *backend, const char *accel)
 static const char *default_backend(void)
 {
 	return kb_backend_clock.name;
-}
-
-/* backend table: the stage whose whole-boot timings timing.jsonl describes */
-static const char *timing_backend(void)
-{
-	return kb_backend_hyperfine.name;
-}
-
-/* ---- samples ---- */
-
-struct sample {
-	const char *variant, *cas, *workload, *backend;
-	long long boot;
-	double ns_per_op, iterations;
-	json_t *fields;
-};
-
-/* backend table: a whole boot timed by a stage backend (workload "boot") */
-static int is_boot_timing(const struct sample *s)
-{
-	const struct kb_backend *b = kb_backend_find(s->backend);
-
-	return !strcmp(s->workload, "boot") && b && b->role == KB_ROLE_STAGE;
-}
-
-static void sample_of(json_t *j, struct sample *s)
-{
-	const char *c = json_string_value(json_object_get(j, "case"));
-
-	s->variant = str(j, "variant");
-	s->workload = str(j, "workload");
-	s->cas = c ? c : s->workload;
-	s->backend = str(j, "backend");
-	s->boot = json_integer_value(json_object_get(j, "boot"));
-	s->ns_per_op = num(j, "ns_per_op");
-	s->iterations = num(j, "iterations");
-	s->fields = json_object_get(j, "fields");
-}
-
-static double metric_value(const struct sample *s, const struct kb_metric *mt)
-{
-	if (!mt->field)
-		return s->ns_per_op;
-	if (!(s->iterations > 0))
-		return NAN;
-	return num(s->fields, mt->field) / s->iterations;
-}
-
-/* Workload parameters in "fields" are part of the case, not a metric. */
-static int is_parameter(const char *field)
-{
-	return !strcmp(field, "k");
-}
-
-/* ---- names in first-seen order ---- */
-
-struct names {
-	const char **v;
-	size_t n, cap;
-};
-
-static size_t names_find(const struct names *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return i;
-	return l->n;
-}
-
-static size_t names_add(struct kb_pool *p, struct names *l, const char *s)
-{
-	size_t i = names_find(l, s);
-
-	if (i < l->n)
-		return i;
-	l->v = kb_pool_grow(p, l->v, l->n, &l->cap, sizeof(*l->v));
-	l->v[l->n] = kb_pool_strdup(p, s);
-	return l->n++;
 }
 
 /* ---- look-ups ---- */
@@ -233,24 +149,20 @@ const struct kb_timing *kb_model_timing(const struct kb_model *m, const char *va
 
 /* ---- the run: header, variants, cases, metrics ---- */
 
-/* What one model is built from: the manifest (borrowed), its samples, the
- * boots of the run; backend and workloads given for the boot-timing model. */
-struct input {
-	json_t *manifest;
-	const char *backend, *workloads;
-	const struct sample *s;
-	size_t ns;
-	json_t *boots;
+/* Where the input's names landed in the model: its variant and case ids
+ * to the model's indexes. */
+struct maps {
+	size_t *variant, *cas;
 };
 
-static void header(struct kb_model *m, const struct input *in)
+static void header(struct kb_model *m, const struct kb_model_build_args *a)
 {
-	json_t *man = in->manifest, *k = json_object_get(man, "kernel"), *mv = json_object_get(man, "variants");
+	json_t *man = a->manifest, *k = json_object_get(man, "kernel"), *mv = json_object_get(man, "variants");
 	struct kb_pool *p = &m->pool;
-	const char *backend = in->backend ? in->backend : str(man, "backend");
+	const char *backend = a->backend ? a->backend : str(man, "backend");
 
-	if (!*backend && in->ns)
-		backend = in->s[0].backend;
+	if (!*backend && a->in->samples)
+		backend = a->in->backend;
 	m->backend = kb_pool_strdup(p, *backend ? backend : default_backend());
 	m->run_id = kb_pool_strdup(p, str(man, "run_id"));
 	m->kernel = (struct kb_model_kernel){ kb_pool_strdup(p, str(k, "source")), kb_pool_strdup(p, str(k, "id")),
@@ -259,7 +171,7 @@ static void header(struct kb_model *m, const struct input *in)
 	m->accel = kb_pool_strdup(p, str(json_object_get(man, "accel"), "chosen"));
 	m->accel_why = kb_pool_strdup(p, str(json_object_get(man, "accel"), "why"));
 	m->host_cpu = kb_pool_strdup(p, str(json_object_get(json_object_get(man, "host"), "cpu"), "brand"));
-	m->workloads = kb_pool_strdup(p, in->workloads ? in->workloads : str(json_object_get(man, "run"), "workloads"));
+	m->workloads = kb_pool_strdup(p, a->workloads ? a->workloads : str(json_object_get(man, "run"), "workloads"));
 	m->scale = num(json_object_get(man, "run"), "scale");
 	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
 	m->baseline_name = str(man, "baseline");
@@ -290,27 +202,40 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	out->vmlinux = kb_pool_strdup(p, str(v, "vmlinux"));
 }
 
-/* The manifest's variants in its order, then any only the samples name;
- * sizes against the baseline; the boots of each. */
-static void variants(struct kb_model *m, const struct input *in)
+/* The manifest's variants in its order (one whose name is not a plain one
+ * dropped), then any only the samples name; sizes against the baseline;
+ * the boots of each.  Sets maps->variant. */
+static void variants(struct kb_model *m, const struct kb_model_build_args *a, struct maps *maps)
 {
-	json_t *mv = json_object_get(in->manifest, "variants"), *v, *b;
-	size_t cap = json_array_size(mv) + 1, i;
+	json_t *mv = json_object_get(a->manifest, "variants"), *v;
+	const struct kb_names *named = &a->in->variants;
+	size_t cap = json_array_size(mv) + named->n + 1, i, *first = kb_xcalloc(cap, sizeof(*first));
 	const struct kb_model_variant *base;
+	struct kb_pool tmp = KB_POOL_INIT;
+	struct kb_names idx = { 0 };	/* the model's names: a duplicate is its first */
 
 	m->variants = kb_pool_array(&m->pool, cap, sizeof(*m->variants));
-	json_array_foreach(mv, i, v)
-		variant_of(&m->pool, v, &m->variants[m->nv++]);
-	m->nv_manifest = m->nv;
-	for (i = 0; i < in->ns; i++) {
-		if (kb_model_variant(m, in->s[i].variant) < m->nv)
+	json_array_foreach(mv, i, v) {
+		if (!kb_model_name_ok(KB_NAME_VARIANT, str(v, "name"))) {
+			m->dropped.names.manifest++;
 			continue;
-		m->variants = kb_pool_grow(&m->pool, m->variants, m->nv, &cap, sizeof(*m->variants));
-		m->variants[m->nv] = (struct kb_model_variant){ .name = kb_pool_strdup(&m->pool, in->s[i].variant),
-							  .status = "unknown", .reason = "", .flags = "",
-							  .build_seconds = NAN, .key = "", .compiler = "",
-							  .vmlinux = "" };
+		}
+		variant_of(&m->pool, v, &m->variants[m->nv]);
+		first[kb_names_add(&idx, &tmp, m->variants[m->nv].name)] = m->nv;
 		m->nv++;
+	}
+	m->nv_manifest = m->nv;
+	maps->variant = kb_xcalloc(named->n + 1, sizeof(*maps->variant));
+	for (i = 0; i < named->n; i++) {
+		size_t id = kb_names_find(&idx, named->v[i]);
+
+		if (id == idx.n) {
+			m->variants[m->nv] = (struct kb_model_variant){
+				.name = kb_pool_strdup(&m->pool, named->v[i]), .status = "unknown", .reason = "",
+				.flags = "", .build_seconds = NAN, .key = "", .compiler = "", .vmlinux = "" };
+			first[kb_names_add(&idx, &tmp, named->v[i])] = m->nv++;
+		}
+		maps->variant[i] = first[kb_names_find(&idx, named->v[i])];
 	}
 	m->baseline = kb_model_variant(m, m->baseline_name);
 	base = m->baseline < m->nv && m->variants[m->baseline].has_size ? &m->variants[m->baseline] : NULL;
@@ -320,67 +245,93 @@ static void variants(struct kb_model *m, const struct input *in)
 		x->text_change = base && x->has_size ? (double)x->text / (double)base->text - 1 : NAN;
 		x->text_delta = base && x->has_size ? x->text - base->text : 0;
 	}
-	json_array_foreach(in->boots, i, b) {
-		size_t vi = kb_model_variant(m, str(b, "variant"));
-		int ok = !strcmp(str(b, "status"), "ok");
+	for (i = 0; i < a->nboots; i++) {
+		size_t id = kb_names_find(&idx, a->boots[i].variant);
+		int ok = !strcmp(a->boots[i].status, "ok");
 
-		if (vi < m->nv)
-			m->variants[vi].boots_ok += ok;
+		if (id < idx.n)
+			m->variants[first[id]].boots_ok += ok;
 		m->boots_total++;
 		m->boots_ok += ok;
 	}
 	m->failed_boots = kb_pool_array(&m->pool, m->boots_total - m->boots_ok, sizeof(*m->failed_boots));
-	json_array_foreach(in->boots, i, b)
-		if (strcmp(str(b, "status"), "ok"))
+	for (i = 0; i < a->nboots; i++) {
+		const struct kb_boot_line *b = &a->boots[i];
+
+		if (strcmp(b->status, "ok"))
 			m->failed_boots[m->n_failed_boots++] = (struct kb_boot){
-				kb_pool_strdup(&m->pool, str(b, "variant")), kb_pool_strdup(&m->pool, str(b, "status")),
-				kb_pool_strdup(&m->pool, str(b, "reason")), kb_pool_strdup(&m->pool, str(b, "serial")),
-				json_integer_value(json_object_get(b, "boot")) };
+				kb_pool_strdup(&m->pool, b->variant), kb_pool_strdup(&m->pool, b->status),
+				kb_pool_strdup(&m->pool, b->reason), kb_pool_strdup(&m->pool, b->serial), b->boot };
+	}
+	kb_names_release(&idx);
+	kb_pool_release(&tmp);
+	free(first);
 }
 
-/* Cases in the report's order: the run's workloads in their order, each
- * workload's cases in the order the guest reported them, then any other. */
-static void cases(struct kb_model *m, const struct input *in)
+/* Cases in the report's order: the run's workloads in their order (a name
+ * that is not a plain one dropped), each
+ * workload's cases in the order the guest reported them (the order its
+ * (workload, case) pairs were first seen), then any other.  Sets maps->cas. */
+static void cases(struct kb_model *m, const struct kb_model_build_args *a, struct maps *maps)
 {
+	const struct kb_model_input *in = a->in;
+	size_t nw = in->workloads.n, *start = kb_xcalloc(nw + 2, sizeof(*start)), *by_wl, *fill;
 	char *wls = kb_xstrdup(m->workloads), *save = NULL;
-	struct names l = { 0 };
+	unsigned char *done = kb_xcalloc(nw + 1, 1);
+	struct kb_names l = { 0 };
 
+	/* the pairs of each workload together, in first-seen order */
+	for (size_t i = 0; i < in->npairs; i++)
+		start[in->pairs[i][0] + 1]++;
+	for (size_t w = 0; w < nw; w++)
+		start[w + 1] += start[w];
+	by_wl = kb_xcalloc(in->npairs + 1, sizeof(*by_wl));
+	fill = kb_xmalloc((nw + 1) * sizeof(*fill));
+	memcpy(fill, start, (nw + 1) * sizeof(*fill));
+	for (size_t i = 0; i < in->npairs; i++)
+		by_wl[fill[in->pairs[i][0]]++] = in->pairs[i][1];
 	for (char *wl = strtok_r(wls, ",", &save); wl; wl = strtok_r(NULL, ",", &save)) {
-		int any = 0;
+		size_t w = kb_names_find(&in->workloads, wl);
 
-		for (size_t i = 0; i < in->ns; i++)
-			if (!strcmp(in->s[i].workload, wl)) {
-				names_add(&m->pool, &l, in->s[i].cas);
-				any = 1;
-			}
-		if (!any)
-			names_add(&m->pool, &l, wl);
+		if (!kb_model_name_ok(KB_NAME_PLAIN, wl)) {
+			m->dropped.names.manifest++;
+			continue;
+		}
+		if (w == nw) {
+			kb_names_add(&l, &m->pool, wl);	/* no samples: a case of its own */
+			continue;
+		}
+		if (done[w])
+			continue;
+		done[w] = 1;
+		for (size_t i = start[w]; i < start[w + 1]; i++)
+			kb_names_add(&l, &m->pool, in->cases.v[by_wl[i]]);
 	}
-	for (size_t i = 0; i < in->ns; i++)
-		names_add(&m->pool, &l, in->s[i].cas);
-	free(wls);
-	m->cases = l.v;
+	maps->cas = kb_xcalloc(in->cases.n + 1, sizeof(*maps->cas));
+	for (size_t i = 0; i < in->cases.n; i++)
+		maps->cas[i] = kb_names_add(&l, &m->pool, in->cases.v[i]);
 	m->nc = l.n;
+	m->cases = kb_pool_memdup(&m->pool, l.v, l.n * sizeof(*l.v));
+	kb_names_release(&l);
+	free(wls);
+	free(done);
+	free(start);
+	free(by_wl);
+	free(fill);
 }
 
 /* Time per operation, then each numeric sample field per operation. */
-static void metrics(struct kb_model *m, const struct input *in)
+static void metrics(struct kb_model *m, const struct kb_model_build_args *a)
 {
-	struct names fields = { 0 };
-	const char *key;
-	json_t *v;
+	const struct kb_names *fields = &a->in->fields;
 
-	for (size_t i = 0; i < in->ns; i++)
-		json_object_foreach(in->s[i].fields, key, v)
-			if (json_is_number(v) && !is_parameter(key))
-				names_add(&m->pool, &fields, key);
-	m->nm = fields.n + 1;
+	m->nm = fields->n + 1;
 	m->metrics = kb_pool_array(&m->pool, m->nm, sizeof(*m->metrics));
 	m->metrics[0].name = "ns_per_op";
 	describe_metric(m, &m->metrics[0], NULL);
-	for (size_t i = 0; i < fields.n; i++) {
-		m->metrics[i + 1].name = kb_pool_printf(&m->pool, "%s_per_op", fields.v[i]);
-		describe_metric(m, &m->metrics[i + 1], fields.v[i]);
+	for (size_t i = 0; i < fields->n; i++) {
+		m->metrics[i + 1].name = kb_pool_printf(&m->pool, "%s_per_op", fields->v[i]);
+		describe_metric(m, &m->metrics[i + 1], fields->v[i]);
 	}
 }
 
@@ -401,74 +352,73 @@ static size_t primary_metric(const struct kb_model *m)
 
 /* ---- one row: a variant's samples of one case, one metric ---- */
 
-/* The samples of each (variant, case): group g's are idx[start[g]..start[g+1]). */
+/* The cells of each (variant, case), boots in increasing order: group g's
+ * are cell[start[g]..start[g+1]). */
 struct groups {
-	size_t *start, *idx;
+	size_t *start;
+	const struct kb_cell **cell;
+	size_t most;			/* values in the largest cell or group */
 };
 
-static void group(const struct kb_model *m, const struct input *in, struct groups *g)
+static int cmp_cell(const void *a, const void *b)
 {
-	size_t ng = m->nv * m->nc, *fill, *key = kb_xcalloc(in->ns + 1, sizeof(*key));
+	const struct kb_cell *x = *(const struct kb_cell *const *)a, *y = *(const struct kb_cell *const *)b;
+
+	return (x->boot > y->boot) - (x->boot < y->boot);
+}
+
+static void group(const struct kb_model *m, const struct kb_model_input *in, const struct maps *maps,
+		  struct groups *g)
+{
+	size_t ng = m->nv * m->nc, *key = kb_xcalloc(in->ncells + 1, sizeof(*key)), *fill;
 
 	g->start = kb_xcalloc(ng + 2, sizeof(*g->start));
-	g->idx = kb_xcalloc(in->ns + 1, sizeof(*g->idx));
-	for (size_t i = 0; i < in->ns; i++) {
-		key[i] = kb_model_variant(m, in->s[i].variant) * m->nc + kb_model_case(m, in->s[i].cas);
+	g->cell = kb_xcalloc(in->ncells + 1, sizeof(*g->cell));
+	g->most = 0;
+	for (size_t i = 0; i < in->ncells; i++) {
+		const struct kb_cell *c = &in->cells[i];
+
+		key[i] = maps->variant[c->variant] * m->nc + maps->cas[c->cas];
 		g->start[key[i] + 1]++;
+		for (uint32_t k = 0; k < c->nmetric; k++)
+			if (c->metric[k].n > g->most)
+				g->most = c->metric[k].n;
 	}
-	for (size_t k = 0; k < ng; k++)
+	for (size_t k = 0; k < ng; k++) {
+		if (g->start[k + 1] > g->most)
+			g->most = g->start[k + 1];
 		g->start[k + 1] += g->start[k];
+	}
 	fill = kb_xmalloc((ng + 1) * sizeof(*fill));
 	memcpy(fill, g->start, (ng + 1) * sizeof(*fill));
-	for (size_t i = 0; i < in->ns; i++)
-		g->idx[fill[key[i]]++] = i;
+	for (size_t i = 0; i < in->ncells; i++)
+		g->cell[fill[key[i]]++] = &in->cells[i];
+	for (size_t k = 0; k < ng; k++)
+		qsort(g->cell + g->start[k], g->start[k + 1] - g->start[k], sizeof(*g->cell), cmp_cell);
 	free(fill);
 	free(key);
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Per-boot medians of one metric (boots in increasing order), outliers
- * marked, never dropped. */
-static void fill_row(struct kb_model *m, struct kb_row *r, const struct input *in, const size_t *idx,
-		     size_t n, const struct kb_metric *mt)
+ * marked, never dropped.  flag: room for groups->most. */
+static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell *const *cell, size_t n,
+		     size_t metric, unsigned char *flag)
 {
-	long long *boots = kb_xmalloc((n + 1) * sizeof(*boots));
-	double *v = kb_xmalloc((n + 1) * sizeof(*v));
-	unsigned char *flag = kb_xmalloc(n + 1);
-	size_t nb = 0;
 	int det = n > 0;
 
-	for (size_t i = 0; i < n; i++) {
-		boots[i] = in->s[idx[i]].boot;
-		det &= backend_is_deterministic(in->s[idx[i]].backend);
-	}
-	qsort(boots, n, sizeof(*boots), cmp_ll);
 	for (size_t i = 0; i < n; i++)
-		if (!i || boots[i] != boots[nb - 1])
-			boots[nb++] = boots[i];
-	r->boot_ids = kb_pool_array(&m->pool, nb, sizeof(*r->boot_ids));
-	r->boot_medians = kb_pool_array(&m->pool, nb, sizeof(*r->boot_medians));
-	for (size_t b = 0; b < nb; b++) {
-		size_t k = 0;
+		det &= !cell[i]->nondet;
+	r->boot_ids = kb_pool_array(&m->pool, n, sizeof(*r->boot_ids));
+	r->boot_medians = kb_pool_array(&m->pool, n, sizeof(*r->boot_medians));
+	for (size_t b = 0; b < n; b++) {
+		const struct kb_vals *x = metric < cell[b]->nmetric ? &cell[b]->metric[metric] : NULL;
 
-		for (size_t i = 0; i < n; i++) {
-			double x = metric_value(&in->s[idx[i]], mt);
-
-			if (in->s[idx[i]].boot == boots[b] && isfinite(x))
-				v[k++] = x;
-		}
-		if (!k)
+		if (!x || !x->n)
 			continue;
-		r->outlier_samples += (long long)kb_stats_outliers(v, k, m->o.outlier_z, flag);
-		r->samples += (long long)k;
-		r->boot_ids[r->boots] = boots[b];
-		r->boot_medians[r->boots++] = kb_stats_median(v, k);
+		r->outlier_samples += (long long)kb_stats_outliers(kb_vals_of(x), x->n, m->o.outlier_z, flag);
+		r->samples += (long long)x->n;
+		r->boot_ids[r->boots] = cell[b]->boot;
+		r->boot_medians[r->boots++] = kb_stats_median(kb_vals_of(x), x->n);
 	}
 	r->n_outlier_boots = kb_stats_outliers(r->boot_medians, r->boots, m->o.outlier_z, flag);
 	r->outlier_boots = kb_pool_array(&m->pool, r->n_outlier_boots, sizeof(*r->outlier_boots));
@@ -478,9 +428,6 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct input *i
 	r->median = kb_stats_median(r->boot_medians, r->boots);
 	r->t.deterministic = det;
 	r->t.ratio = NAN;
-	free(flag);
-	free(v);
-	free(boots);
 }
 
 static int constant(const double *v, size_t n)
@@ -567,13 +514,15 @@ void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
 
 /* Every row: per-boot medians and intervals, then each variant against the
  * baseline, then Holm over the cases of each metric and variant. */
-static void rows(struct kb_model *m, const struct input *in, gsl_rng *rng)
+static void rows(struct kb_model *m, const struct kb_model_input *in, const struct maps *maps, gsl_rng *rng)
 {
 	struct groups g;
 	struct kb_test **tests;
 	size_t *family;
+	unsigned char *flag;
 
-	group(m, in, &g);
+	group(m, in, maps, &g);
+	flag = kb_xmalloc(g.most + 1);
 	m->nrows = m->nc * m->nm * m->nv;
 	m->rows = kb_pool_array(&m->pool, m->nrows, sizeof(*m->rows));
 	for (size_t c = 0; c < m->nc; c++)
@@ -586,8 +535,7 @@ static void rows(struct kb_model *m, const struct input *in, gsl_rng *rng)
 				r[v].cas = c;
 				r[v].metric = k;
 				r[v].variant = v;
-				fill_row(m, &r[v], in, g.idx + g.start[gi], g.start[gi + 1] - g.start[gi],
-					 &m->metrics[k]);
+				fill_row(m, &r[v], g.cell + g.start[gi], g.start[gi + 1] - g.start[gi], k, flag);
 				r[v].ci = (struct kb_interval){ NAN, NAN };
 				if (r[v].boots > 1) {
 					gsl_rng_set(rng, kb_stats_seed(m->seed, m->cases[c], m->metrics[k].name,
@@ -621,8 +569,9 @@ static void rows(struct kb_model *m, const struct input *in, gsl_rng *rng)
 	kb_model_decide(tests, family, m->nrows, &m->o);
 	free(tests);
 	free(family);
+	free(flag);
 	free(g.start);
-	free(g.idx);
+	free(g.cell);
 }
 
 /* ---- across variants ---- */
@@ -773,48 +722,60 @@ static void caveats(struct kb_model *m, size_t *cap)
 		       "variants to test it.");
 }
 
-static struct kb_model *build(const struct input *in, const struct kb_model_opts *o)
+/* A run larger than KB_MODEL_MAX_ROWS rows cannot be reported. */
+static int too_many_rows(const struct kb_model *m, const char *dir)
+{
+	if (!m->nv || m->nc <= KB_MODEL_MAX_ROWS / m->nm / m->nv)
+		return 0;
+	kb_error("'%s': %zu cases, %zu metrics and %zu variants: more than the %d rows a report holds",
+		 dir ? dir : "samples", m->nc, m->nm, m->nv, KB_MODEL_MAX_ROWS);
+	return 1;
+}
+
+struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 {
 	struct kb_model *m = kb_xcalloc(1, sizeof(*m));
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct maps maps = { NULL, NULL };
+	gsl_rng *rng;
 	size_t cap = 0;
 
-	m->o = *o;
-	header(m, in);
-	variants(m, in);
-	cases(m, in);
-	metrics(m, in);
+	m->o = *a->o;
+	header(m, a);
+	variants(m, a, &maps);
+	cases(m, a, &maps);
+	metrics(m, a);
+	if (too_many_rows(m, a->dir)) {
+		free(maps.variant);
+		free(maps.cas);
+		kb_model_free(m);
+		return NULL;
+	}
 	m->primary = primary_metric(m);
-	m->deterministic = in->ns > 0;
-	for (size_t i = 0; i < in->ns; i++)
-		m->deterministic &= backend_is_deterministic(in->s[i].backend);
-	rows(m, in, rng);
+	m->deterministic = a->in->samples > 0 && a->in->deterministic;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	rows(m, a->in, &maps, rng);
 	correlations(m, rng);
 	claims(m);
 	caveats(m, &cap);
 	gsl_rng_free(rng);
+	free(maps.variant);
+	free(maps.cas);
 	return m;
 }
 
-/* timing.jsonl: how each variant's whole-boot timing went; a failed or
- * partial one is a caveat of the boot-timing model. */
-static void timing_outcome(struct kb_model *bt, json_t *timing)
+void kb_model_timing_outcome(struct kb_model *bt, const struct kb_timing *t, size_t n)
 {
-	size_t cap = bt->ncaveats, i;
-	json_t *t;
+	size_t cap = bt->ncaveats;
 
-	bt->timing = kb_pool_array(&bt->pool, json_array_size(timing), sizeof(*bt->timing));
-	json_array_foreach(timing, i, t) {
+	bt->timing = kb_pool_array(&bt->pool, n, sizeof(*bt->timing));
+	for (size_t i = 0; i < n; i++) {
 		struct kb_timing *x = &bt->timing[bt->ntiming++];
 
 		*x = (struct kb_timing){
-			kb_pool_strdup(&bt->pool, str(t, "variant")), kb_pool_strdup(&bt->pool, str(t, "status")),
-			kb_pool_strdup(&bt->pool, str(t, "reason")), kb_pool_strdup(&bt->pool, str(t, "accel")),
-			kb_pool_strdup(&bt->pool, str(t, "json")), kb_pool_strdup(&bt->pool, str(t, "log")),
-			json_integer_value(json_object_get(t, "runs")),
-			json_integer_value(json_object_get(t, "warmup")),
-			json_integer_value(json_object_get(t, "ok")),
-			json_integer_value(json_object_get(t, "failed")), num(t, "seconds") };
+			kb_pool_strdup(&bt->pool, t[i].variant), kb_pool_strdup(&bt->pool, t[i].status),
+			kb_pool_strdup(&bt->pool, t[i].reason), kb_pool_strdup(&bt->pool, t[i].accel),
+			kb_pool_strdup(&bt->pool, t[i].json), kb_pool_strdup(&bt->pool, t[i].log),
+			t[i].runs, t[i].warmup, t[i].ok, t[i].failed, t[i].seconds };
 		if (!strcmp(x->status, "ok"))
 			continue;
 		if (x->ok)
@@ -825,83 +786,6 @@ static void timing_outcome(struct kb_model *bt, json_t *timing)
 			caveat(bt, &cap, KB_CAVEAT_TIMING_FAILED, "Variant %s: no boot timed: %s (%s).",
 			       x->variant, *x->reason ? x->reason : x->status, x->log);
 	}
-}
-
-/* The measuring boots' samples make the model; the whole-boot timings make
- * a model of their own (boot_timing), one case "boot" whose replicate is one
- * timed boot: the two kinds of figure are never tested in one family nor
- * summed into one claim.  A timing.jsonl without any timed boot still makes
- * one, so that the report says why. */
-static struct kb_model *build_run(json_t *manifest, json_t *samples, json_t *boots, json_t *timing,
-				  const struct kb_model_opts *o)
-{
-	size_t n = json_array_size(samples), nw = 0, nb = 0;
-	struct sample *wl = kb_xcalloc(n + 1, sizeof(*wl)), *bt = kb_xcalloc(n + 1, sizeof(*bt));
-	json_t *none = json_array();
-	struct kb_model *m;
-
-	for (size_t i = 0; i < n; i++) {
-		struct sample s;
-
-		sample_of(json_array_get(samples, i), &s);
-		if (is_boot_timing(&s))
-			bt[nb++] = s;
-		else
-			wl[nw++] = s;
-	}
-	m = build(&(struct input){ manifest, NULL, NULL, wl, nw, boots }, o);
-	if (nb || json_array_size(timing)) {
-		struct input in = { manifest, nb ? bt[0].backend : timing_backend(), "boot", bt, nb, none };
-
-		m->boot_timing = build(&in, o);
-		timing_outcome(m->boot_timing, timing);
-	}
-	json_decref(none);
-	free(wl);
-	free(bt);
-	return m;
-}
-
-struct kb_model *kb_model_build(json_t *manifest, json_t *samples, json_t *boots,
-				const struct kb_model_opts *o)
-{
-	return build_run(manifest, samples, boots, NULL, o);
-}
-
-/* A JSON-lines file of the run directory, its skipped lines in *torn. */
-static json_t *read_lines(const struct kb_store *st, const char *name, long *torn)
-{
-	char *path = kb_store_path(st, "%s", name);
-	int bad = 0;
-	json_t *a = kb_store_read_lines(path, &bad);
-
-	*torn = bad;
-	free(path);
-	return a;
-}
-
-struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *o)
-{
-	struct kb_store st;
-	json_t *samples, *boots, *timing;
-	long torn[3];
-	struct kb_model *m;
-
-	if (kb_store_open(&st, run_dir) < 0)
-		return NULL;
-	samples = read_lines(&st, "samples.jsonl", &torn[0]);
-	boots = read_lines(&st, "boots.jsonl", &torn[1]);
-	timing = read_lines(&st, "timing.jsonl", &torn[2]);
-	m = build_run(st.manifest, samples, boots, timing, o);
-	m->torn.samples = torn[0];
-	m->torn.boots = torn[1];
-	m->torn.timing = torn[2];
-	kb_model_symbols(m, run_dir);
-	json_decref(samples);
-	json_decref(boots);
-	json_decref(timing);
-	kb_store_release(&st);
-	return m;
 }
 
 void kb_model_free(struct kb_model *m)

@@ -18,6 +18,9 @@
  *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
  *   primary_metric, accel_why, host_cpu, workloads, scale,
  *   torn_lines{samples, boots, timing, sim}
+ *   dropped       {duplicate_samples, names{manifest, samples, boots,
+ *                 timing, sim}}  (only where a line or a manifest variant
+ *                 was dropped: see struct kb_model_dropped)
  *   variants[]    {name, status, flags, text, data, bss, text_change,
  *                  boots_ok, reason, text_delta, cached, build_seconds, key,
  *                  compiler, vmlinux}
@@ -239,6 +242,26 @@ struct kb_exec_row {
 	size_t samples;
 };
 
+/* What the model left out of a run directory, besides torn lines. */
+struct kb_model_dropped {
+	long duplicates;		/* sample lines whose (boot, case, rep) came before */
+	struct {
+		long manifest;		/* manifest.json's variants and workloads */
+		long samples, boots, timing, sim;	/* lines */
+	} names;			/* a name that is not plain (kb_model_name_ok) */
+};
+
+/* Which names a run directory may hold (kb_model_name_ok): they become
+ * paths, gnuplot text and markup, and are checked as they are read. */
+enum kb_name_kind {
+	KB_NAME_VARIANT,	/* as variants.conf allows: letters, digits, '.', '_', '-',
+				 * not first '.' or '-', at most 64; also a backend */
+	KB_NAME_PLAIN,		/* a workload or a field: a letter, then letters,
+				 * digits, '_', at most 64 */
+	KB_NAME_CASE,		/* a workload name, or one with "/k=<digits>" */
+};
+int kb_model_name_ok(enum kb_name_kind kind, const char *s);
+
 struct kb_model {
 	struct kb_pool pool;		/* everything below lives here */
 	const char *run_id, *backend, *accel, *accel_why, *host_cpu;
@@ -273,6 +296,7 @@ struct kb_model {
 	struct {
 		long samples, boots, timing, sim;
 	} torn;				/* lines skipped as torn or invalid */
+	struct kb_model_dropped dropped;
 
 	struct kb_bloat_figures *bloat;
 	size_t nbloat;
@@ -285,18 +309,26 @@ struct kb_model {
 };
 
 /* The model of a run directory: manifest.json, samples.jsonl, boots.jsonl,
- * timing.jsonl, sim.jsonl and each variant's vmlinux, each read once.
- * NULL after a message. */
+ * timing.jsonl, sim.jsonl and each variant's vmlinux, each read once, the
+ * JSON-lines files line by line (model-read.c): memory grows with the
+ * figures kept, not with the files.  NULL after a message (a file that is
+ * not a regular one, a run too large to report). */
 struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *o);
 /* The statistics part from parsed files (borrowed): what kb_model_load
- * builds before it adds timing, symbols and executed text.  Never NULL. */
+ * builds before it adds timing, symbols and executed text.  NULL after a
+ * message. */
 struct kb_model *kb_model_build(json_t *manifest, json_t *samples, json_t *boots,
 				const struct kb_model_opts *o);
 void kb_model_free(struct kb_model *m);
 /* Part of kb_model_load (model-bloat.c): the bloat figures from each
  * variant's vmlinux and the executed text from sim.jsonl.  Unreadable
- * kernels are left out: a run copied without them still has a model. */
-void kb_model_symbols(struct kb_model *m, const char *run_dir);
+ * kernels are left out: a run copied without them still has a model.
+ * 0, or -errno after a message (a sim.jsonl that cannot be read). */
+int kb_model_symbols(struct kb_model *m, const char *run_dir);
+
+/* Most rows (cases * metrics * variants) a model holds: a crafted run
+ * directory cannot make the report allocate without bound. */
+#define KB_MODEL_MAX_ROWS (1 << 17)
 
 /* x against base (per-boot medians): sets every figure of t up to the
  * verdict.  rng seeds the bootstrap. */

@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "size.h"
+#include "store.h"
 #include "util.h"
 
 /* ---- figures as text ---- */
@@ -148,10 +149,49 @@ static double confidence(const struct kb_model *m)
 
 /* ---- the sections ---- */
 
+/* What the model left out of the run directory, said where the report
+ * starts: torn or refused lines, duplicate samples, names that are not
+ * plain ones. */
+static void dropped(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_model_dropped *x = &m->dropped;
+	long torn = m->torn.samples + m->torn.boots + m->torn.timing + m->torn.sim;
+	long names = x->names.samples + x->names.boots + x->names.timing + x->names.sim;
+	struct kb_inline *in;
+
+	if (torn) {
+		in = kb_doc_para(d);
+		in->cls = "caveat";
+		kb_doc_strong(in, kb_pool_printf(&d->pool, "%ld torn or invalid lines were skipped (cut short, "
+						 "longer than %d bytes, holding a NUL byte, or not a JSON "
+						 "object): %ld in samples.jsonl, %ld in boots.jsonl, %ld in "
+						 "timing.jsonl, %ld in sim.jsonl.", torn, KB_STORE_MAX_LINE,
+						 m->torn.samples, m->torn.boots, m->torn.timing, m->torn.sim));
+	}
+	if (x->duplicates) {
+		in = kb_doc_para(d);
+		in->cls = "caveat";
+		kb_doc_strong(in, kb_pool_printf(&d->pool, "%ld duplicate sample line%s dropped: the same "
+						 "boot, case and rep as an earlier line, which is the one "
+						 "used.", x->duplicates, x->duplicates > 1 ? "s were" : " was"));
+	}
+	if (names || x->names.manifest) {
+		in = kb_doc_para(d);
+		in->cls = "caveat";
+		kb_doc_strong(in, kb_pool_printf(&d->pool, "%ld line%s dropped for a variant, case, workload, "
+						 "field or backend name that is not a plain name: %ld in "
+						 "samples.jsonl, %ld in boots.jsonl, %ld in timing.jsonl, %ld "
+						 "in sim.jsonl; and %ld variant%s or workload%s of "
+						 "manifest.json.", names, names == 1 ? " was" : "s were",
+						 x->names.samples, x->names.boots, x->names.timing,
+						 x->names.sim, x->names.manifest,
+						 x->names.manifest == 1 ? "" : "s", x->names.manifest == 1 ? "" : "s"));
+	}
+}
+
 static void header(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_inline *in = kb_doc_heading(d, 1);
-	long torn = m->torn.samples + m->torn.boots + m->torn.timing + m->torn.sim;
 
 	kb_doc_fmt(in, "kbench report ");
 	kb_doc_str(in, m->run_id);
@@ -171,13 +211,7 @@ static void header(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, ". Host: ");
 	kb_doc_str(in, m->host_cpu);
 	kb_doc_fmt(in, ".");
-	if (!torn)
-		return;
-	in = kb_doc_para(d);
-	in->cls = "caveat";
-	kb_doc_strong(in, kb_pool_printf(&d->pool, "%ld torn or invalid lines were skipped: %ld in samples.jsonl, "
-					 "%ld in boots.jsonl, %ld in timing.jsonl, %ld in sim.jsonl.", torn,
-					 m->torn.samples, m->torn.boots, m->torn.timing, m->torn.sim));
+	dropped(d, m);
 }
 
 /* The whole-boot figure of a variant, after its claim: said apart, being

@@ -3,9 +3,10 @@
 # report.html: one self-contained file (no script, nothing fetched), gnuplot
 # SVG plots inlined (size, cost per case, the icache sweep, size against
 # cost), hostile strings from the config and the guest escaped in the HTML
-# and the markdown, and a page that headless Chromium renders (screenshot
-# kept in the test output directory).  Without gnuplot the report is still
-# written and says why the plots are missing.
+# and the markdown, names that are not plain names (a variant, a case, a
+# field) dropped on load and said, and a page that headless Chromium renders
+# (screenshot kept in the test output directory).  Without gnuplot the report
+# is still written and says why the plots are missing.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 needs_python 'json, random' python3 "report.html"
@@ -17,8 +18,9 @@ evil='<script>alert(1)</script>'
 	    {\"workload\": \"icache\", \"case\": \"icache/k=16\", \"ns\": 650},
 	    {\"workload\": \"icache\", \"case\": \"icache/k=64\", \"ns\": 1100},
 	    {\"workload\": \"x\", \"case\": \"$evil\", \"ns\": 900}],
-  \"variants\": [{\"name\": \"O2\", \"text\": 2062329}, {\"name\": \"Os\", \"text\": 1356393, \"factor\": 0.9},
-	       {\"name\": \"$evil\", \"text\": 1700000, \"factor\": 1.05, \"flags\": \"\`rm -rf\` | <b>x</b>\"}],
+  \"variants\": [{\"name\": \"O2\", \"text\": 2062329},
+	       {\"name\": \"Os\", \"text\": 1356393, \"factor\": 0.9, \"flags\": \"\`rm -rf\` | <b>x</b> $evil\"},
+	       {\"name\": \"$evil\", \"text\": 1700000, \"factor\": 1.05}],
   \"boot_failures\": [[\"Os\", 5, \"timeout\", \"</td></tr></table><script>alert(3)</script>\"]]}"
 "$KBENCH" report "$d/r" > "$d/out" 2> "$d/err"
 check "kbench report writes report.html, summary.json and summary.csv" \
@@ -28,6 +30,12 @@ check "no script, iframe, img or event handler markup in report.html" sh -c \
 	"! grep -qiE '<script|<iframe|<img|<object|<embed|<link|<b>' '$h'"
 check "hostile strings are there, escaped" sh -c \
 	"grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$h' && grep -qF '&lt;iframe src=&#39;https://example.invalid/x&#39;' '$h'"
+# dropped: the markup variant's 5 boots (75 samples) and the samples of the
+# markup case of the others (9 boots, Os's fifth failed: 27)
+check "a markup variant and case are dropped on load, and said" sh -c \
+	"jq -e '.dropped.names == {manifest: 1, samples: 102, boots: 5, timing: 0, sim: 0} and
+		([.variants[].name, .cases[]] | all(test(\"<\") | not))' '$d/r/summary.json' >/dev/null &&
+	 grep -qF '107 lines were dropped for a variant, case, workload, field or backend name that is not a plain name' '$d/r/report.md'"
 # URLs may appear as escaped text; no src or href may point anywhere but
 # inside the page.
 check "nothing to fetch: every src and href is a fragment" sh -c \
@@ -51,14 +59,16 @@ check "without gnuplot: report written, plots said missing" sh -c \
 "$KBENCH" report "$d/r" > /dev/null 2>&1
 
 # A sample field name becomes a unit in the plots' labels: one that closes
-# gnuplot's quote must stay text (it ran gnuplot's system command before).
+# gnuplot's quote ran gnuplot's system command before; now the line is
+# dropped on load (and kb_plot_label would keep it text).
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/inj\", \"seed\": 5, \"boots\": 2, \"noise\": 0, \"backend\": \"sim\",
   \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400,
 	      \"counts\": {\"cycles'\\nsystem 'touch $d/pwned'\\n#\": 400}}],
   \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
 "$KBENCH" report "$d/inj" > /dev/null 2>&1
-check "a crafted unit reaches gnuplot as text, not as a command" sh -c \
-	"[ ! -e '$d/pwned' ] && [ \$(grep -c '<svg' '$d/inj/report.html') -eq 3 ]"
+check "a crafted field name never reaches gnuplot: its lines are dropped and said" sh -c \
+	"[ ! -e '$d/pwned' ] && jq -e '.dropped.names.samples == 12 and (.metrics | length) == 1' '$d/inj/summary.json' >/dev/null &&
+	 grep -qF '12 lines were dropped' '$d/inj/report.md'"
 
 chromium=
 for c in chromium chromium-browser; do

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A run directory read into the model's input (model-input.h), each file
+ * once and line by line through kb_store_each_line: a sample line becomes
+ * its metric values in the cell of its variant, case and boot, and is then
+ * forgotten.  What is not used is counted, and the report says so: lines
+ * refused or not JSON objects (torn), lines naming a variant, case,
+ * workload, field or backend that is not a plain name (those names reach
+ * paths, gnuplot and markup), and samples whose (boot, case, rep) came
+ * before (a resume that ran a boot twice). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "model-input.h"
+#include "model.h"
+#include "store.h"
+#include "util.h"
+
+/* ---- a hash table of two-word keys ---- */
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+
+	return h ^ (h >> 31);
+}
+
+/* The slot holding (a, b) (and, where strs is given, the string s), or the
+ * empty slot where it would go. */
+static size_t htab_slot(const struct kb_htab *h, uint64_t a, uint64_t b, const char *const *strs, const char *s)
+{
+	size_t mask = h->cap - 1, i = (size_t)mix(a, b) & mask;
+
+	while (h->key[2 * i] && (h->key[2 * i] != a || h->key[2 * i + 1] != b ||
+				 (strs && strcmp(strs[h->val[i]], s))))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void htab_grow(struct kb_htab *h)
+{
+	struct kb_htab old = *h;
+
+	h->cap = old.cap ? 2 * old.cap : 64;
+	h->key = kb_xcalloc(2 * h->cap, sizeof(*h->key));
+	h->val = kb_xmalloc(h->cap * sizeof(*h->val));
+	for (size_t i = 0; i < old.cap; i++) {
+		size_t j;
+
+		if (!old.key[2 * i])
+			continue;
+		/* keys are distinct: the first empty slot */
+		for (j = (size_t)mix(old.key[2 * i], old.key[2 * i + 1]) & (h->cap - 1); h->key[2 * j];
+		     j = (j + 1) & (h->cap - 1))
+			;
+		h->key[2 * j] = old.key[2 * i];
+		h->key[2 * j + 1] = old.key[2 * i + 1];
+		h->val[j] = old.val[i];
+	}
+	free(old.key);
+	free(old.val);
+}
+
+/* The value of (a, b), or v after adding it (*added set). */
+static uint32_t htab_get(struct kb_htab *h, uint64_t a, uint64_t b, const char *const *strs, const char *s,
+			 uint32_t v, int *added)
+{
+	size_t i;
+
+	if (10 * (h->n + 1) > 7 * h->cap)
+		htab_grow(h);
+	i = htab_slot(h, a, b, strs, s);
+	*added = !h->key[2 * i];
+	if (*added) {
+		h->key[2 * i] = a;
+		h->key[2 * i + 1] = b;
+		h->val[i] = v;
+		h->n++;
+	}
+	return h->val[i];
+}
+
+static void htab_release(struct kb_htab *h)
+{
+	free(h->key);
+	free(h->val);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- names ---- */
+
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h | 1;	/* a == 0 marks an empty slot */
+}
+
+uint32_t kb_names_add(struct kb_names *l, struct kb_pool *p, const char *s)
+{
+	size_t len = strlen(s);
+	int added;
+	uint32_t id = htab_get(&l->index, str_hash(s, len), len, l->v, s, (uint32_t)l->n, &added);
+
+	if (added) {
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 16;
+			l->v = kb_xrealloc(l->v, l->cap * sizeof(*l->v));
+		}
+		l->v[l->n++] = kb_pool_strdup(p, s);
+	}
+	return id;
+}
+
+size_t kb_names_find(const struct kb_names *l, const char *s)
+{
+	size_t len = strlen(s), i;
+
+	if (!l->index.cap)
+		return l->n;
+	i = htab_slot(&l->index, str_hash(s, len), len, l->v, s);
+	return l->index.key[2 * i] ? l->index.val[i] : l->n;
+}
+
+void kb_names_release(struct kb_names *l)
+{
+	free(l->v);
+	htab_release(&l->index);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- plain names ---- */
+
+static int is_letter(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A letter, then letters, digits and '_'; n bytes, at most 64. */
+static int plain(const char *s, size_t n)
+{
+	if (!n || n > 64 || !is_letter((unsigned char)s[0]))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (!is_letter((unsigned char)s[i]) && !is_digit((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return 1;
+}
+
+int kb_model_name_ok(enum kb_name_kind kind, const char *s)
+{
+	const char *k;
+	size_t n = strlen(s);
+
+	switch (kind) {
+	case KB_NAME_VARIANT:
+		if (!n || n > 64 || s[0] == '.' || s[0] == '-')
+			return 0;
+		for (; *s; s++)
+			if (!is_letter((unsigned char)*s) && !is_digit((unsigned char)*s) && !strchr("._-", *s))
+				return 0;
+		return 1;
+	case KB_NAME_PLAIN:
+		return plain(s, n);
+	case KB_NAME_CASE:
+		k = strchr(s, '/');
+		if (!k)
+			return plain(s, n);
+		if (!plain(s, (size_t)(k - s)) || strncmp(k, "/k=", 3) || !k[3] || strlen(k + 3) > 20)
+			return 0;
+		for (k += 3; *k; k++)
+			if (!is_digit((unsigned char)*k))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the reader ---- */
+
+/* What one reading of a run directory collects: the samples of each model,
+ * the boots and the whole-boot timings, and the count of what it left out. */
+struct reader {
+	struct kb_pool pool;
+	json_t *manifest;			/* borrowed */
+	struct kb_model_input in[2];		/* the workloads' samples, the whole boots' */
+	struct kb_names backends;
+	unsigned char *backend_flags;		/* per backend id: BACKEND_* */
+	size_t nflags;
+	struct kb_names boot_variants;
+	struct kb_boot_line *boots;
+	size_t nboots, cap_boots;
+	struct kb_timing *timing;
+	size_t ntiming, cap_timing;
+	struct kb_model_dropped dropped;
+	long torn[3];				/* samples, boots, timing */
+};
+
+enum { BACKEND_DETERMINISTIC = 1, BACKEND_STAGE = 2 };
+
+static void input_release(struct kb_model_input *in)
+{
+	for (size_t i = 0; i < in->ncells; i++) {
+		for (uint32_t k = 0; k < in->cells[i].nmetric; k++)
+			if (in->cells[i].metric[k].cap > 1)
+				free(in->cells[i].metric[k].v);
+		free(in->cells[i].metric);
+	}
+	free(in->cells);
+	free(in->pairs);
+	kb_names_release(&in->variants);
+	kb_names_release(&in->cases);
+	kb_names_release(&in->workloads);
+	kb_names_release(&in->fields);
+	htab_release(&in->pair_index);
+	htab_release(&in->cell_index);
+	htab_release(&in->reps);
+}
+
+static void reader_init(struct reader *rd, json_t *manifest)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->manifest = manifest;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(rd->in); i++) {
+		rd->in[i].backend = "";
+		rd->in[i].deterministic = 1;
+	}
+}
+
+static void reader_release(struct reader *rd)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(rd->in); i++)
+		input_release(&rd->in[i]);
+	kb_names_release(&rd->backends);
+	kb_names_release(&rd->boot_variants);
+	free(rd->backend_flags);
+	free(rd->boots);
+	free(rd->timing);
+	kb_pool_release(&rd->pool);
+}
+
+/* backend table: a backend's flags, asked once per name */
+static unsigned backend_flags(struct reader *rd, const char *name, const char **interned)
+{
+	uint32_t id = kb_names_add(&rd->backends, &rd->pool, name);
+
+	if (id == rd->nflags) {
+		const struct kb_backend *b = kb_backend_find(name);
+
+		rd->backend_flags = kb_xrealloc(rd->backend_flags, rd->backends.cap);
+		rd->nflags++;
+		rd->backend_flags[id] = (unsigned char)((kb_backend_deterministic(name) ? BACKEND_DETERMINISTIC : 0) |
+							(b && b->role == KB_ROLE_STAGE ? BACKEND_STAGE : 0));
+	}
+	*interned = rd->backends.v[id];
+	return rd->backend_flags[id];
+}
+
+/* The cell of (variant, case, boot), made the first time. */
+static uint32_t cell_of(struct reader *rd, struct kb_model_input *in, const char *variant, const char *cas,
+			long long boot)
+{
+	struct kb_cell *last = in->ncells ? &in->cells[in->last] : NULL;
+	uint32_t v, c, id;
+	int added;
+
+	/* the lines of one boot come together: most lines are the last line's cell */
+	if (last && last->boot == boot && !strcmp(in->cases.v[last->cas], cas) &&
+	    !strcmp(in->variants.v[last->variant], variant))
+		return (uint32_t)in->last;
+	v = kb_names_add(&in->variants, &rd->pool, variant);
+	c = kb_names_add(&in->cases, &rd->pool, cas);
+	id = htab_get(&in->cell_index, ((uint64_t)v << 32 | c) + 1, (uint64_t)boot, NULL, NULL,
+		      (uint32_t)in->ncells, &added);
+	if (added) {
+		if (in->ncells == in->cap_cells) {
+			in->cap_cells = in->cap_cells ? 2 * in->cap_cells : 64;
+			in->cells = kb_xrealloc(in->cells, in->cap_cells * sizeof(*in->cells));
+		}
+		in->cells[in->ncells++] = (struct kb_cell){ .variant = v, .cas = c, .boot = boot };
+	}
+	in->last = id;
+	return id;
+}
+
+static int rep_add(struct kb_model_input *in, uint32_t cell, long long rep)
+{
+	int added;
+
+	htab_get(&in->reps, (uint64_t)cell + 1, (uint64_t)rep, NULL, NULL, 0, &added);
+	return added;
+}
+
+/* Has this cell had this rep before?  Reps that come 1, 2, 3... are only
+ * counted; the first that does not moves the cell's reps to a set. */
+static int seen_rep(struct kb_model_input *in, uint32_t id, long long rep)
+{
+	struct kb_cell *c = &in->cells[id];
+
+	if (!c->rep_hashed) {
+		if (rep == c->rep_max + 1) {
+			c->rep_max = rep;
+			return 0;
+		}
+		if (rep >= 1 && rep <= c->rep_max)
+			return 1;
+		for (long long r = 1; r <= c->rep_max; r++)
+			rep_add(in, id, r);
+		c->rep_hashed = 1;
+	}
+	return !rep_add(in, id, rep);
+}
+
+static void vals_push(struct kb_vals *x, double d)
+{
+	if (x->cap == 0) {
+		x->one = d;
+		x->n = x->cap = 1;
+		return;
+	}
+	if (x->cap == 1) {
+		double one = x->one;
+
+		x->v = kb_xmalloc(4 * sizeof(*x->v));
+		x->v[0] = one;
+		x->cap = 4;
+	} else if (x->n == x->cap) {
+		if (x->cap >= UINT32_MAX / 2)
+			return;	/* 2^31 samples of one boot and case: never seen, never kept */
+		x->cap *= 2;
+		x->v = kb_xrealloc(x->v, x->cap * sizeof(*x->v));
+	}
+	x->v[x->n++] = d;
+}
+
+static void cell_push(struct kb_cell *c, uint32_t metric, double d)
+{
+	if (!isfinite(d))
+		return;
+	if (metric >= c->nmetric) {
+		uint32_t n = metric + 1 > 2 * c->nmetric ? metric + 1 : 2 * c->nmetric;
+
+		c->metric = kb_xrealloc(c->metric, n * sizeof(*c->metric));
+		memset(c->metric + c->nmetric, 0, (n - c->nmetric) * sizeof(*c->metric));
+		c->nmetric = n;
+	}
+	vals_push(&c->metric[metric], d);
+}
+
+/* Workload parameters in "fields" are part of the case, not a metric. */
+static int is_parameter(const char *field)
+{
+	return !strcmp(field, "k");
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Every name of a sample line is a plain one (model.h, kb_model_name_ok). */
+static int plain_sample(const char *variant, const char *workload, json_t *cas, const char *backend, json_t *fields)
+{
+	const char *key;
+	json_t *v;
+
+	if (!variant || !kb_model_name_ok(KB_NAME_VARIANT, variant) || !workload ||
+	    !kb_model_name_ok(KB_NAME_PLAIN, workload) ||
+	    (cas && (!json_is_string(cas) || !kb_model_name_ok(KB_NAME_CASE, json_string_value(cas)))) ||
+	    (*backend && !kb_model_name_ok(KB_NAME_VARIANT, backend)))
+		return 0;
+	json_object_foreach(fields, key, v)
+		if (!kb_model_name_ok(KB_NAME_PLAIN, key))
+			return 0;
+	return 1;
+}
+
+/* One line of samples.jsonl into its cell: the time per operation and each
+ * numeric field per operation, as metrics. */
+static void take_sample(struct reader *rd, json_t *j)
+{
+	const char *variant = json_string_value(json_object_get(j, "variant"));
+	const char *workload = json_string_value(json_object_get(j, "workload"));
+	const char *backend = json_string_value(json_object_get(j, "backend")), *key;
+	json_t *cas = json_object_get(j, "case"), *fields = json_object_get(j, "fields");
+	json_t *rep = json_object_get(j, "rep"), *v;
+	double iterations = num(j, "iterations");
+	struct kb_model_input *in;
+	struct kb_cell *c;
+	unsigned flags;
+	uint32_t id, w, ci;
+	int added;
+
+	if (!json_is_object(j)) {
+		rd->torn[0]++;
+		return;
+	}
+	backend = backend ? backend : "";
+	if (!plain_sample(variant, workload, cas, backend, fields)) {
+		rd->dropped.names.samples++;
+		return;
+	}
+	flags = backend_flags(rd, backend, &backend);
+	/* backend table: a whole boot timed by a stage backend is a model of its own */
+	in = &rd->in[!strcmp(workload, "boot") && (flags & BACKEND_STAGE)];
+	id = cell_of(rd, in, variant, cas ? json_string_value(cas) : workload,
+		     json_integer_value(json_object_get(j, "boot")));
+	if (json_is_integer(rep) && seen_rep(in, id, json_integer_value(rep))) {
+		rd->dropped.duplicates++;
+		return;
+	}
+	c = &in->cells[id];
+	ci = c->cas;
+	w = kb_names_add(&in->workloads, &rd->pool, workload);
+	htab_get(&in->pair_index, ((uint64_t)w << 32 | ci) + 1, 0, NULL, NULL, 0, &added);
+	if (added) {
+		if (in->npairs == in->cap_pairs) {
+			in->cap_pairs = in->cap_pairs ? 2 * in->cap_pairs : 16;
+			in->pairs = kb_xrealloc(in->pairs, in->cap_pairs * sizeof(*in->pairs));
+		}
+		in->pairs[in->npairs][0] = w;
+		in->pairs[in->npairs++][1] = ci;
+	}
+	if (!in->samples++)
+		in->backend = backend;
+	in->deterministic &= !!(flags & BACKEND_DETERMINISTIC);
+	c->nondet |= !(flags & BACKEND_DETERMINISTIC);
+	c->samples++;
+	cell_push(c, 0, num(j, "ns_per_op"));
+	json_object_foreach(fields, key, v) {
+		uint32_t f;
+
+		if (!json_is_number(v) || is_parameter(key))
+			continue;
+		f = kb_names_add(&in->fields, &rd->pool, key);
+		if (iterations > 0)
+			cell_push(c, f + 1, json_number_value(v) / iterations);
+	}
+}
+
+static const char *pool_str(struct reader *rd, json_t *o, const char *key)
+{
+	return kb_pool_strdup(&rd->pool, json_string_value(json_object_get(o, key)) ?: "");
+}
+
+static void take_boot(struct reader *rd, json_t *j)
+{
+	const char *variant = json_string_value(json_object_get(j, "variant"));
+	const char *status = json_string_value(json_object_get(j, "status")) ?: "";
+	struct kb_boot_line *b;
+	uint32_t id;
+
+	if (!json_is_object(j)) {
+		rd->torn[1]++;
+		return;
+	}
+	if (!variant || !kb_model_name_ok(KB_NAME_VARIANT, variant)) {
+		rd->dropped.names.boots++;
+		return;
+	}
+	if (rd->nboots == rd->cap_boots) {
+		rd->cap_boots = rd->cap_boots ? 2 * rd->cap_boots : 64;
+		rd->boots = kb_xrealloc(rd->boots, rd->cap_boots * sizeof(*rd->boots));
+	}
+	id = kb_names_add(&rd->boot_variants, &rd->pool, variant);
+	b = &rd->boots[rd->nboots++];
+	b->variant = rd->boot_variants.v[id];
+	b->boot = json_integer_value(json_object_get(j, "boot"));
+	/* only a failed boot's words are shown */
+	if (!strcmp(status, "ok")) {
+		b->status = "ok";
+		b->reason = b->serial = "";
+	} else {
+		b->status = kb_pool_strdup(&rd->pool, status);
+		b->reason = pool_str(rd, j, "reason");
+		b->serial = pool_str(rd, j, "serial");
+	}
+}
+
+static void take_timing(struct reader *rd, json_t *t)
+{
+	const char *variant = json_string_value(json_object_get(t, "variant"));
+
+	if (!json_is_object(t)) {
+		rd->torn[2]++;
+		return;
+	}
+	if (!variant || !kb_model_name_ok(KB_NAME_VARIANT, variant)) {
+		rd->dropped.names.timing++;
+		return;
+	}
+	if (rd->ntiming == rd->cap_timing) {
+		rd->cap_timing = rd->cap_timing ? 2 * rd->cap_timing : 16;
+		rd->timing = kb_xrealloc(rd->timing, rd->cap_timing * sizeof(*rd->timing));
+	}
+	rd->timing[rd->ntiming++] = (struct kb_timing){
+		pool_str(rd, t, "variant"), pool_str(rd, t, "status"), pool_str(rd, t, "reason"),
+		pool_str(rd, t, "accel"), pool_str(rd, t, "json"), pool_str(rd, t, "log"),
+		json_integer_value(json_object_get(t, "runs")), json_integer_value(json_object_get(t, "warmup")),
+		json_integer_value(json_object_get(t, "ok")), json_integer_value(json_object_get(t, "failed")),
+		num(t, "seconds") };
+}
+
+/* ---- the models ---- */
+
+/* backend table: the stage whose whole-boot timings timing.jsonl describes */
+static const char *timing_backend(void)
+{
+	return kb_backend_hyperfine.name;
+}
+
+/* The measuring boots' samples make the model; the whole-boot timings make
+ * a model of their own (boot_timing), one case "boot" whose replicate is one
+ * timed boot: the two kinds of figure are never tested in one family nor
+ * summed into one claim.  A timing.jsonl without any timed boot still makes
+ * one, so that the report says why.  NULL after a message. */
+static struct kb_model *models(struct reader *rd, const struct kb_model_opts *o, const char *dir)
+{
+	struct kb_model_build_args a = { rd->manifest, NULL, NULL, &rd->in[0], rd->boots, rd->nboots, o, dir };
+	struct kb_model *m = kb_model_from_input(&a), *bt;
+
+	if (!m)
+		return NULL;
+	m->dropped.duplicates = rd->dropped.duplicates;
+	m->dropped.names.samples = rd->dropped.names.samples;
+	m->dropped.names.boots = rd->dropped.names.boots;
+	m->dropped.names.timing = rd->dropped.names.timing;	/* the manifest's: counted in the model */
+	if (!rd->in[1].samples && !rd->ntiming)
+		return m;
+	a = (struct kb_model_build_args){ rd->manifest, rd->in[1].samples ? rd->in[1].backend : timing_backend(),
+					  "boot", &rd->in[1], NULL, 0, o, dir };
+	bt = kb_model_from_input(&a);
+	if (!bt) {
+		kb_model_free(m);
+		return NULL;
+	}
+	kb_model_timing_outcome(bt, rd->timing, rd->ntiming);
+	m->boot_timing = bt;
+	return m;
+}
+
+struct kb_model *kb_model_build(json_t *manifest, json_t *samples, json_t *boots,
+				const struct kb_model_opts *o)
+{
+	struct reader rd;
+	struct kb_model *m;
+	size_t i;
+	json_t *j;
+
+	reader_init(&rd, manifest);
+	json_array_foreach(samples, i, j)
+		take_sample(&rd, j);
+	json_array_foreach(boots, i, j)
+		take_boot(&rd, j);
+	m = models(&rd, o, NULL);
+	reader_release(&rd);
+	return m;
+}
+
+/* ---- the files ---- */
+
+struct line_ctx {
+	struct reader *rd;
+	void (*take)(struct reader *rd, json_t *j);
+};
+
+static int one_line(void *ctx, char *line, size_t len)
+{
+	struct line_ctx *l = ctx;
+	json_t *j = json_loadb(line, len, 0, NULL);
+
+	l->take(l->rd, j);
+	json_decref(j);
+	return 0;
+}
+
+/* Every line of a JSON-lines file of the run directory into the reader;
+ * lines kb_store_each_line refuses are added to *torn.  A missing file has
+ * no lines; one that cannot be read (a FIFO, a device) stops the report. */
+static int read_lines(const struct kb_store *st, const char *name, struct reader *rd,
+		      void (*take)(struct reader *, json_t *), long *torn)
+{
+	char *path = kb_store_path(st, "%s", name);
+	struct line_ctx l = { rd, take };
+	long refused = 0;
+	int r = kb_store_each_line(path, one_line, &l, &refused);
+
+	free(path);
+	*torn += refused;
+	return r == -ENOENT ? 0 : r;
+}
+
+struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *o)
+{
+	struct kb_store st;
+	struct reader rd;
+	struct kb_model *m = NULL;
+
+	if (kb_store_open(&st, run_dir) < 0)
+		return NULL;
+	reader_init(&rd, st.manifest);
+	if (read_lines(&st, "samples.jsonl", &rd, take_sample, &rd.torn[0]) < 0 ||
+	    read_lines(&st, "boots.jsonl", &rd, take_boot, &rd.torn[1]) < 0 ||
+	    read_lines(&st, "timing.jsonl", &rd, take_timing, &rd.torn[2]) < 0)
+		goto out;
+	m = models(&rd, o, run_dir);
+	if (!m)
+		goto out;
+	m->torn.samples = rd.torn[0];
+	m->torn.boots = rd.torn[1];
+	m->torn.timing = rd.torn[2];
+	if (kb_model_symbols(m, run_dir) < 0) {
+		kb_model_free(m);
+		m = NULL;
+	}
+out:
+	reader_release(&rd);
+	kb_store_release(&st);
+	return m;
+}
