@@ -209,7 +209,14 @@ static int read_image(Elf *elf, const char *label, struct kb_bloat_syms *s)
 		kb_warn("'%s': no symbols", label);
 		return 0;
 	}
+	/* nm would read names from whatever sh_link names: a section past the
+	 * table is no string table, and its symbols have no names */
 	strtab = symsh.sh_link;
+	if (!strtab || strtab >= shnum || !gelf_getshdr(elf_getscn(elf, strtab), &sh) || sh.sh_type != SHT_STRTAB) {
+		kb_error("'%s': the symbol table's string table is section %zu, %s", label, strtab,
+			 strtab >= shnum ? "past the section table" : "not a string table");
+		return -ENOEXEC;
+	}
 	for (size_t i = 1; i < shnum; i++)
 		if (gelf_getshdr(elf_getscn(elf, i), &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
 		    sh.sh_link == symtab) {
@@ -257,7 +264,12 @@ static int read_image(Elf *elf, const char *label, struct kb_bloat_syms *s)
 		if (type == STT_GNU_IFUNC || (bind != STB_LOCAL && bind != STB_GLOBAL))
 			continue;
 		name = elf_strptr(elf, strtab, sym.st_name);
-		kb_bloat_syms_add(s, name ? name : "(null)", sym.st_size, kinds[shndx]);
+		if (!name) {
+			kb_error("'%s': symbol %zu: its name is past the string table", label, j);
+			ret = -ENOEXEC;
+			goto out;
+		}
+		kb_bloat_syms_add(s, name, sym.st_size, kinds[shndx]);
 	}
 out:
 	free(kinds);
@@ -272,17 +284,11 @@ int kb_bloat_syms_read(const char *path, struct kb_bloat_syms *s)
 
 	if (ret < 0)
 		return ret;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return kb_error_errno(errno, "'%s'", path);
-	if (fstat(fd, &st) < 0) {
-		ret = kb_error_errno(errno, "'%s'", path);
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		kb_error("'%s': %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		goto out_close;
+	/* a FIFO or a device is refused before it is read: open() would wait on a FIFO */
+	fd = kb_open_regular(path, &st);
+	if (fd < 0) {
+		kb_error("'%s': %s", path, kb_file_strerror(fd));
+		return fd;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {

@@ -4,7 +4,8 @@
 # (python3 running binutils nm), byte for byte, in each mode (default, -c,
 # -d, -t): on object files compiled here with every kind of symbol, 32-bit
 # objects, archives, shared objects, programs, and an O2/Os vmlinux pair;
-# bad files give exit status 1 and a message naming them.
+# bad files (not ELF, truncated, a symbol table linked past the section
+# table, a FIFO) give exit status 1 and a message naming them.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -127,6 +128,50 @@ fails_naming "a text file fails, naming it" "$d/notelf.txt" "$KBENCH" bloat "$KB
 fails_naming "a missing file fails, naming it" "$d/missing" "$KBENCH" bloat "$d/missing" "$KBENCH"
 head -c 3000 "$KBENCH" >"$d/truncated"
 fails_naming "a truncated program fails, naming it" "$d/truncated" "$KBENCH" bloat "$d/truncated" "$KBENCH"
+
+# A symbol table whose sh_link points past the section table printed a
+# symbol named "(null)" and exited 0; one that links to a section that is
+# no string table, and a symbol whose name is past its string table, the same.
+# Each is a copy of a real object with one field patched (ELF64, little endian).
+patch_elf() {	# patch_elf IN OUT WHAT: WHAT = past | notstrtab | name
+	python3 - "$@" <<-'PY'
+	import struct, sys
+	src, dst, what = sys.argv[1:]
+	b = bytearray(open(src, "rb").read())
+	shoff, = struct.unpack_from("<Q", b, 0x28)
+	shentsize, shnum = struct.unpack_from("<HH", b, 0x3a)
+	for i in range(shnum):
+	    sh = shoff + i * shentsize
+	    if struct.unpack_from("<I", b, sh + 4)[0] != 2:	# SHT_SYMTAB
+	        continue
+	    if what == "past":
+	        struct.pack_into("<I", b, sh + 40, shnum + 200)
+	    elif what == "notstrtab":
+	        struct.pack_into("<I", b, sh + 40, i)
+	    else:	# the last symbol's st_name past the end of its string table
+	        off, size, entsize = struct.unpack_from("<QQ", b, sh + 24) + struct.unpack_from("<Q", b, sh + 56)
+	        struct.pack_into("<I", b, off + size - entsize, 0x7fffffff)
+	open(dst, "wb").write(b)
+	PY
+}
+if [ $built = yes ] && command -v python3 >/dev/null 2>&1; then
+	for what in past notstrtab name; do
+		patch_elf "$d/old.o" "$d/bad-$what.o" "$what"
+		fails_naming "a symbol table with a bad link ($what) fails, naming the file" "$d/bad-$what.o" \
+			"$KBENCH" bloat "$d/bad-$what.o" "$d/new.o"
+		check "... and prints no symbol named (null)" sh -c "! grep -q '(null)' '$d/got' '$d/err'"
+	done
+else
+	for what in past notstrtab name; do
+		skip needs:cc,python3 "a symbol table with a bad link ($what) fails, naming the file"
+		skip needs:cc,python3 "... and prints no symbol named (null)"
+	done
+fi
+rm -f "$d/fifo" && mkfifo "$d/fifo"
+timeout 20 "$KBENCH" bloat "$d/fifo" "$KBENCH" >"$d/got" 2>"$d/err"
+rc=$?
+check "a FIFO is refused at once, naming it (exit status $rc)" sh -c \
+	"[ $rc -eq 1 ] && grep -qF \"'$d/fifo': not a regular file\" '$d/err'"
 
 "$KBENCH" bloat "$KBENCH" >/dev/null 2>&1
 check "one file is a usage error" [ $? -eq 2 ]
