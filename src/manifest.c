@@ -126,6 +126,12 @@ static json_t *choice_json(const struct kb_backend_run *r)
 	return json_pack("{s:s,s:s}", "name", r->b->name, "why", r->why);
 }
 
+static void describe(json_t *m, const struct kb_backend_run *r)
+{
+	if (r->b && r->b->describe)
+		json_object_set_new(m, r->b->name, r->b->describe(r->priv));
+}
+
 int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 			 const char *failed_why)
 {
@@ -149,12 +155,10 @@ int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 		json_array_append_new(json_object_get(all, "stages"), choice_json(&c->stages[i]));
 	json_object_set_new(m, "backends", all);
 	/* what each one chose in detail (the sim's geometry and model...) */
-	for (const struct kb_backend_run *r = &c->primary; r; r = r == &c->primary ? &c->overlay : NULL)
-		if (r->b && r->b->describe)
-			json_object_set_new(m, r->b->name, r->b->describe(r->priv));
+	describe(m, &c->primary);
+	describe(m, &c->overlay);
 	for (size_t i = 0; i < c->n_stages; i++)
-		if (c->stages[i].b->describe)
-			json_object_set_new(m, c->stages[i].b->name, c->stages[i].b->describe(c->stages[i].priv));
+		describe(m, &c->stages[i]);
 	return kb_store_save_manifest(s);
 }
 
