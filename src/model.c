@@ -155,6 +155,30 @@ struct maps {
 	size_t *variant, *cas;
 };
 
+/* The run's workloads, comma-separated, without a name that is not a plain
+ * one (counted): they become cases. */
+static const char *plain_workloads(struct kb_model *m, const char *workloads)
+{
+	char *wls = kb_xstrdup(workloads), *save = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	long bad = 0;
+
+	if (!f)
+		abort();
+	for (char *wl = strtok_r(wls, ",", &save); wl; wl = strtok_r(NULL, ",", &save)) {
+		if (!kb_model_name_ok(KB_NAME_PLAIN, wl))
+			bad++;
+		else
+			fprintf(f, "%s%s", ftell(f) ? "," : "", wl);
+	}
+	fclose(f);
+	free(wls);
+	kb_pool_adopt(&m->pool, out);
+	m->dropped.names.manifest += bad;
+	return bad ? out : kb_pool_strdup(&m->pool, workloads);
+}
+
 static void header(struct kb_model *m, const struct kb_model_build_args *a)
 {
 	json_t *man = a->manifest, *k = json_object_get(man, "kernel"), *mv = json_object_get(man, "variants");
@@ -171,7 +195,7 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->accel = kb_pool_strdup(p, str(json_object_get(man, "accel"), "chosen"));
 	m->accel_why = kb_pool_strdup(p, str(json_object_get(man, "accel"), "why"));
 	m->host_cpu = kb_pool_strdup(p, str(json_object_get(json_object_get(man, "host"), "cpu"), "brand"));
-	m->workloads = kb_pool_strdup(p, a->workloads ? a->workloads : str(json_object_get(man, "run"), "workloads"));
+	m->workloads = plain_workloads(m, a->workloads ? a->workloads : str(json_object_get(man, "run"), "workloads"));
 	m->scale = num(json_object_get(man, "run"), "scale");
 	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
 	m->baseline_name = str(man, "baseline");
@@ -268,8 +292,7 @@ static void variants(struct kb_model *m, const struct kb_model_build_args *a, st
 	free(first);
 }
 
-/* Cases in the report's order: the run's workloads in their order (a name
- * that is not a plain one dropped), each
+/* Cases in the report's order: the run's workloads in their order, each
  * workload's cases in the order the guest reported them (the order its
  * (workload, case) pairs were first seen), then any other.  Sets maps->cas. */
 static void cases(struct kb_model *m, const struct kb_model_build_args *a, struct maps *maps)
@@ -293,10 +316,6 @@ static void cases(struct kb_model *m, const struct kb_model_build_args *a, struc
 	for (char *wl = strtok_r(wls, ",", &save); wl; wl = strtok_r(NULL, ",", &save)) {
 		size_t w = kb_names_find(&in->workloads, wl);
 
-		if (!kb_model_name_ok(KB_NAME_PLAIN, wl)) {
-			m->dropped.names.manifest++;
-			continue;
-		}
 		if (w == nw) {
 			kb_names_add(&l, &m->pool, wl);	/* no samples: a case of its own */
 			continue;
