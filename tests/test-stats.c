@@ -4,8 +4,9 @@
  * Mann-Whitney tails are 2 / C(n1 + n2, n1) at the extremes), properties
  * (bootstrap intervals hold the median, seeds reproduce), the calibration
  * of the rank test under the null, and the verdicts of the result model on
- * small in-memory runs.  tests/t0300-stats-scipy.sh checks the same figures
- * against scipy on fixed data.
+ * small in-memory runs, with what they leave out (duplicate samples, names
+ * that are not plain names).  tests/t0300-stats-scipy.sh checks the same
+ * figures against scipy on fixed data.
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -354,6 +356,135 @@ static void model_serialized(void **state)
 	run_free(&run);
 }
 
+/* ---- what the model leaves out ---- */
+
+static void name_rules(void **state)
+{
+	static const struct {
+		enum kb_name_kind kind;
+		const char *s;
+		int ok;
+	} t[] = {
+		{ KB_NAME_VARIANT, "O2", 1 }, { KB_NAME_VARIANT, "os-small_2.1", 1 }, { KB_NAME_VARIANT, "9x", 1 },
+		{ KB_NAME_VARIANT, "", 0 }, { KB_NAME_VARIANT, ".hidden", 0 }, { KB_NAME_VARIANT, "-x", 0 },
+		{ KB_NAME_VARIANT, "..", 0 }, { KB_NAME_VARIANT, "a/b", 0 }, { KB_NAME_VARIANT, "a b", 0 },
+		{ KB_NAME_VARIANT, "<b>", 0 }, { KB_NAME_VARIANT, "a'b", 0 }, { KB_NAME_VARIANT, "a\tb", 0 },
+		{ KB_NAME_VARIANT, "pmu-host", 1 },
+		{ KB_NAME_VARIANT, "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv", 1 },
+		{ KB_NAME_VARIANT, "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv", 0 },
+		{ KB_NAME_PLAIN, "ins_k", 1 }, { KB_NAME_PLAIN, "host_cycles_u", 1 }, { KB_NAME_PLAIN, "_x", 0 },
+		{ KB_NAME_PLAIN, "1x", 0 }, { KB_NAME_PLAIN, "a-b", 0 }, { KB_NAME_PLAIN, "a.b", 0 },
+		{ KB_NAME_PLAIN, "", 0 }, { KB_NAME_PLAIN, "cycles'", 0 },
+		{ KB_NAME_CASE, "getppid", 1 }, { KB_NAME_CASE, "icache/k=16", 1 }, { KB_NAME_CASE, "icache/k=", 0 },
+		{ KB_NAME_CASE, "icache/k=1x", 0 }, { KB_NAME_CASE, "icache/j=1", 0 }, { KB_NAME_CASE, "/k=1", 0 },
+		{ KB_NAME_CASE, "icache/k=1/k=2", 0 }, { KB_NAME_CASE, "icache/k=123456789012345678901", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(t); i++) {
+		if (kb_model_name_ok(t[i].kind, t[i].s) != t[i].ok)
+			fail_msg("'%s' (kind %d): want %d", t[i].s, t[i].kind, t[i].ok);
+	}
+}
+
+/* A sample line of variant "base", boot 1, case getppid. */
+static json_t *sample_line(const char *variant, const char *cas, long long rep, double ns)
+{
+	json_t *s = json_pack("{s:s,s:I,s:s,s:s,s:I,s:f,s:s,s:{}}", "variant", variant, "boot", (json_int_t)1,
+			      "workload", "getppid", "case", cas, "iterations", (json_int_t)1000, "ns_per_op", ns,
+			      "backend", "clock", "fields");
+
+	if (rep)
+		json_object_set_new(s, "rep", json_integer(rep));
+	return s;
+}
+
+/* Duplicate (boot, case, rep) lines are dropped, the first kept, whatever
+ * order the reps come in; a line with no rep cannot be a duplicate; names
+ * that are not plain names are dropped. */
+static void model_drops(void **state)
+{
+	static const long long reps[] = { 1, 2, 3, 2, 5, 3, 4, 0, -1, -1, 1LL << 40, 1LL << 40, 6 };
+	json_t *man = json_pack("{s:s,s:s,s:{s:s},s:[{s:s},{s:s}]}", "run_id", "t", "baseline", "base", "run",
+				"workloads", "getppid", "variants", "name", "base", "name", "<b>");
+	json_t *samples = json_array(), *boots = json_array();
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct kb_model *m;
+	const struct kb_row *r;
+
+	(void)state;
+	/* distinct reps: 1 2 3 5 4 0 -1 2^40 6 (9 samples of 10 ns); the others 1000 ns */
+	for (size_t i = 0; i < KB_ARRAY_SIZE(reps); i++) {
+		int dup = i == 3 || i == 5 || i == 9 || i == 11;
+
+		json_array_append_new(samples, sample_line("base", "getppid", reps[i], dup ? 1000 : 10));
+	}
+	json_array_append_new(samples, sample_line("base", "getppid", 0, 10));	/* no rep */
+	json_array_append_new(samples, sample_line("base", "getppid", 0, 10));
+	json_array_append_new(samples, sample_line("b<a>d", "getppid", 1, 1000));
+	json_array_append_new(samples, sample_line("base", "getppid/k=x", 1, 1000));
+	json_array_append_new(samples, sample_line("base", "get ppid", 1, 1000));
+	json_array_append_new(boots, json_pack("{s:s,s:I,s:s}", "variant", "a'b", "boot", (json_int_t)1,
+					       "status", "ok"));
+	json_array_append_new(boots, json_pack("{s:s,s:I,s:s}", "variant", "base", "boot", (json_int_t)1,
+					       "status", "ok"));
+	m = kb_model_build(man, samples, boots, &o);
+	assert_non_null(m);
+	assert_int_equal(m->dropped.duplicates, 4);
+	assert_int_equal(m->dropped.names.samples, 3);
+	assert_int_equal(m->dropped.names.boots, 1);
+	assert_int_equal(m->dropped.names.manifest, 1);
+	assert_int_equal(m->nv, 1);
+	assert_int_equal(m->boots_total, 1);
+	r = kb_model_find(m, "getppid", "ns_per_op", "base");
+	assert_non_null(r);
+	assert_int_equal(r->samples, 11);
+	NEAR(r->median, 10);
+	assert_int_equal(r->outlier_samples, 0);
+	kb_model_free(m);
+	json_decref(man);
+	json_decref(samples);
+	json_decref(boots);
+}
+
+/* Many names: the hash tables grow and every name keeps its id. */
+static void model_many_names(void **state)
+{
+	json_t *man = json_pack("{s:s,s:s,s:{s:s},s:[]}", "run_id", "t", "baseline", "v0", "run", "workloads",
+				"getppid", "variants");
+	json_t *samples = json_array(), *boots = json_array();
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct kb_model *m;
+
+	(void)state;
+	o.resamples = 10;
+	for (int v = 0; v < 300; v++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "v%d", v);
+		for (int b = 0; b < 2; b++) {
+			json_t *s = sample_line(name, "getppid", 1, 100 + v);
+
+			json_object_set_new(s, "boot", json_integer(2 * v + b));
+			json_array_append_new(samples, s);
+		}
+	}
+	m = kb_model_build(man, samples, boots, &o);
+	assert_non_null(m);
+	assert_int_equal(m->nv, 300);
+	for (int v = 0; v < 300; v++) {
+		const struct kb_row *r = kb_model_row(m, 0, 0, (size_t)v);
+
+		assert_int_equal(r->boots, 2);
+		NEAR(r->median, 100 + v);
+		assert_int_equal(r->boot_ids[0], 2 * v);
+	}
+	kb_model_free(m);
+	json_decref(man);
+	json_decref(samples);
+	json_decref(boots);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +501,9 @@ int main(void)
 		cmocka_unit_test(model_verdicts),
 		cmocka_unit_test(model_deterministic),
 		cmocka_unit_test(model_serialized),
+		cmocka_unit_test(name_rules),
+		cmocka_unit_test(model_drops),
+		cmocka_unit_test(model_many_names),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
