@@ -57,6 +57,11 @@ char *kb_plot_svg(const char *script, const char *data, char **why)
 	int r;
 
 	*why = NULL;
+	if (prog && !strcmp(prog, "none")) {
+		*why = kb_xstrdup("plots turned off (KBENCH_GNUPLOT=none)");
+		free(dir);
+		return NULL;
+	}
 	if (!mkdtemp(dir)) {
 		*why = kb_xasprintf("cannot create a temporary directory: %s", strerror(errno));
 		free(dir);

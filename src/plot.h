@@ -14,10 +14,11 @@
  * (malloc'd). */
 char *kb_plot_label(const char *s);
 
-/* Run gnuplot (KBENCH_GNUPLOT, else the one configure found) on script in
- * a new temporary directory holding "plot.dat" with data; the script writes
- * "plot.svg".  Returns the SVG element (XML prolog and doctype removed;
- * malloc'd), or NULL with *why set (malloc'd). */
+/* Run gnuplot (KBENCH_GNUPLOT, else the one configure found; "none": no
+ * plots, as the fuzz harnesses want) on script in a new temporary
+ * directory holding "plot.dat" with data; the script writes "plot.svg".
+ * Returns the SVG element (XML prolog and doctype removed; malloc'd), or
+ * NULL with *why set (malloc'd). */
 char *kb_plot_svg(const char *script, const char *data, char **why);
 
 #endif
