@@ -485,6 +485,30 @@ static void model_many_names(void **state)
 	json_decref(boots);
 }
 
+/* A run whose cases, metrics and variants make more rows than a report
+ * holds is refused with a message, not allocated. */
+static void model_too_large(void **state)
+{
+	json_t *man = json_pack("{s:s,s:s,s:{s:s},s:[]}", "run_id", "t", "baseline", "v0", "run", "workloads",
+				"getppid", "variants");
+	json_t *samples = json_array(), *boots = json_array(), *s = sample_line("v0", "getppid", 1, 10);
+	json_t *fields = json_object_get(s, "fields");
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+
+	(void)state;
+	for (int i = 0; i < KB_MODEL_MAX_ROWS; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "f%d", i);
+		json_object_set_new(fields, key, json_integer(i));
+	}
+	json_array_append_new(samples, s);
+	assert_null(kb_model_build(man, samples, boots, &o));
+	json_decref(man);
+	json_decref(samples);
+	json_decref(boots);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +528,7 @@ int main(void)
 		cmocka_unit_test(name_rules),
 		cmocka_unit_test(model_drops),
 		cmocka_unit_test(model_many_names),
+		cmocka_unit_test(model_too_large),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
