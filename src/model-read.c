@@ -91,6 +91,15 @@ static void htab_release(struct kb_htab *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* arr with room for more than n elements of size each (*cap updated) */
+static void *grow(void *arr, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? 2 * *cap : 16;
+	return kb_xrealloc(arr, *cap * size);
+}
+
 /* ---- names ---- */
 
 static uint64_t str_hash(const char *s, size_t len)
@@ -111,10 +120,7 @@ uint32_t kb_names_add(struct kb_names *l, struct kb_pool *p, const char *s)
 	uint32_t id = htab_get(&l->index, str_hash(s, len), len, l->v, s, (uint32_t)l->n, &added);
 
 	if (added) {
-		if (l->n == l->cap) {
-			l->cap = l->cap ? 2 * l->cap : 16;
-			l->v = kb_xrealloc(l->v, l->cap * sizeof(*l->v));
-		}
+		l->v = grow(l->v, l->n, &l->cap, sizeof(*l->v));
 		l->v[l->n++] = kb_pool_strdup(p, s);
 	}
 	return id;
@@ -286,10 +292,7 @@ static uint32_t cell_of(struct reader *rd, struct kb_model_input *in, const char
 	id = htab_get(&in->cell_index, ((uint64_t)v << 32 | c) + 1, (uint64_t)boot, NULL, NULL,
 		      (uint32_t)in->ncells, &added);
 	if (added) {
-		if (in->ncells == in->cap_cells) {
-			in->cap_cells = in->cap_cells ? 2 * in->cap_cells : 64;
-			in->cells = kb_xrealloc(in->cells, in->cap_cells * sizeof(*in->cells));
-		}
+		in->cells = grow(in->cells, in->ncells, &in->cap_cells, sizeof(*in->cells));
 		in->cells[in->ncells++] = (struct kb_cell){ .variant = v, .cas = c, .boot = boot };
 	}
 	in->last = id;
@@ -429,10 +432,7 @@ static void take_sample(struct reader *rd, json_t *j)
 	w = kb_names_add(&in->workloads, &rd->pool, workload);
 	htab_get(&in->pair_index, ((uint64_t)w << 32 | ci) + 1, 0, NULL, NULL, 0, &added);
 	if (added) {
-		if (in->npairs == in->cap_pairs) {
-			in->cap_pairs = in->cap_pairs ? 2 * in->cap_pairs : 16;
-			in->pairs = kb_xrealloc(in->pairs, in->cap_pairs * sizeof(*in->pairs));
-		}
+		in->pairs = grow(in->pairs, in->npairs, &in->cap_pairs, sizeof(*in->pairs));
 		in->pairs[in->npairs][0] = w;
 		in->pairs[in->npairs++][1] = ci;
 	}
@@ -458,26 +458,31 @@ static const char *pool_str(struct reader *rd, json_t *o, const char *key)
 	return kb_pool_strdup(&rd->pool, json_string_value(json_object_get(o, key)) ?: "");
 }
 
-static void take_boot(struct reader *rd, json_t *j)
+/* A line of boots.jsonl or timing.jsonl is a JSON object (else counted
+ * in *torn) naming a variant by a plain name (else in *names). */
+static int variant_line(json_t *j, long *torn, long *names)
 {
 	const char *variant = json_string_value(json_object_get(j, "variant"));
+
+	if (!json_is_object(j))
+		++*torn;
+	else if (!variant || !kb_model_name_ok(KB_NAME_VARIANT, variant))
+		++*names;
+	else
+		return 1;
+	return 0;
+}
+
+static void take_boot(struct reader *rd, json_t *j)
+{
 	const char *status = json_string_value(json_object_get(j, "status")) ?: "";
 	struct kb_boot_line *b;
 	uint32_t id;
 
-	if (!json_is_object(j)) {
-		rd->torn[1]++;
+	if (!variant_line(j, &rd->torn[1], &rd->dropped.names.boots))
 		return;
-	}
-	if (!variant || !kb_model_name_ok(KB_NAME_VARIANT, variant)) {
-		rd->dropped.names.boots++;
-		return;
-	}
-	if (rd->nboots == rd->cap_boots) {
-		rd->cap_boots = rd->cap_boots ? 2 * rd->cap_boots : 64;
-		rd->boots = kb_xrealloc(rd->boots, rd->cap_boots * sizeof(*rd->boots));
-	}
-	id = kb_names_add(&rd->boot_variants, &rd->pool, variant);
+	rd->boots = grow(rd->boots, rd->nboots, &rd->cap_boots, sizeof(*rd->boots));
+	id = kb_names_add(&rd->boot_variants, &rd->pool, json_string_value(json_object_get(j, "variant")));
 	b = &rd->boots[rd->nboots++];
 	b->variant = rd->boot_variants.v[id];
 	b->boot = json_integer_value(json_object_get(j, "boot"));
@@ -494,20 +499,9 @@ static void take_boot(struct reader *rd, json_t *j)
 
 static void take_timing(struct reader *rd, json_t *t)
 {
-	const char *variant = json_string_value(json_object_get(t, "variant"));
-
-	if (!json_is_object(t)) {
-		rd->torn[2]++;
+	if (!variant_line(t, &rd->torn[2], &rd->dropped.names.timing))
 		return;
-	}
-	if (!variant || !kb_model_name_ok(KB_NAME_VARIANT, variant)) {
-		rd->dropped.names.timing++;
-		return;
-	}
-	if (rd->ntiming == rd->cap_timing) {
-		rd->cap_timing = rd->cap_timing ? 2 * rd->cap_timing : 16;
-		rd->timing = kb_xrealloc(rd->timing, rd->cap_timing * sizeof(*rd->timing));
-	}
+	rd->timing = grow(rd->timing, rd->ntiming, &rd->cap_timing, sizeof(*rd->timing));
 	rd->timing[rd->ntiming++] = (struct kb_timing){
 		pool_str(rd, t, "variant"), pool_str(rd, t, "status"), pool_str(rd, t, "reason"),
 		pool_str(rd, t, "accel"), pool_str(rd, t, "json"), pool_str(rd, t, "log"),

@@ -399,36 +399,48 @@ static json_t *sample_line(const char *variant, const char *cas, long long rep, 
 	return s;
 }
 
+/* A run of lines to fill: a manifest naming the workload getppid and
+ * variants (NULL-terminated), its baseline the first. */
+static void lines_run(struct run *r, const char *const *variants)
+{
+	r->manifest = json_pack("{s:s,s:s,s:{s:s},s:[]}", "run_id", "t", "baseline", variants[0], "run",
+				"workloads", "getppid", "variants");
+	for (size_t i = 0; variants[i]; i++)
+		json_array_append_new(json_object_get(r->manifest, "variants"), json_pack("{s:s}", "name", variants[i]));
+	r->samples = json_array();
+	r->boots = json_array();
+	r->model = NULL;
+}
+
 /* Duplicate (boot, case, rep) lines are dropped, the first kept, whatever
  * order the reps come in; a line with no rep cannot be a duplicate; names
  * that are not plain names are dropped. */
 static void model_drops(void **state)
 {
 	static const long long reps[] = { 1, 2, 3, 2, 5, 3, 4, 0, -1, -1, 1LL << 40, 1LL << 40, 6 };
-	json_t *man = json_pack("{s:s,s:s,s:{s:s},s:[{s:s},{s:s}]}", "run_id", "t", "baseline", "base", "run",
-				"workloads", "getppid", "variants", "name", "base", "name", "<b>");
-	json_t *samples = json_array(), *boots = json_array();
 	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct run run;
 	struct kb_model *m;
 	const struct kb_row *r;
 
 	(void)state;
+	lines_run(&run, (const char *const[]){ "base", "<b>", NULL });
 	/* distinct reps: 1 2 3 5 4 0 -1 2^40 6 (9 samples of 10 ns); the others 1000 ns */
 	for (size_t i = 0; i < KB_ARRAY_SIZE(reps); i++) {
 		int dup = i == 3 || i == 5 || i == 9 || i == 11;
 
-		json_array_append_new(samples, sample_line("base", "getppid", reps[i], dup ? 1000 : 10));
+		json_array_append_new(run.samples, sample_line("base", "getppid", reps[i], dup ? 1000 : 10));
 	}
-	json_array_append_new(samples, sample_line("base", "getppid", 0, 10));	/* no rep */
-	json_array_append_new(samples, sample_line("base", "getppid", 0, 10));
-	json_array_append_new(samples, sample_line("b<a>d", "getppid", 1, 1000));
-	json_array_append_new(samples, sample_line("base", "getppid/k=x", 1, 1000));
-	json_array_append_new(samples, sample_line("base", "get ppid", 1, 1000));
-	json_array_append_new(boots, json_pack("{s:s,s:I,s:s}", "variant", "a'b", "boot", (json_int_t)1,
-					       "status", "ok"));
-	json_array_append_new(boots, json_pack("{s:s,s:I,s:s}", "variant", "base", "boot", (json_int_t)1,
-					       "status", "ok"));
-	m = kb_model_build(man, samples, boots, &o);
+	json_array_append_new(run.samples, sample_line("base", "getppid", 0, 10));	/* no rep */
+	json_array_append_new(run.samples, sample_line("base", "getppid", 0, 10));
+	json_array_append_new(run.samples, sample_line("b<a>d", "getppid", 1, 1000));
+	json_array_append_new(run.samples, sample_line("base", "getppid/k=x", 1, 1000));
+	json_array_append_new(run.samples, sample_line("base", "get ppid", 1, 1000));
+	json_array_append_new(run.boots, json_pack("{s:s,s:I,s:s}", "variant", "a'b", "boot", (json_int_t)1,
+						   "status", "ok"));
+	json_array_append_new(run.boots, json_pack("{s:s,s:I,s:s}", "variant", "base", "boot", (json_int_t)1,
+						   "status", "ok"));
+	m = run.model = kb_model_build(run.manifest, run.samples, run.boots, &o);
 	assert_non_null(m);
 	assert_int_equal(m->dropped.duplicates, 4);
 	assert_int_equal(m->dropped.names.samples, 3);
@@ -441,22 +453,18 @@ static void model_drops(void **state)
 	assert_int_equal(r->samples, 11);
 	NEAR(r->median, 10);
 	assert_int_equal(r->outlier_samples, 0);
-	kb_model_free(m);
-	json_decref(man);
-	json_decref(samples);
-	json_decref(boots);
+	run_free(&run);
 }
 
 /* Many names: the hash tables grow and every name keeps its id. */
 static void model_many_names(void **state)
 {
-	json_t *man = json_pack("{s:s,s:s,s:{s:s},s:[]}", "run_id", "t", "baseline", "v0", "run", "workloads",
-				"getppid", "variants");
-	json_t *samples = json_array(), *boots = json_array();
 	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct run run;
 	struct kb_model *m;
 
 	(void)state;
+	lines_run(&run, (const char *const[]){ "v0", NULL });
 	o.resamples = 10;
 	for (int v = 0; v < 300; v++) {
 		char name[16];
@@ -466,10 +474,10 @@ static void model_many_names(void **state)
 			json_t *s = sample_line(name, "getppid", 1, 100 + v);
 
 			json_object_set_new(s, "boot", json_integer(2 * v + b));
-			json_array_append_new(samples, s);
+			json_array_append_new(run.samples, s);
 		}
 	}
-	m = kb_model_build(man, samples, boots, &o);
+	m = run.model = kb_model_build(run.manifest, run.samples, run.boots, &o);
 	assert_non_null(m);
 	assert_int_equal(m->nv, 300);
 	for (int v = 0; v < 300; v++) {
@@ -479,34 +487,28 @@ static void model_many_names(void **state)
 		NEAR(r->median, 100 + v);
 		assert_int_equal(r->boot_ids[0], 2 * v);
 	}
-	kb_model_free(m);
-	json_decref(man);
-	json_decref(samples);
-	json_decref(boots);
+	run_free(&run);
 }
 
 /* A run whose cases, metrics and variants make more rows than a report
  * holds is refused with a message, not allocated. */
 static void model_too_large(void **state)
 {
-	json_t *man = json_pack("{s:s,s:s,s:{s:s},s:[]}", "run_id", "t", "baseline", "v0", "run", "workloads",
-				"getppid", "variants");
-	json_t *samples = json_array(), *boots = json_array(), *s = sample_line("v0", "getppid", 1, 10);
-	json_t *fields = json_object_get(s, "fields");
+	json_t *s = sample_line("v0", "getppid", 1, 10), *fields = json_object_get(s, "fields");
 	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct run run;
 
 	(void)state;
+	lines_run(&run, (const char *const[]){ "v0", NULL });
 	for (int i = 0; i < KB_MODEL_MAX_ROWS; i++) {
 		char key[16];
 
 		snprintf(key, sizeof(key), "f%d", i);
 		json_object_set_new(fields, key, json_integer(i));
 	}
-	json_array_append_new(samples, s);
-	assert_null(kb_model_build(man, samples, boots, &o));
-	json_decref(man);
-	json_decref(samples);
-	json_decref(boots);
+	json_array_append_new(run.samples, s);
+	assert_null(kb_model_build(run.manifest, run.samples, run.boots, &o));
+	run_free(&run);
 }
 
 int main(void)
