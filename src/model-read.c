@@ -212,7 +212,9 @@ struct reader {
 	struct kb_timing *timing;
 	size_t ntiming, cap_timing;
 	struct kb_model_dropped dropped;
-	long torn[3];				/* samples, boots, timing */
+	struct {
+		long samples, boots, timing;
+	} torn;				/* refused, or not a JSON object */
 };
 
 enum { BACKEND_DETERMINISTIC = 1, BACKEND_STAGE = 2 };
@@ -410,7 +412,7 @@ static void take_sample(struct reader *rd, json_t *j)
 	int added;
 
 	if (!json_is_object(j)) {
-		rd->torn[0]++;
+		rd->torn.samples++;
 		return;
 	}
 	backend = backend ? backend : "";
@@ -479,7 +481,7 @@ static void take_boot(struct reader *rd, json_t *j)
 	struct kb_boot_line *b;
 	uint32_t id;
 
-	if (!variant_line(j, &rd->torn[1], &rd->dropped.names.boots))
+	if (!variant_line(j, &rd->torn.boots, &rd->dropped.names.boots))
 		return;
 	rd->boots = grow(rd->boots, rd->nboots, &rd->cap_boots, sizeof(*rd->boots));
 	id = kb_names_add(&rd->boot_variants, &rd->pool, json_string_value(json_object_get(j, "variant")));
@@ -499,7 +501,7 @@ static void take_boot(struct reader *rd, json_t *j)
 
 static void take_timing(struct reader *rd, json_t *t)
 {
-	if (!variant_line(t, &rd->torn[2], &rd->dropped.names.timing))
+	if (!variant_line(t, &rd->torn.timing, &rd->dropped.names.timing))
 		return;
 	rd->timing = grow(rd->timing, rd->ntiming, &rd->cap_timing, sizeof(*rd->timing));
 	rd->timing[rd->ntiming++] = (struct kb_timing){
@@ -608,16 +610,16 @@ struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *
 	if (kb_store_open(&st, run_dir) < 0)
 		return NULL;
 	reader_init(&rd, st.manifest);
-	if (read_lines(&st, "samples.jsonl", &rd, take_sample, &rd.torn[0]) < 0 ||
-	    read_lines(&st, "boots.jsonl", &rd, take_boot, &rd.torn[1]) < 0 ||
-	    read_lines(&st, "timing.jsonl", &rd, take_timing, &rd.torn[2]) < 0)
+	if (read_lines(&st, "samples.jsonl", &rd, take_sample, &rd.torn.samples) < 0 ||
+	    read_lines(&st, "boots.jsonl", &rd, take_boot, &rd.torn.boots) < 0 ||
+	    read_lines(&st, "timing.jsonl", &rd, take_timing, &rd.torn.timing) < 0)
 		goto out;
 	m = models(&rd, o, run_dir);
 	if (!m)
 		goto out;
-	m->torn.samples = rd.torn[0];
-	m->torn.boots = rd.torn[1];
-	m->torn.timing = rd.torn[2];
+	m->torn.samples = rd.torn.samples;
+	m->torn.boots = rd.torn.boots;
+	m->torn.timing = rd.torn.timing;
 	if (kb_model_symbols(m, run_dir) < 0) {
 		kb_model_free(m);
 		m = NULL;
