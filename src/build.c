@@ -326,6 +326,63 @@ void kb_kernel_release(struct kb_kernel *k)
 	memset(k, 0, sizeof(*k));
 }
 
+/* ---- ccache ---- */
+
+/* The ccache to compile through, or NULL: [kernel] ccache and whether it is
+ * installed ($KBENCH_CCACHE, else the one configure found). */
+static const char *ccache_path(const struct kb_conf *conf)
+{
+	const char *e = getenv("KBENCH_CCACHE"), *p = e && *e ? e : CCACHE_PROG;
+
+	if (!strcmp(conf->ccache, "off") || !*p || access(p, X_OK) < 0)
+		return NULL;
+	return p;
+}
+
+/* ccache's own environment: its cache under kbench's, and paths under the
+ * build cache hashed relative to each object directory, which all lie at
+ * the same depth, so that variants share objects. */
+static void ccache_env(const struct kb_conf *conf)
+{
+	char *dir = kb_xasprintf("%s/ccache", conf->cache);
+
+	setenv("CCACHE_DIR", dir, 1);
+	setenv("CCACHE_BASEDIR", conf->cache, 1);
+	setenv("CCACHE_NOHASHDIR", "true", 1);
+	free(dir);
+}
+
+/* Hits (direct and preprocessed) and misses so far, from --print-stats. */
+static int ccache_counts(const char *ccache, long *hits, long *misses)
+{
+	char *argv[] = { (char *)ccache, "--print-stats", NULL }, *text = NULL, *save = NULL;
+	char *out = NULL;
+	int fd = kb_mkstemp("ccache-stats", &out), r = -1;
+
+	*hits = *misses = 0;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (kb_run_argv(argv, NULL, out) == 0 && kb_read_file(out, &text, NULL) == 0) {
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char *tab = strchr(l, '\t');
+
+			if (!tab)
+				continue;
+			*tab = '\0';
+			if (!strcmp(l, "direct_cache_hit") || !strcmp(l, "preprocessed_cache_hit"))
+				*hits += atol(tab + 1);
+			else if (!strcmp(l, "cache_miss"))
+				*misses += atol(tab + 1);
+		}
+		r = 0;
+	}
+	unlink(out);
+	free(out);
+	free(text);
+	return r;
+}
+
 /* argv for make: no shell, each flag one entry. */
 struct argv {
 	char *v[16];
@@ -340,7 +397,11 @@ static void make_argv(struct argv *a, const struct kb_conf *conf, const struct k
 	a->v[a->n++] = kb_xasprintf("-C%s", src->tree);
 	a->v[a->n++] = kb_xasprintf("O=%s", objdir);
 	a->v[a->n++] = kb_xasprintf("ARCH=%s", conf->arch);
-	if (v->cc)
+	/* through ccache the compiler is the same one (the cache key and the
+	 * .config do not change); only its results are reused */
+	if (ccache_path(conf))
+		a->v[a->n++] = kb_xasprintf("CC=%s %s", ccache_path(conf), v->cc ? v->cc : "gcc");
+	else if (v->cc)
 		a->v[a->n++] = kb_xasprintf("CC=%s", v->cc);
 	if (v->kcflags)
 		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
@@ -529,6 +590,15 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	int ret = -1, lockfd = -1, r;
 
 	memset(out, 0, sizeof(*out));
+	out->ccache_hits = out->ccache_misses = -1;
+	if (!strcmp(conf->ccache, "on") && !ccache_path(conf)) {
+		out->failure = "ccache not found";
+		kb_error("variant '%s': ccache = on, but there is no ccache (apt-get install ccache)",
+			 v->name);
+		return -1;
+	}
+	if (ccache_path(conf))
+		ccache_env(conf);
 	if (v->bzimage) {
 		out->bzimage = kb_xstrdup(v->bzimage);
 		out->vmlinux = kb_xstrdup(v->vmlinux);
@@ -637,9 +707,26 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		ret = 0;
 		goto out;
 	}
-	kb_info("building variant '%s' (%s, -j%ld); log: %s", v->name, src->version,
-		conf->jobs, log_path);
+	kb_info("building variant '%s' (%s, -j%ld%s); log: %s", v->name, src->version,
+		conf->jobs, ccache_path(conf) ? ", ccache" : "", log_path);
+	if (ccache_path(conf))
+		ccache_counts(ccache_path(conf), &out->ccache_hits, &out->ccache_misses);
 	r = run_make(conf, src, v, objdir, "bzImage", (int)conf->jobs, log_path);
+	if (ccache_path(conf)) {
+		long h, m;
+		FILE *f = fopen(log_path, "a");
+
+		/* this build's part of ccache's counts (builds of other runs
+		 * at the same time would blur it: one run builds at a time) */
+		ccache_counts(ccache_path(conf), &h, &m);
+		out->ccache_hits = h - out->ccache_hits;
+		out->ccache_misses = m - out->ccache_misses;
+		if (f) {
+			fprintf(f, "kbench: ccache: %ld of %ld compilations from the cache\n",
+				out->ccache_hits, out->ccache_hits + out->ccache_misses);
+			fclose(f);
+		}
+	}
 	if (r != 0) {
 		out->failure = "kernel build failed";
 		kb_error("variant '%s': kernel build failed (make exit %d); last lines of %s:",

@@ -21,6 +21,8 @@ struct kb_kernel {
 	char key[65];		/* content hash: source, final .config, flags, compiler */
 	char *compiler;		/* first line of $CC --version */
 	int cached;		/* found in the cache, not built now */
+	long ccache_hits;	/* this build's compilations ccache answered; -1: no ccache */
+	long ccache_misses;
 	double seconds;		/* wall time of this step */
 	const char *failure;	/* on failure: what went wrong, in a few words */
 };

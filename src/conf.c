@@ -81,13 +81,22 @@ static const struct kb_option options[] = {
 	{ .name = "build_timeout", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(build_timeout),
 	  .def = "14400", .min = 60, .max = 7 * 86400,
 	  .help = "seconds one step of a kernel build (make) may take before it is killed" },
+	{ .name = "ccache", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(ccache),
+	  .def = "auto", .allowed = { "auto", "on", "off" },
+	  .help = "compile through ccache, kept in the build cache: a variant that differs from "
+		  "a cached one in a few objects costs those and the link (auto: when installed)" },
 
 	{ .name = "accel", .section = KB_SEC_RUN, .type = KB_OPT_ENUM, .off = KOFF(accel),
 	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
 	  .help = "QEMU accelerator; auto uses KVM only if a guest really makes progress under it" },
 	{ .name = "boots", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(boots),
 	  .def = "5", .min = 1, .max = 10000,
-	  .help = "boots per variant: the unit of replication" },
+	  .help = "boots per variant: the unit of replication under a backend that measures time; "
+		  "left out, 1 under a deterministic one (sim), whose boots give the same counts" },
+	{ .name = "jobs", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(run_jobs),
+	  .def = "0", .min = 0, .max = 1024,
+	  .help = "boots at once under a backend whose counts do not depend on the machine's load "
+		  "(sim); those that measure time boot one at a time (0: number of online CPUs)" },
 	{ .name = "workloads", .section = KB_SEC_RUN, .type = KB_OPT_WORKLOADS, .off = KOFF(workloads),
 	  .def = "all", .help = "comma-separated workloads to run in each boot, or 'all'" },
 	{ .name = "samples", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(samples),
@@ -742,10 +751,13 @@ static void finish(struct parse *p)
 			p->errors++;
 		}
 	}
-	if (c->jobs == 0) {
+	if (c->jobs == 0 || c->run_jobs == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-		c->jobs = n > 0 ? n : 1;
+		if (c->jobs == 0)
+			c->jobs = n > 0 ? n : 1;
+		if (c->run_jobs == 0)
+			c->run_jobs = n > 0 ? n : 1;
 	}
 }
 
@@ -812,15 +824,22 @@ const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char 
 
 /* ---- what the configuration names on disk ---- */
 
-static void key_error(const struct kb_conf *c, const char *key, const char *value, const char *why)
+int kb_conf_key_line(const struct kb_conf *c, enum kb_opt_section sec, const char *key)
 {
 	size_t n;
 	const struct kb_conf_option *all = kb_conf_options(&n);
-	int line = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (all[i].o->section != KB_SEC_VARIANT && !strcmp(all[i].o->name, key))
-			line = c->key_line[i];
+		if (all[i].o->section == sec && sec != KB_SEC_VARIANT && !strcmp(all[i].o->name, key))
+			return c->key_line[i];
+	return 0;
+}
+
+static void key_error(const struct kb_conf *c, enum kb_opt_section sec, const char *key,
+		      const char *value, const char *why)
+{
+	int line = kb_conf_key_line(c, sec, key);
+
 	if (line)
 		kb_eprint("%s:%d: '%s': '%s': %s", c->path, line, key, value, why);
 	else
@@ -898,15 +917,16 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 	int bad = 0, fd;
 
 	if ((why = dir_usable(conf->output)))
-		key_error(conf, "output", conf->output, why), bad = 1;
+		key_error(conf, KB_SEC_RUN, "output", conf->output, why), bad = 1;
 	if ((why = dir_usable(conf->cache)))
-		key_error(conf, "cache", conf->cache, why), bad = 1;
+		key_error(conf, KB_SEC_KERNEL, "cache", conf->cache, why), bad = 1;
 	if ((why = source_usable(conf->source)))
-		key_error(conf, "source", conf->source, why), bad = 1;
+		key_error(conf, KB_SEC_KERNEL, "source", conf->source, why), bad = 1;
 	if (conf->fragment) {
 		fd = kb_open_regular(conf->fragment, NULL);
 		if (fd < 0)
-			key_error(conf, "fragment", conf->fragment, kb_file_strerror(fd)), bad = 1;
+			key_error(conf, KB_SEC_KERNEL, "fragment", conf->fragment, kb_file_strerror(fd)),
+				bad = 1;
 		else
 			close(fd);
 	}

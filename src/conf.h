@@ -44,9 +44,11 @@ struct kb_conf {
 	char *cache;		/* build cache directory */
 	long jobs;
 	long build_timeout;	/* seconds one make step may take */
+	char *ccache;		/* auto, on or off */
 
 	/* [run] */
 	long accel;		/* enum kb_accel */
+	long run_jobs;		/* boots at once where the backends allow ([run] jobs) */
 	long boots;
 	char *workloads;	/* comma-separated, validated */
 	long samples;
@@ -85,6 +87,8 @@ const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char 
  * is a tarball or a tree, the fragment a readable file.  0, or -1 after a
  * "file:line: 'key': ..." message per problem. */
 int kb_conf_check_paths(const struct kb_conf *conf);
+/* The line that set a [kernel] or [run] key, or 0 when it has its default. */
+int kb_conf_key_line(const struct kb_conf *conf, enum kb_opt_section sec, const char *key);
 /* A backend's [run] options (its struct, defaults filled in). */
 const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b);
 /* Every key kbench knows: the core table's, then each backend's [run] keys

@@ -107,6 +107,10 @@ int kb_manifest_variant(struct kb_store *s, size_t i, const struct kb_run_varian
 		json_object_set_new(j, "build_seconds", json_real(rv->k.seconds));
 		json_object_set_new(j, "compiler", rv->k.compiler ? json_string(rv->k.compiler) : json_null());
 		json_object_set_new(j, "vmlinux", json_sprintf("variants/%s/vmlinux", name));
+		if (!rv->k.cached && rv->k.ccache_hits >= 0)
+			json_object_set_new(j, "ccache", json_pack("{s:I,s:I}", "hits",
+								  (json_int_t)rv->k.ccache_hits, "misses",
+								  (json_int_t)rv->k.ccache_misses));
 	}
 	if (size)
 		json_object_set_new(j, "size", json_pack("{s:I,s:I,s:I,s:I}", "text", (json_int_t)size->text,
@@ -159,6 +163,15 @@ int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 	describe(m, &c->overlay);
 	for (size_t i = 0; i < c->n_stages; i++)
 		describe(m, &c->stages[i]);
+	return kb_store_save_manifest(s);
+}
+
+int kb_manifest_boots(struct kb_store *s, long boots, const char *why)
+{
+	json_t *run = json_object_get(s->manifest, "run");
+
+	json_object_set_new(run, "boots", json_integer((json_int_t)boots));
+	json_object_set_new(run, "boots_why", json_string(why));
 	return kb_store_save_manifest(s);
 }
 

@@ -29,7 +29,11 @@ int kb_manifest_accel(struct kb_store *s, const char *accel, const char *why);
  * (failed_why says why). */
 int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 			 const char *failed_why);
-/* "running", "interrupted", "failed" or "complete", with the run's seconds. */
+/* Boots per variant as the run does them, and why (a deterministic
+ * backend's one boot where the configuration did not say). */
+int kb_manifest_boots(struct kb_store *s, long boots, const char *why);
+/* "starting", "running", "reporting", "complete", "interrupted" or
+ * "stopped", with the run's seconds. */
 int kb_manifest_state(struct kb_store *s, const char *state, double seconds);
 
 /* A string of the manifest by path ("accel.chosen"), or NULL. */
