@@ -3,8 +3,12 @@
  * attached, and the loop over the plan. */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "boot.h"
 #include "counters.h"
@@ -252,11 +256,14 @@ static char *guest_cmdline(const struct kb_conf *conf, const struct kb_variant *
 			    conf->sweep, extra);
 }
 
-static int boot_once(const struct kb_boots *env, struct kb_run_variant *rv, long seq, long total)
+/* Boot seq of the plan, the variant's boot vboot.  0, or -1 when it failed
+ * or was interrupted. */
+static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv, long seq,
+		     long vboot, long total)
 {
 	const struct kb_conf *conf = env->conf;
 	struct kb_store *store = env->store;
-	struct boot b = { .env = env, .variant = rv->v->name, .seq = seq, .vboot = rv->boots_done + 1 };
+	struct boot b = { .env = env, .variant = rv->v->name, .seq = seq, .vboot = vboot };
 	char *serial = kb_store_path(store, "boots/%s-%ld.serial", rv->v->name, b.vboot);
 	char *qlog = kb_store_path(store, "boots/%s-%ld.qemu.log", rv->v->name, b.vboot);
 	const char *argv[KB_VM_MAX_EXTRA + 1];
@@ -270,7 +277,6 @@ static int boot_once(const struct kb_boots *env, struct kb_run_variant *rv, long
 
 	if (!gf)
 		abort();
-	rv->boots_done++;
 	attach(&b, rv, argv, gf, &wants_start);
 	fclose(gf);
 	append = guest_cmdline(conf, rv->v, gargs);
@@ -332,31 +338,100 @@ out:
 	return r;
 }
 
+/* Whether the run's boots may run at once: no per-boot backend of it
+ * measures time (deterministic counts do not depend on the machine's load). */
+int kb_boots_concurrent(const struct kb_backends_chosen *c)
+{
+	return !(c->primary.b->flags & KB_BACKEND_TIMES) &&
+	       !(c->overlay.b && (c->overlay.b->flags & KB_BACKEND_TIMES));
+}
+
+/* The boots running at once, each in a process of its own (its QEMU, its
+ * backends' state); they append whole lines to the run's files. */
+struct worker {
+	pid_t pid;
+	long seq;
+};
+
+/* Wait for one worker; its slot is freed.  Returns its boot's outcome
+ * (0 ok, -1 failed or interrupted), or -2 when none was running. */
+static int reap(struct worker *w, size_t *n)
+{
+	int status, forwarded = 0;
+	pid_t pid;
+
+	if (!*n)
+		return -2;
+	for (;;) {
+		pid = waitpid(-1, &status, 0);
+		if (pid > 0)
+			break;
+		if (errno != EINTR)
+			return -2;
+		/* a signal to kbench alone (SIGTERM) reaches its boots too */
+		if (kb_interrupted && !forwarded++)
+			for (size_t i = 0; i < *n; i++)
+				kill(w[i].pid, SIGTERM);
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (w[i].pid == pid) {
+			w[i] = w[--*n];
+			break;
+		}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct kb_run_variant *vs,
 		  double t0, long *ran)
 {
+	size_t jobs = env->jobs > 1 && kb_boots_concurrent(env->backends) ? (size_t)env->jobs : 1;
+	struct worker *w = kb_xcalloc(jobs, sizeof(*w));
 	double tboots = kb_now();
 	long bad = 0, todo = (long)plan->n_todo;
+	size_t running = 0;
 
 	*ran = 0;
+	if (jobs > 1)
+		kb_info("boots: up to %zu at once (the %s backend's counts do not depend on the "
+			"machine's load)", jobs, env->backends->primary.b->name);
 	for (long seq = 1; seq <= plan->total && !kb_interrupted; seq++) {
 		size_t vi = plan->variant[seq - 1];
 		struct kb_run_variant *rv = &vs[vi];
 		double el = kb_now() - tboots;
+		long vboot = ++rv->boots_done;
+		pid_t pid;
 
-		if (plan->done[seq]) {
-			rv->boots_done++;
+		if (plan->done[seq])
 			continue;
-		}
 		if (*ran)
 			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s' boot %ld/%ld; "
 				"%.0f s elapsed, about %.0f s left", seq, plan->total, vi + 1,
-				env->conf->n_variants, rv->v->name, rv->boots_done + 1, env->conf->boots,
+				env->conf->n_variants, rv->v->name, vboot, env->conf->boots,
 				kb_now() - t0, el / (double)*ran * (double)(todo - *ran));
-		if (boot_once(env, rv, seq, plan->total) < 0 && !kb_interrupted)
-			bad++;
 		++*ran;
+		if (jobs == 1) {
+			if (boot_once(env, rv, seq, vboot, plan->total) < 0 && !kb_interrupted)
+				bad++;
+			continue;
+		}
+		if (running == jobs && reap(w, &running) < 0 && !kb_interrupted)
+			bad++;
+		if (kb_interrupted)
+			break;
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0)
+			_exit(boot_once(env, rv, seq, vboot, plan->total) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK);
+		if (pid < 0) {
+			kb_error_errno(errno, "cannot fork for boot %ld", seq);
+			bad++;
+			continue;
+		}
+		w[running++] = (struct worker){ pid, seq };
 	}
+	for (int r; (r = reap(w, &running)) != -2; )
+		bad += r < 0 && !kb_interrupted;
+	free(w);
 	return bad;
 }
 

@@ -23,11 +23,18 @@ struct kb_boots {
 	const char *accel;
 	const char *image;			/* the initramfs */
 	const struct kb_backends_chosen *backends;
+	long jobs;				/* boots at once, where the backends allow */
 };
 
-/* Boot the plan's unfinished boots in order, with a progress line; the
- * variants' boots_done count the finished ones too.  Stops early when
- * interrupted.  Returns how many boots failed; *ran, how many ran. */
+/* Whether boots of a run with these backends may run at once: none of them
+ * measures time ([run] jobs; else one at a time on an otherwise idle host). */
+int kb_boots_concurrent(const struct kb_backends_chosen *c);
+
+/* Boot the plan's unfinished boots in order, up to env->jobs at once when
+ * kb_boots_concurrent allows, with a progress line; the variants' boots_done
+ * count the finished ones too.  Stops early when interrupted (the boots
+ * running are stopped and waited for).  Returns how many boots failed;
+ * *ran, how many were started. */
 long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct kb_run_variant *vs,
 		  double t0, long *ran);
 /* --resume: the unfinished boots' lines go from samples.jsonl and from every

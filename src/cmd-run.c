@@ -147,6 +147,26 @@ out:
 	return ret;
 }
 
+/* Boots per variant: as configured, but one under a deterministic backend
+ * when the configuration does not say (its boots only repeat the counts). */
+static void boots_per_variant(struct kb_conf *conf, struct kb_store *store,
+			      const struct kb_backends_chosen *bc)
+{
+	const char *why;
+
+	if (kb_conf_key_line(conf, KB_SEC_RUN, "boots")) {
+		why = "boots in the configuration";
+	} else if (bc->primary.b->flags & KB_BACKEND_DETERMINISTIC) {
+		conf->boots = 1;
+		why = "the backend is deterministic: every boot of a kernel gives the same counts, "
+		      "so one boot per variant suffices (boots = N asks for more)";
+		kb_info("boots: 1 per variant (backend %s is deterministic)", bc->primary.b->name);
+	} else {
+		why = "the default for a backend that measures time";
+	}
+	kb_manifest_boots(store, conf->boots, why);
+}
+
 /* The stages after the measuring boots (hyperfine's whole-boot timing);
  * returns how many of their parts failed. */
 static long stages(const struct kb_conf *conf, const struct kb_boots *env, const struct kb_plan *plan,
@@ -220,6 +240,8 @@ static int cmd_run(int argc, char **argv)
 		goto report;
 	}
 	kb_manifest_state(&store, "running", kb_now() - t0);
+	boots_per_variant(&conf, &store, &bc);
+	env.jobs = conf.run_jobs;
 
 	kb_plan_make(&plan, vs, conf.n_variants, conf.boots, conf.seed);
 	kb_plan_read_done(&plan, &store);

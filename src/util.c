@@ -20,17 +20,17 @@
  * characters never reach the terminal. */
 static void vprint(const char *prefix, const char *fmt, va_list ap, int err)
 {
-	char *msg;
+	char *msg, *line;
 
 	if (vasprintf(&msg, fmt, ap) < 0)
 		abort();
 	for (char *p = msg; *p; p++)
 		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
 			*p = '?';
-	fprintf(stderr, "%s%s", prefix, msg);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
+	/* one write: the lines of boots running at once do not mix */
+	line = kb_xasprintf("%s%s%s%s\n", prefix, msg, err ? ": " : "", err ? strerror(err) : "");
+	fputs(line, stderr);
+	free(line);
 	free(msg);
 }
 
