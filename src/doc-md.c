@@ -24,6 +24,36 @@ static void escaped(FILE *f, const char *s, const char *special)
 	}
 }
 
+/* A code span: backslashes mean nothing inside one, so nothing is escaped
+ * but '|', which would end a table cell (GFM reads "\|" as a pipe there);
+ * a fence longer than any run of backticks in it, padded with a space where
+ * the text starts or ends with one. */
+static void code_span(FILE *f, const char *s)
+{
+	size_t run = 0, longest = 0, len = strlen(s);
+	int pad;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	pad = len && (s[0] == '`' || s[len - 1] == '`');
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+	if (pad)
+		fputc(' ', f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+	}
+	if (pad)
+		fputc(' ', f);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+}
+
 /* A link target: a run-relative path; anything but plain path characters
  * percent-encoded, so that no ')' or space can end it early. */
 static void href(FILE *f, const char *s)
@@ -50,9 +80,7 @@ static void spans(FILE *f, const struct kb_inline *in)
 			escaped(f, s->text, own_special);
 			break;
 		case KB_SPAN_CODE:
-			fputc('`', f);
-			escaped(f, s->text, data_special);
-			fputc('`', f);
+			code_span(f, s->text);
 			break;
 		case KB_SPAN_STRONG:
 			fputs("**", f);
