@@ -12,6 +12,7 @@
 
 #include "boot.h"
 #include "counters.h"
+#include "hostload.h"
 #include "record.h"
 #include "util.h"
 #include "vm.h"
@@ -272,7 +273,9 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 	FILE *gf = open_memstream(&gargs, &glen);
 	int wants_start = 0, r, problems = 0;
 	struct kb_vm_result res;
+	struct kb_hostload load;
 	const char *status;
+	double other;
 	json_t *j;
 
 	if (!gf)
@@ -287,7 +290,9 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 		.max_bytes = (size_t)conf->serial_limit, .on_line = on_line, .ctx = &b,
 		.on_start = wants_start ? on_start : NULL, .extra_argv = argv,
 	};
+	kb_hostload_begin(&load);
 	r = kb_vm_boot(&o, &res);
+	other = kb_hostload_other(&load);
 	if (kb_interrupted) {
 		/* Not a finished boot: no boots.jsonl line, so --resume runs it
 		 * again (and drops the samples it had sent). */
@@ -312,6 +317,10 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
 	if (b.pmu[0])
 		json_object_set_new(j, "pmu", json_string(b.pmu));
+	/* was the machine otherwise idle: what a timed boot's figures need
+	 * (with boots at once, the others count as other processes) */
+	if (other >= 0)
+		json_object_set_new(j, "host_other_cpu", json_real(other));
 	for (size_t i = 0; i < b.n_act; i++)
 		if (b.act[i].run->b->boot_end)
 			problems += b.act[i].run->b->boot_end(b.act[i].bs, j);

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "boottime.h"
+#include "hostload.h"
 #include "util.h"
 
 #ifndef HYPERFINE_PROG
@@ -122,7 +123,8 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 	char *exe = self_exe(), *cmd = NULL, *append, *runs, *warmup, *timeout, *memory;
 	const char *why = NULL, *status = "ok";
 	size_t cmdlen = 0, n = 0, failed = 0;
-	double *times = NULL, t0 = kb_now();
+	double *times = NULL, t0 = kb_now(), other;
+	struct kb_hostload load;
 	FILE *f;
 	json_t *j;
 	int r, ret = 0;
@@ -157,10 +159,12 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 
 		kb_info("boot timing: variant '%s': hyperfine, %ld warm-up and %ld timed boots",
 			variant, conf->warmup, conf->runs);
+		kb_hostload_begin(&load);
 		/* every boot may take its timeout, and hyperfine a little more */
 		r = kb_run_argv_deadline(argv, NULL, log, (double)(conf->runs + conf->warmup) *
 					 ((double)conf->timeout + 10) + 60);
 	}
+	other = kb_hostload_other(&load);
 	if (kb_interrupted) {
 		ret = -1;	/* no timing.jsonl line: --resume times it again */
 		goto out;
@@ -198,6 +202,8 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 		      "json", json + strlen(store->dir) + 1, "log", log + strlen(store->dir) + 1);
 	if (why)
 		json_object_set_new(j, "reason", json_string(why));
+	if (other >= 0)
+		json_object_set_new(j, "host_other_cpu", json_real(other));
 	if (kb_store_append(store, "timing.jsonl", j) < 0)
 		ret = -1;
 	json_decref(j);

@@ -152,6 +152,7 @@ out:
 static void boots_per_variant(struct kb_conf *conf, struct kb_store *store,
 			      const struct kb_backends_chosen *bc)
 {
+	long at_once = kb_boots_concurrent(bc) ? conf->run_jobs : 1;
 	const char *why;
 
 	if (kb_conf_key_line(conf, KB_SEC_RUN, "boots")) {
@@ -164,7 +165,7 @@ static void boots_per_variant(struct kb_conf *conf, struct kb_store *store,
 	} else {
 		why = "the default for a backend that measures time";
 	}
-	kb_manifest_boots(store, conf->boots, why);
+	kb_manifest_boots(store, conf->boots, why, at_once);
 }
 
 /* The stages after the measuring boots (hyperfine's whole-boot timing);

@@ -166,12 +166,13 @@ int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 	return kb_store_save_manifest(s);
 }
 
-int kb_manifest_boots(struct kb_store *s, long boots, const char *why)
+int kb_manifest_boots(struct kb_store *s, long boots, const char *why, long at_once)
 {
 	json_t *run = json_object_get(s->manifest, "run");
 
 	json_object_set_new(run, "boots", json_integer((json_int_t)boots));
 	json_object_set_new(run, "boots_why", json_string(why));
+	json_object_set_new(run, "boots_at_once", json_integer((json_int_t)at_once));
 	return kb_store_save_manifest(s);
 }
 

@@ -30,8 +30,9 @@ int kb_manifest_accel(struct kb_store *s, const char *accel, const char *why);
 int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 			 const char *failed_why);
 /* Boots per variant as the run does them, and why (a deterministic
- * backend's one boot where the configuration did not say). */
-int kb_manifest_boots(struct kb_store *s, long boots, const char *why);
+ * backend's one boot where the configuration did not say); at_once, how
+ * many boots run at the same time (1 for a backend that measures time). */
+int kb_manifest_boots(struct kb_store *s, long boots, const char *why, long at_once);
 /* "starting", "running", "reporting", "complete", "interrupted" or
  * "stopped", with the run's seconds. */
 int kb_manifest_state(struct kb_store *s, const char *state, double seconds);
