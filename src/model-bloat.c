@@ -2,7 +2,8 @@
 /* The symbol-level figures of the model (model.h): per variant against the
  * baseline, bloat-o-meter's category counts, the top growers and shrinkers
  * and its whole output; and, where the sim backend wrote sim.jsonl, the
- * kernel text each case executed beside the size of the functions that ran. */
+ * kernel text each case executed beside the size of the functions that ran,
+ * and the miss-o-meter's largest per-function changes. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "bloat.h"
+#include "missometer.h"
 #include "model-input.h"
 #include "model.h"
 #include "stats.h"
@@ -257,6 +259,94 @@ static int exec_figures(struct kb_model *m, const char *run_dir, const struct kb
 	return r == -ENOENT ? 0 : r;
 }
 
+
+static int by_miss(const void *a, const void *b)
+{
+	const struct kb_miss_row *x = *(const struct kb_miss_row *const *)a;
+	const struct kb_miss_row *y = *(const struct kb_miss_row *const *)b;
+	double dx = fabs(x->d_miss), dy = fabs(y->d_miss);
+
+	return dx != dy ? (dx < dy) - (dx > dy) : strcmp(x->name, y->name);
+}
+
+/* The rows of one case kept for the model, in the pool. */
+static void miss_pick(struct kb_model *m, const struct kb_miss_case *c, struct kb_miss_model *out)
+{
+	const size_t cap = 2 * KB_MISS_TOP_INS + KB_MISS_TOP_MISS;
+	const struct kb_miss_row **by = kb_xcalloc(c->n + 1, sizeof(*by));
+	struct kb_miss_row *rows = kb_pool_array(&m->pool, cap, sizeof(*rows));
+	unsigned char *taken = kb_xcalloc(c->n + 1, 1);
+	size_t n = 0, up = 0, down = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		out->changed += c->rows[i].d_ins != 0 || c->rows[i].d_miss != 0;
+		by[i] = &c->rows[i];
+	}
+	for (size_t i = 0; i < c->n && up < KB_MISS_TOP_INS && c->rows[i].d_ins > 0; i++, up++)
+		taken[i] = 1;
+	for (size_t i = c->n; i-- > 0 && down < KB_MISS_TOP_INS && c->rows[i].d_ins < 0; down++)
+		taken[i] = 1;
+	qsort(by, c->n, sizeof(*by), by_miss);
+	for (size_t i = 0, k = 0; i < c->n && k < KB_MISS_TOP_MISS && by[i]->d_miss != 0; i++)
+		if (!taken[by[i] - c->rows]) {
+			taken[by[i] - c->rows] = 1;
+			k++;
+		}
+	for (size_t i = 0; i < c->n; i++)	/* in the case's order: growers first */
+		if (taken[i]) {
+			rows[n] = c->rows[i];
+			rows[n++].name = kb_pool_strdup(&m->pool, c->rows[i].name);
+		}
+	out->rows = rows;
+	out->n = n;
+	free(taken);
+	free(by);
+}
+
+/* The miss-o-meter of every variant off the baseline, case by case in the
+ * model's order. */
+static void miss_figures(struct kb_model *m, const char *run_dir, const struct kb_bloat_syms *syms, const int *ok)
+{
+	struct kb_miss x = { 0 };
+	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
+	struct kb_bloat_named *tab[2] = { NULL, NULL };
+	size_t ntab[2] = { 0, 0 };
+	unsigned long long total;
+
+	if (m->baseline >= m->nv || m->nv < 2 || access(path, F_OK) != 0)
+		goto out;
+	/* a run directory it cannot read is said, and the report goes on */
+	if (kb_miss_read(&x, run_dir) < 0)
+		goto out;
+	if (ok[m->baseline])
+		tab[0] = kb_bloat_merged(&syms[m->baseline], KB_BLOAT_FUNC, &ntab[0], &total);
+	m->miss = kb_pool_array(&m->pool, (m->nv - 1) * m->nc + 1, sizeof(*m->miss));
+	for (size_t v = 0; v < m->nv; v++) {
+		if (v == m->baseline)
+			continue;
+		tab[1] = ok[v] ? kb_bloat_merged(&syms[v], KB_BLOAT_FUNC, &ntab[1], &total) : NULL;
+		for (size_t c = 0; c < m->nc; c++) {
+			struct kb_pool tmp = KB_POOL_INIT;
+			struct kb_miss_case mc;
+			struct kb_miss_model *o = &m->miss[m->nmiss];
+
+			if (kb_miss_case(&x, m->cases[c], m->variants[m->baseline].name, m->variants[v].name,
+					 tab[0], ntab[0], tab[1], ntab[1], &tmp, &mc) == 0) {
+				*o = (struct kb_miss_model){ m->cases[c], v, { mc.ins_k[0], mc.ins_k[1] },
+							     { mc.miss_k[0], mc.miss_k[1] }, 0, NULL, 0 };
+				miss_pick(m, &mc, o);
+				m->nmiss++;
+			}
+			kb_pool_release(&tmp);
+		}
+		free(tab[1]);
+	}
+	free(tab[0]);
+out:
+	kb_miss_release(&x);
+	free(path);
+}
+
 int kb_model_symbols(struct kb_model *m, const char *run_dir)
 {
 	struct kb_bloat_syms *syms = kb_xcalloc(m->nv + 1, sizeof(*syms));
@@ -273,6 +363,7 @@ int kb_model_symbols(struct kb_model *m, const char *run_dir)
 		}
 	}
 	r = exec_figures(m, run_dir, syms, ok);
+	miss_figures(m, run_dir, syms, ok);
 	for (size_t v = 0; v < m->nv; v++)
 		kb_bloat_syms_release(&syms[v]);
 	free(syms);

@@ -83,6 +83,7 @@ struct kb_model_input {
 struct kb_boot_line {
 	const char *variant, *status, *reason, *serial;
 	long long boot;
+	double other_cpu;	/* other processes' share of the CPU during it, or NAN */
 };
 
 /* The statistics of a model from its input (model.c); NULL after a

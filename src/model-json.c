@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "missometer.h"
 #include "model.h"
 #include "util.h"
 
@@ -142,8 +143,12 @@ static json_t *boots(const struct kb_model *m)
 							"boot", (json_int_t)b->boot, "status", b->status,
 							"reason", b->reason, "serial", b->serial));
 	}
-	return json_pack("{s:I,s:I,s:o}", "ok", (json_int_t)m->boots_ok, "total", (json_int_t)m->boots_total,
-			 "failed", failed);
+	return json_pack("{s:I,s:I,s:o,s:I,s:s,s:I,s:{s:I,s:o,s:o}}", "ok", (json_int_t)m->boots_ok,
+			 "total", (json_int_t)m->boots_total, "failed", failed,
+			 "per_variant", (json_int_t)m->boots_per_variant, "why", m->boots_why,
+			 "at_once", (json_int_t)m->boots_at_once, "host_other_cpu",
+			 "n", (json_int_t)m->host_other.n, "median", num(m->host_other.median),
+			 "max", num(m->host_other.max));
 }
 
 static json_t *changes(const struct kb_bloat_change *c, size_t n)
@@ -196,11 +201,30 @@ static json_t *timing(const struct kb_model *m, const void *x)
 	const struct kb_timing *t = x;
 
 	(void)m;
-	return json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:o,s:s,s:s,s:s}", "variant", t->variant,
+	return json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:o,s:s,s:s,s:s,s:o}", "variant", t->variant,
 			 "status", t->status, "reason", t->reason, "runs", (json_int_t)t->runs,
 			 "warmup", (json_int_t)t->warmup, "ok", (json_int_t)t->ok,
 			 "failed", (json_int_t)t->failed, "seconds", num(t->seconds), "accel", t->accel,
-			 "json", t->json, "log", t->log);
+			 "json", t->json, "log", t->log, "host_other_cpu", num(t->other_cpu));
+}
+
+static json_t *miss(const struct kb_model *m, const void *x)
+{
+	const struct kb_miss_model *c = x;
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct kb_miss_row *r = &c->rows[i];
+
+		json_array_append_new(rows, json_pack("{s:s,s:[f,f],s:[f,f],s:[o,o]}", "name", r->name,
+						      "ins", r->ins[0], r->ins[1], "miss", r->miss[0], r->miss[1],
+						      "size", r->size[0] < 0 ? json_null() : json_integer(r->size[0]),
+						      r->size[1] < 0 ? json_null() : json_integer(r->size[1])));
+	}
+	return json_pack("{s:s,s:s,s:[f,f],s:[f,f],s:I,s:o}", "case", c->cas,
+			 "variant", m->variants[c->variant].name, "ins_k", c->ins_k[0], c->ins_k[1],
+			 "miss_k", c->miss_k[0], c->miss_k[1], "changed", (json_int_t)c->changed,
+			 "functions", rows);
 }
 
 static int dropped_any(const struct kb_model_dropped *d)
@@ -280,6 +304,7 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "boots", boots(m));
 	json_object_set_new(o, "bloat", ARRAY_OF(bloat, m->bloat, m->nbloat));
 	json_object_set_new(o, "executed_text", ARRAY_OF(exec_row, m->exec, m->nexec));
+	json_object_set_new(o, "miss_o_meter", ARRAY_OF(miss, m->miss, m->nmiss));
 	if (m->boot_timing)
 		json_object_set_new(o, "boot_timing", model(m->boot_timing, 1));
 	return o;

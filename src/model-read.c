@@ -475,6 +475,16 @@ static int variant_line(json_t *j, long *torn, long *names)
 	return 0;
 }
 
+/* host_other_cpu of a boots.jsonl or timing.jsonl line (hostload.h), or
+ * NAN when absent or not a share */
+static double other_cpu(json_t *j)
+{
+	json_t *x = json_object_get(j, "host_other_cpu");
+	double v = json_is_number(x) ? json_number_value(x) : NAN;
+
+	return v >= 0 && v <= 1 ? v : NAN;
+}
+
 static void take_boot(struct reader *rd, json_t *j)
 {
 	const char *status = json_string_value(json_object_get(j, "status")) ?: "";
@@ -488,6 +498,7 @@ static void take_boot(struct reader *rd, json_t *j)
 	b = &rd->boots[rd->nboots++];
 	b->variant = rd->boot_variants.v[id];
 	b->boot = json_integer_value(json_object_get(j, "boot"));
+	b->other_cpu = other_cpu(j);
 	/* only a failed boot's words are shown */
 	if (!strcmp(status, "ok")) {
 		b->status = "ok";
@@ -509,7 +520,7 @@ static void take_timing(struct reader *rd, json_t *t)
 		pool_str(rd, t, "accel"), pool_str(rd, t, "json"), pool_str(rd, t, "log"),
 		json_integer_value(json_object_get(t, "runs")), json_integer_value(json_object_get(t, "warmup")),
 		json_integer_value(json_object_get(t, "ok")), json_integer_value(json_object_get(t, "failed")),
-		num(t, "seconds") };
+		num(t, "seconds"), other_cpu(t) };
 }
 
 /* ---- the models ---- */

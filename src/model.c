@@ -198,6 +198,10 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->workloads = plain_workloads(m, a->workloads ? a->workloads : str(json_object_get(man, "run"), "workloads"));
 	m->scale = num(json_object_get(man, "run"), "scale");
 	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
+	m->boots_why = kb_pool_strdup(p, str(json_object_get(man, "run"), "boots_why"));
+	m->boots_per_variant = (long)json_integer_value(json_object_get(json_object_get(man, "run"), "boots"));
+	m->boots_at_once = (long)json_integer_value(json_object_get(json_object_get(man, "run"),
+								     "boots_at_once"));
 	m->baseline_name = str(man, "baseline");
 	if (!*m->baseline_name && json_array_size(mv))
 		m->baseline_name = str(json_array_get(mv, 0), "name");
@@ -226,6 +230,22 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	out->vmlinux = kb_pool_strdup(p, str(v, "vmlinux"));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median and largest of n shares (sorted in place). */
+static struct kb_host_other host_other(double *v, size_t n)
+{
+	if (!n)
+		return (struct kb_host_other){ 0, NAN, NAN };
+	qsort(v, n, sizeof(*v), cmp_double);
+	return (struct kb_host_other){ n, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[n - 1] };
+}
+
 /* The manifest's variants in its order (one whose name is not a plain one
  * dropped), then any only the samples name; sizes against the baseline;
  * the boots of each.  Sets maps->variant. */
@@ -237,6 +257,8 @@ static void variants(struct kb_model *m, const struct kb_model_build_args *a, st
 	const struct kb_model_variant *base;
 	struct kb_pool tmp = KB_POOL_INIT;
 	struct kb_names idx = { 0 };	/* the model's names: a duplicate is its first */
+	double *others;
+	size_t nothers = 0;
 
 	m->variants = kb_pool_array(&m->pool, cap, sizeof(*m->variants));
 	json_array_foreach(mv, i, v) {
@@ -279,14 +301,19 @@ static void variants(struct kb_model *m, const struct kb_model_build_args *a, st
 		m->boots_ok += ok;
 	}
 	m->failed_boots = kb_pool_array(&m->pool, m->boots_total - m->boots_ok, sizeof(*m->failed_boots));
+	others = kb_xcalloc(a->nboots + 1, sizeof(*others));
 	for (i = 0; i < a->nboots; i++) {
 		const struct kb_boot_line *b = &a->boots[i];
 
+		if (!isnan(b->other_cpu))
+			others[nothers++] = b->other_cpu;
 		if (strcmp(b->status, "ok"))
 			m->failed_boots[m->n_failed_boots++] = (struct kb_boot){
 				kb_pool_strdup(&m->pool, b->variant), kb_pool_strdup(&m->pool, b->status),
 				kb_pool_strdup(&m->pool, b->reason), kb_pool_strdup(&m->pool, b->serial), b->boot };
 	}
+	m->host_other = host_other(others, nothers);
+	free(others);
 	kb_names_release(&idx);
 	kb_pool_release(&tmp);
 	free(first);
@@ -784,8 +811,14 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 
 void kb_model_timing_outcome(struct kb_model *bt, const struct kb_timing *t, size_t n)
 {
-	size_t cap = bt->ncaveats;
+	size_t cap = bt->ncaveats, nothers = 0;
+	double *others = kb_xcalloc(n + 1, sizeof(*others));
 
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(t[i].other_cpu))
+			others[nothers++] = t[i].other_cpu;
+	bt->host_other = host_other(others, nothers);
+	free(others);
 	bt->timing = kb_pool_array(&bt->pool, n, sizeof(*bt->timing));
 	for (size_t i = 0; i < n; i++) {
 		struct kb_timing *x = &bt->timing[bt->ntiming++];
@@ -794,7 +827,7 @@ void kb_model_timing_outcome(struct kb_model *bt, const struct kb_timing *t, siz
 			kb_pool_strdup(&bt->pool, t[i].variant), kb_pool_strdup(&bt->pool, t[i].status),
 			kb_pool_strdup(&bt->pool, t[i].reason), kb_pool_strdup(&bt->pool, t[i].accel),
 			kb_pool_strdup(&bt->pool, t[i].json), kb_pool_strdup(&bt->pool, t[i].log),
-			t[i].runs, t[i].warmup, t[i].ok, t[i].failed, t[i].seconds };
+			t[i].runs, t[i].warmup, t[i].ok, t[i].failed, t[i].seconds, t[i].other_cpu };
 		if (!strcmp(x->status, "ok"))
 			continue;
 		if (x->ok)

@@ -201,6 +201,14 @@ struct kb_timing {
 	const char *variant, *status, *reason, *accel, *json, *log;
 	long long runs, warmup, ok, failed;
 	double seconds;
+	double other_cpu;		/* other processes' share of the CPU, or NAN */
+};
+
+/* Whether the machine was otherwise idle while kbench timed boots: other
+ * processes' share of its CPU time during each (hostload.h), measured. */
+struct kb_host_other {
+	size_t n;			/* boots (or timings) that recorded it */
+	double median, max;
 };
 
 /* bloat-o-meter's counts for one kind of symbol. */
@@ -240,6 +248,21 @@ struct kb_exec_row {
 	double functions;		/* bytes of the functions that ran, or NAN */
 	double functions_change;
 	size_t samples;
+};
+
+/* The miss-o-meter (missometer.h) of one case, one variant against the
+ * baseline: the functions whose instructions or L1i misses per operation
+ * changed most (sim.jsonl; simulated). */
+struct kb_miss_row;
+#define KB_MISS_TOP_INS		3	/* functions each way by instructions */
+#define KB_MISS_TOP_MISS	2	/* and by L1i misses */
+struct kb_miss_model {
+	const char *cas;
+	size_t variant;
+	double ins_k[2], miss_k[2];	/* per operation: the baseline's, the variant's */
+	size_t changed;			/* functions whose figures changed */
+	const struct kb_miss_row *rows;	/* the largest changes, growers first */
+	size_t n;
 };
 
 /* What the model left out of a run directory, besides torn lines. */
@@ -291,6 +314,10 @@ struct kb_model {
 	size_t ncaveats;
 
 	size_t boots_ok, boots_total;
+	const char *boots_why;		/* manifest run.boots_why, "" if not recorded */
+	long boots_per_variant;		/* 0 when not recorded */
+	long boots_at_once;		/* 0 when not recorded */
+	struct kb_host_other host_other;	/* the measuring boots */
 	struct kb_boot *failed_boots;
 	size_t n_failed_boots;
 	struct {
@@ -302,6 +329,8 @@ struct kb_model {
 	size_t nbloat;
 	struct kb_exec_row *exec;
 	size_t nexec;
+	struct kb_miss_model *miss;	/* per variant off the baseline, then case */
+	size_t nmiss;
 
 	struct kb_model *boot_timing;	/* whole boots (hyperfine), or NULL */
 	struct kb_timing *timing;	/* in boot_timing: timing.jsonl */

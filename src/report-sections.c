@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "missometer.h"
 #include "report.h"
 #include "size.h"
 #include "store.h"
@@ -327,6 +328,26 @@ static void verdict(struct kb_doc *d, const struct kb_model *m)
 	caveat_list(d, m);
 }
 
+/* Other processes' share of the machine's CPU above which timed boots are
+ * said to have shared it (hostload.h: good to about a tick per CPU). */
+#define KB_IDLE_SHARE 0.05
+
+/* Whether the machine was otherwise idle while what ran: measured. */
+static void host_load(struct kb_inline *in, const struct kb_host_other *h, const char *what)
+{
+	if (!h->n)
+		return;
+	kb_doc_fmt(in, " While %s ran, other processes used %.1f%% of the machine's CPU time (median "
+		   "over %zu; at most %.1f%%; measured: /proc/stat less kbench's own CPU time): ", what,
+		   100 * h->median, h->n, 100 * h->max);
+	if (h->max <= KB_IDLE_SHARE)
+		kb_doc_fmt(in, "the machine was otherwise idle.");
+	else
+		kb_doc_strong(in, kb_pool_printf(in->pool, "the machine was not idle (over %.0f%% "
+						 "in some); the times include that interference.",
+						 100 * KB_IDLE_SHARE));
+}
+
 /* Whole boots timed by hyperfine: their own model, their own table, never
  * mixed into the per-operation verdicts. */
 static void boot_timing(struct kb_doc *d, const struct kb_model *m)
@@ -349,6 +370,7 @@ static void boot_timing(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, " with its interval, two-sided exact Mann-Whitney U (one test: no correction), "
 		   "Cliff's delta. hyperfine runs one variant's boots back to back (warm-up first), the "
 		   "variants in a seeded shuffled order.");
+	host_load(in, &bt->host_other, "the timed boots");
 	t = kb_doc_table_heads(d, "variant|text vs {0}|>boots timed|>failed|>median s [{2}% CI]|>vs {0} [{2}% CI]|"
 			       ">p|>Cliff's delta|verdict|>outlier boots", WORDS(d, m, NULL));
 	for (size_t i = 0; i < bt->nrows; i++) {
@@ -555,6 +577,56 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
+/* The miss-o-meter: per case, the functions behind a variant's change in
+ * instructions and L1i misses per operation (sim). */
+static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+
+	if (!m->nmiss)
+		return;
+	in = opening(d, 3, "Functions behind each difference (miss-o-meter)");
+	kb_doc_fmt(in, "Per case, the kernel functions whose instructions per operation grew or shrank "
+		   "most against ");
+	kb_doc_code(in, m->baseline_name);
+	kb_doc_fmt(in, " (up to %d each way) and those whose L1i misses changed most, with their size "
+		   "change as bloat-o-meter names them; \"[kernel]\" is kernel code outside System.map's "
+		   "functions. Sums over the samples of sim.jsonl per iteration; simulated. Every function: ",
+		   KB_MISS_TOP_INS);
+	kb_doc_code(in, "kbench miss-o-meter RUN_DIR");
+	kb_doc_fmt(in, ".");
+	t = kb_doc_table_heads(d, "case|variant|>kernel instructions {0} → variant|function|>instructions|"
+			       ">Δ|>L1i misses|>Δ|>size Δ|>functions changed", WORDS(d, m, NULL));
+	for (size_t i = 0; i < m->nmiss; i++) {
+		const struct kb_miss_model *c = &m->miss[i];
+
+		for (size_t k = 0; k < c->n; k++) {
+			const struct kb_miss_row *r = &c->rows[k];
+
+			td_str(t, k ? "" : c->cas);
+			td_str(t, k ? "" : m->variants[c->variant].name);
+			if (k)
+				td(t, "%s", "");
+			else
+				td(t, "%.1f → %.1f", c->ins_k[0], c->ins_k[1]);
+			td_str(t, r->name);
+			td(t, "%.1f → %.1f", r->ins[0], r->ins[1]);
+			td(t, "%+.1f", r->d_ins);
+			td(t, "%.3f → %.3f", r->miss[0], r->miss[1]);
+			td(t, "%+.3f", r->d_miss);
+			if (r->size[0] >= 0 && r->size[1] >= 0)
+				td(t, "%+lld", r->size[1] - r->size[0]);
+			else
+				td(t, "%s", r->size[0] < 0 ? "new" : "gone");
+			if (k)
+				td(t, "%s", "");
+			else
+				td(t, "%zu", c->changed);
+		}
+	}
+}
+
 /* One row of a metric table: the columns of the first report, then the
  * statistics. */
 static void metric_row(struct kb_doc_table *t, const struct kb_model *m, const struct kb_row *r)
@@ -676,7 +748,19 @@ static void boots(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
 
-	kb_doc_fmt(opening(d, 2, "Boots"), "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
+	struct kb_inline *in = opening(d, 2, "Boots");
+
+	kb_doc_fmt(in, "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
+	if (m->boots_per_variant > 0)
+		kb_doc_fmt(in, " %ld boot%s per variant: %s.", m->boots_per_variant,
+			   m->boots_per_variant == 1 ? "" : "s", m->boots_why);
+	if (m->deterministic && m->boots_at_once > 1)
+		kb_doc_fmt(in, " Boots ran up to %ld at once: the counts do not depend on the machine's load.",
+			   m->boots_at_once);
+	else if (!m->deterministic && m->boots_at_once == 1)
+		kb_doc_fmt(in, " Boots ran one at a time: their figures are times.");
+	if (!m->deterministic)
+		host_load(in, &m->host_other, "the measuring boots");
 	if (!m->n_failed_boots)
 		return;
 	t = kb_doc_table_heads(d, "variant|>boot|status|reason|serial log", NULL);
@@ -746,6 +830,7 @@ static const struct {
 	{ "text size", text_size },
 	{ "symbols", symbols },
 	{ "executed text", executed_text },
+	{ "miss-o-meter", miss_o_meter },
 	{ "speed", speed },
 	{ "size against cost", correlation },
 	{ "boots", boots },

@@ -173,6 +173,32 @@ kernel_cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
 needs_kernel_source() {
 	[ -f "$kernel_src" ] || skip_all "needs:linux-source-6.1" "$1"
 }
+# build_first CONF: kbench build CONF (its kernels built, or waited for while
+# another test builds them), so that a test's waits time boots, not a cold
+# cache's builds; a failed build is a failed check and ends the test
+build_first() {
+	local rc
+	"$KBENCH" build "$1" > "$1.build.out" 2> "$1.build.err"
+	rc=$?
+	check "the kernels of $(basename "$1") are built or cached (rc $rc)" test $rc -eq 0
+	[ $rc -eq 0 ] || { sed 's/^/# /' "$1.build.err" | tail -n 20; test_done; }
+}
+# find_bloat_o_meter DIR: the kernel's scripts/bloat-o-meter in $bom:
+# $KBENCH_BLOAT_O_METER, else the script of an unpacked Linux source
+# (kbench's cache, /usr/src), else taken out of Debian's tarball into DIR;
+# $bom is empty when there is none
+find_bloat_o_meter() {
+	local f
+	bom=${KBENCH_BLOAT_O_METER:-}
+	for f in "$kernel_cache"/src/*/linux-source-6.1/scripts/bloat-o-meter \
+		/usr/src/linux-source-6.1/scripts/bloat-o-meter; do
+		[ -z "$bom" ] && [ -f "$f" ] && bom=$f
+	done
+	if [ -z "$bom" ] && [ -f "$kernel_src" ] &&
+		tar -xJf "$kernel_src" -C "$1" --occurrence=1 linux-source-6.1/scripts/bloat-o-meter 2>/dev/null; then
+		bom=$1/linux-source-6.1/scripts/bloat-o-meter
+	fi
+}
 # kernel_section: the [kernel] section of such a test's variants.conf
 kernel_section() {
 	printf '[kernel]\nsource = %s\ncache = %s\n' "$kernel_src" "$kernel_cache"

@@ -11,21 +11,10 @@
 
 d=$(scratch)
 src=$TEST_SRCDIR/bloat
-cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
 CC=${CC:-cc}
 
-# The reference: $KBENCH_BLOAT_O_METER, else the script of an unpacked Linux
-# source (kbench's cache, /usr/src), else taken out of Debian's tarball.
-bom=${KBENCH_BLOAT_O_METER:-}
-for f in "$cache"/src/*/linux-source-6.1/scripts/bloat-o-meter \
-	/usr/src/linux-source-6.1/scripts/bloat-o-meter; do
-	[ -z "$bom" ] && [ -f "$f" ] && bom=$f
-done
-tarball=/usr/src/linux-source-6.1.tar.xz
-if [ -z "$bom" ] && [ -f "$tarball" ] &&
-	tar -xJf "$tarball" -C "$d" --occurrence=1 linux-source-6.1/scripts/bloat-o-meter 2>/dev/null; then
-	bom=$d/linux-source-6.1/scripts/bloat-o-meter
-fi
+# The reference: the kernel's own scripts/bloat-o-meter.
+find_bloat_o_meter "$d"
 need=
 command -v python3 >/dev/null 2>&1 || need=python3
 command -v nm >/dev/null 2>&1 || need=binutils
@@ -107,7 +96,7 @@ fi
 
 # The kernels: an O2 and an Os vmlinux from kbench's build cache.
 o2= os=
-for c in "$cache"/kernels/*/config; do
+for c in "$kernel_cache"/kernels/*/config; do
 	[ -f "${c%/config}/vmlinux" ] || continue
 	grep -q '^CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y' "$c" && [ -z "$o2" ] && o2=${c%/config}/vmlinux
 	grep -q '^CONFIG_CC_OPTIMIZE_FOR_SIZE=y' "$c" && [ -z "$os" ] && os=${c%/config}/vmlinux
@@ -119,7 +108,7 @@ if [ -n "$o2" ] && [ -n "$os" ]; then
 	same_as_bom "vmlinux O2 against Os, -t" -t "$o2" "$os"
 else
 	for m in "" ", -c" ", -d" ", -t"; do
-		skip "needs:vmlinux (O2 and Os in $cache)" "vmlinux O2 against Os$m"
+		skip "needs:vmlinux (O2 and Os in $kernel_cache)" "vmlinux O2 against Os$m"
 	done
 fi
 
