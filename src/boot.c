@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -408,7 +409,7 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 		struct kb_run_variant *rv = &vs[vi];
 		double el = kb_now() - tboots;
 		long vboot = ++rv->boots_done;
-		pid_t pid;
+		pid_t pid, parent;
 
 		if (plan->done[seq])
 			continue;
@@ -428,9 +429,15 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 		if (kb_interrupted)
 			break;
 		fflush(NULL);
+		parent = getpid();
 		pid = fork();
-		if (pid == 0)
+		if (pid == 0) {
+			/* a killed kbench takes its boots along, and their QEMU with them */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(KB_EXIT_FAILED);
 			_exit(boot_once(env, rv, seq, vboot, plan->total) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK);
+		}
 		if (pid < 0) {
 			kb_error_errno(errno, "cannot fork for boot %ld", seq);
 			bad++;

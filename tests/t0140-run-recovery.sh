@@ -11,6 +11,7 @@ needs_kernel_source "run recovery"
 cd "$d" || exit 1
 boots=3
 write_tcg_conf v.conf backend=clock boots=$boots samples=1 scale=0.01 workloads=getppid seed=7 -- O2
+build_first "$d/v.conf"
 
 # interrupted: a run of v.conf stopped by SIGINT after its first boot; its
 # directory in $run

@@ -96,6 +96,7 @@ check "hyperfine missing: getppid samples kept, timing failed, no boot samples" 
 #    once, no boot sample lost or duplicated.
 mkdir -p "$d/e"
 conf "$d/e/variants.conf" 3 O2 Os
+build_first "$d/e/variants.conf"
 (cd "$d/e" && exec "$KBENCH" run variants.conf > run.out 2> run.err) &
 pid=$!
 i=0
