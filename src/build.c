@@ -352,35 +352,62 @@ static void ccache_env(const struct kb_conf *conf)
 	free(dir);
 }
 
-/* Hits (direct and preprocessed) and misses so far, from --print-stats. */
-static int ccache_counts(const char *ccache, long *hits, long *misses)
+/* The shared jobserver's pipe (kb_build_jobserver), or -1. */
+static int jobserver[2] = { -1, -1 };
+
+int kb_build_jobserver(long jobs, long builds)
 {
-	char *argv[] = { (char *)ccache, "--print-stats", NULL }, *text = NULL, *save = NULL;
-	char *out = NULL;
-	int fd = kb_mkstemp("ccache-stats", &out), r = -1;
+	long tokens = jobs > builds ? jobs - builds : 0;
+	char *flags;
+
+	if (pipe(jobserver) < 0)
+		return kb_error_errno(errno, "cannot make a pipe for the make jobserver");
+	for (long i = 0; i < tokens; i++)
+		if (write(jobserver[1], "+", 1) != 1) {
+			kb_build_jobserver_end();
+			return kb_error_errno(errno, "cannot fill the make jobserver");
+		}
+	/* GNU make's client side: the two inherited descriptors */
+	flags = kb_xasprintf(" -j --jobserver-auth=%d,%d", jobserver[0], jobserver[1]);
+	setenv("MAKEFLAGS", flags, 1);
+	free(flags);
+	return 0;
+}
+
+void kb_build_jobserver_end(void)
+{
+	if (jobserver[0] < 0)
+		return;
+	close(jobserver[0]);
+	close(jobserver[1]);
+	jobserver[0] = jobserver[1] = -1;
+	unsetenv("MAKEFLAGS");
+}
+
+/* make's -j: none under the shared jobserver, else [kernel] jobs. */
+static int make_jobs(const struct kb_conf *conf)
+{
+	return jobserver[0] >= 0 ? 0 : (int)conf->jobs;
+}
+
+/* Hits (direct and preprocessed) and misses of one build, from the stats
+ * log ccache kept for it alone (CCACHE_STATSLOG: one counter name a line,
+ * each compilation after a "# file" line), so that builds at the same time
+ * each count their own. */
+static void ccache_log_counts(const char *log, long *hits, long *misses)
+{
+	char *text = NULL, *save = NULL;
 
 	*hits = *misses = 0;
-	if (fd < 0)
-		return -1;
-	close(fd);
-	if (kb_run_argv(argv, NULL, out) == 0 && kb_read_file(out, &text, NULL) == 0) {
-		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-			char *tab = strchr(l, '\t');
-
-			if (!tab)
-				continue;
-			*tab = '\0';
-			if (!strcmp(l, "direct_cache_hit") || !strcmp(l, "preprocessed_cache_hit"))
-				*hits += atol(tab + 1);
-			else if (!strcmp(l, "cache_miss"))
-				*misses += atol(tab + 1);
-		}
-		r = 0;
+	if (kb_read_file(log, &text, NULL) < 0)
+		return;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(l, "direct_cache_hit") || !strcmp(l, "preprocessed_cache_hit"))
+			++*hits;
+		else if (!strcmp(l, "cache_miss"))
+			++*misses;
 	}
-	unlink(out);
-	free(out);
 	free(text);
-	return r;
 }
 
 /* argv for make: no shell, each flag one entry. */
@@ -586,6 +613,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 {
 	char inkey[65], *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
 	char *cfgtext = NULL, *frag = NULL, *guest = NULL, *kopts = NULL, *tmp = NULL;
+	char *statslog = NULL;
 	double t0 = kb_now();
 	int ret = -1, lockfd = -1, r;
 
@@ -707,20 +735,23 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		ret = 0;
 		goto out;
 	}
-	kb_info("building variant '%s' (%s, -j%ld%s); log: %s", v->name, src->version,
-		conf->jobs, ccache_path(conf) ? ", ccache" : "", log_path);
-	if (ccache_path(conf))
-		ccache_counts(ccache_path(conf), &out->ccache_hits, &out->ccache_misses);
-	r = run_make(conf, src, v, objdir, "bzImage", (int)conf->jobs, log_path);
+	if (jobserver[0] >= 0)
+		kb_info("building variant '%s' (%s, a share of -j%ld with the builds beside it%s); log: %s",
+			v->name, src->version, conf->jobs, ccache_path(conf) ? ", ccache" : "", log_path);
+	else
+		kb_info("building variant '%s' (%s, -j%ld%s); log: %s", v->name, src->version,
+			conf->jobs, ccache_path(conf) ? ", ccache" : "", log_path);
 	if (ccache_path(conf)) {
-		long h, m;
+		statslog = kb_xasprintf("%s/.kbench-ccache-stats", objdir);
+		unlink(statslog);
+		setenv("CCACHE_STATSLOG", statslog, 1);
+	}
+	r = run_make(conf, src, v, objdir, "bzImage", make_jobs(conf), log_path);
+	if (statslog) {
 		FILE *f = fopen(log_path, "a");
 
-		/* this build's part of ccache's counts (builds of other runs
-		 * at the same time would blur it: one run builds at a time) */
-		ccache_counts(ccache_path(conf), &h, &m);
-		out->ccache_hits = h - out->ccache_hits;
-		out->ccache_misses = m - out->ccache_misses;
+		unsetenv("CCACHE_STATSLOG");
+		ccache_log_counts(statslog, &out->ccache_hits, &out->ccache_misses);
 		if (f) {
 			fprintf(f, "kbench: ccache: %ld of %ld compilations from the cache\n",
 				out->ccache_hits, out->ccache_hits + out->ccache_misses);
@@ -786,6 +817,7 @@ out:
 	free(dotconfig);
 	free(stamp);
 	free(lock);
+	free(statslog);
 	free(cfgtext);
 	free(frag);
 	free(guest);

@@ -30,6 +30,14 @@ struct kb_kernel {
 int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);
 void kb_source_release(struct kb_source *src);
 
+/* One make jobserver for builds at once: jobs tokens in all, shared by
+ * every make kbench starts until kb_build_jobserver_end (each of the
+ * builds makes holds one implicitly, so jobs - builds go in the pipe);
+ * the makes find it through MAKEFLAGS and take no -j of their own.  0, or
+ * -1 after a message. */
+int kb_build_jobserver(long jobs, long builds);
+void kb_build_jobserver_end(void);
+
 /* Configure, check and build one variant (or take it from the cache).  The
  * build log goes to log_path.  0, or -1 after a message; a failed build
  * prints the tail of its log. */

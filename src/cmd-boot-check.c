@@ -11,29 +11,8 @@
 #include <time.h>
 
 #include "commands.h"
-#include "record.h"
 #include "util.h"
 #include "vm.h"
-
-struct check {
-	int hello, done;
-	char panic[160];
-};
-
-static void check_line(void *ctx, const char *line, size_t len)
-{
-	struct check *c = ctx;
-	struct kb_record r;
-	const char *why;
-
-	if (kb_record_parse(line, len, &r, &why) == KB_RECORD_OK) {
-		c->hello |= !strcmp(r.kind, "hello");
-		c->done |= !strcmp(r.kind, "done");
-		return;
-	}
-	if (!c->panic[0])
-		kb_vm_panic_text(line, len, c->panic, sizeof(c->panic));
-}
 
 /* A failed run says why on one line of the log: hyperfine keeps no output. */
 static void check_log(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -66,14 +45,11 @@ static int cmd_boot_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct kb_vm_opts o = { .qemu = kb_qemu_path(), .accel = "tcg", .memory_mb = 128,
-				.timeout = 300, .max_bytes = 1 << 20, .on_line = check_line };
-	struct check c = { 0 };
-	struct kb_vm_result res;
-	const char *log = NULL, *status;
+				.timeout = 300, .max_bytes = 1 << 20 };
+	const char *log = NULL;
 	char *end, *reason;
-	int opt;
+	int opt, r;
 
-	o.ctx = &c;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -103,15 +79,11 @@ static int cmd_boot_check(int argc, char **argv)
 	}
 	if (optind != argc || !o.kernel || !o.initrd || !o.append)
 		return kb_command_usage(&kb_command_boot_check, KB_EXIT_USAGE);
-	if (kb_vm_boot(&o, &res) < 0) {
-		check_log(log, "boot-check: QEMU could not be started (%s)", o.qemu);
-		return KB_EXIT_FAILED;
-	}
-	status = kb_vm_outcome(&res, &o, c.hello, c.done, c.panic, &reason);
-	if (strcmp(status, "ok"))
+	r = kb_vm_check(&o, &reason);
+	if (r < 0)
 		check_log(log, "boot-check: %s", reason);
 	free(reason);
-	return strcmp(status, "ok") ? KB_EXIT_FAILED : KB_EXIT_OK;
+	return r < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
 }
 
 const struct kb_command kb_command_boot_check = {

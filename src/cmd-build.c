@@ -26,7 +26,8 @@ static int cmd_build(int argc, char **argv)
 	}
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_xasprintf("%s/logs", conf.cache);
-	failed = kb_run_build(&conf, vs, NULL, logdir);
+	kb_run_prebuild(&conf, vs, logdir);
+	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, NULL, logdir);
 	if (failed >= 0) {
 		printf("%-16s %-8s %10s  %s\n", "variant", "status", "text", "bzImage");
 		for (size_t i = 0; i < conf.n_variants; i++) {

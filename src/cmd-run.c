@@ -108,12 +108,14 @@ static int same_as_before(const struct kb_store *store, int resume, const char *
  * saying which either way, but for a resume refused (*refused): that run
  * stays as it was, to be resumed where it can be. */
 static int choose(const struct kb_conf *conf, struct kb_store *store, int resume,
-		  const char **accel, struct kb_backends_chosen *bc, int *refused)
+		  const struct kb_run_variant *rv, const char *image, const char **accel,
+		  struct kb_backends_chosen *bc, int *refused)
 {
-	char *why = NULL;
+	char *why = NULL, *logdir = kb_store_path(store, "boots");
 	int ret = KB_EXIT_OK;
 
-	*accel = kb_run_choose_accel(conf, &why);
+	*accel = kb_run_choose_accel(conf, rv, image, logdir, &why);
+	free(logdir);
 	if (!same_as_before(store, resume, "accel.chosen", "under", *accel, why)) {
 		*refused = 1;
 		ret = KB_EXIT_NOT_SUPPORTED;
@@ -201,7 +203,7 @@ static int cmd_run(int argc, char **argv)
 	const char *path;
 	char *runner = NULL, *image = NULL, *logdir = NULL;
 	long bad_boots = 0, bad_stages = 0, ran = 0;
-	size_t nbuilt = 0;
+	size_t nbuilt = 0, first;
 	int resume, lockfd = -1, failed = 0, refused = 0, ret = KB_EXIT_FAILED;
 	int r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume);
 	double t0 = kb_now();
@@ -221,7 +223,8 @@ static int cmd_run(int argc, char **argv)
 
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_store_path(&store, "variants");
-	failed = kb_run_build(&conf, vs, &store, logdir);
+	kb_run_prebuild(&conf, vs, logdir);
+	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, &store, logdir);
 	if (failed < 0 || kb_interrupted)
 		goto report;	/* the manifest and report say what was tried */
 	for (size_t i = 0; i < conf.n_variants; i++)
@@ -235,7 +238,9 @@ static int cmd_run(int argc, char **argv)
 	if (kb_image_write(image, runner) < 0)
 		goto report;
 	env.image = image;
-	r = choose(&conf, &store, resume, &env.accel, &bc, &refused);
+	for (first = 0; !vs[first].built; first++)
+		;	/* one was built (nbuilt) */
+	r = choose(&conf, &store, resume, &vs[first], image, &env.accel, &bc, &refused);
 	if (r) {
 		ret = r;
 		goto report;

@@ -78,6 +78,10 @@ static const struct kb_option options[] = {
 	{ .name = "jobs", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(jobs),
 	  .def = "0", .min = 0, .max = 1024,
 	  .help = "make -j for kernel builds (0: number of online CPUs)" },
+	{ .name = "builds_at_once", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG,
+	  .off = KOFF(builds_at_once), .def = "0", .min = 0, .max = 1024,
+	  .help = "variants built at the same time, sharing one make jobserver of [kernel] jobs "
+		  "(0: up to jobs; 1: one after another)" },
 	{ .name = "build_timeout", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(build_timeout),
 	  .def = "14400", .min = 60, .max = 7 * 86400,
 	  .help = "seconds one step of a kernel build (make) may take before it is killed" },

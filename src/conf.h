@@ -44,6 +44,7 @@ struct kb_conf {
 	char *cache;		/* build cache directory */
 	long jobs;
 	long build_timeout;	/* seconds one make step may take */
+	long builds_at_once;	/* variants built at once (0: up to jobs) */
 	char *ccache;		/* auto, on or off */
 
 	/* [run] */

@@ -76,6 +76,13 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 		}
 		kb_info("variant %zu/%zu '%s': configuring", i + 1, conf->n_variants, rv->v->name);
 		ok = kb_build_variant(conf, &src, rv->v, log, &rv->k) == 0;
+		/* built just now beside the others: not a kernel from the cache */
+		if (ok && rv->k.cached && rv->pre.built) {
+			rv->k.cached = 0;
+			rv->k.seconds = rv->pre.seconds;
+			rv->k.ccache_hits = rv->pre.ccache_hits;
+			rv->k.ccache_misses = rv->pre.ccache_misses;
+		}
 		if (ok) {
 			rv->built = 1;
 			kb_info("variant '%s': %s in %.1f s (%s)", rv->v->name,
@@ -96,7 +103,42 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 	return failed;
 }
 
-const char *kb_run_choose_accel(const struct kb_conf *conf, char **why)
+/* Seconds a kernel may take to boot the runner to its end under KVM in
+ * kb_run_choose_accel (a tinyconfig kernel takes about one). */
+#define KVM_CHECK_TIMEOUT 30
+
+/* Does rv's kernel boot the runner to its end under KVM?  0, or -1 with
+ * *why (malloc'd). */
+static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_run_variant *rv,
+				  const char *image, const char *logdir, char **why)
+{
+	char *serial = kb_xasprintf("%s/kvm-check.serial", logdir);
+	char *qlog = kb_xasprintf("%s/kvm-check.qemu.log", logdir);
+	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=none",
+				    rv->v->cmdline ? rv->v->cmdline : "", rv->v->cmdline ? " " : "");
+	struct kb_vm_opts o = {
+		.qemu = kb_qemu_path(), .accel = "kvm", .kernel = rv->k.bzimage, .initrd = image,
+		.append = append, .memory_mb = conf->memory,
+		.timeout = conf->timeout < KVM_CHECK_TIMEOUT ? (double)conf->timeout : KVM_CHECK_TIMEOUT,
+		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
+	};
+	char *reason = NULL;
+	int r;
+
+	kb_mkdir_p(logdir, 0755);
+	r = kb_vm_check(&o, &reason);
+	if (r < 0)
+		*why = kb_xasprintf("KVM runs a BIOS, but kernel '%s' does not boot under it: %s (serial "
+				    "log %s)", rv->v->name, reason, serial);
+	free(reason);
+	free(append);
+	free(serial);
+	free(qlog);
+	return r;
+}
+
+const char *kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant *rv,
+				const char *image, const char *logdir, char **why)
 {
 	const struct kb_backend *want = kb_backend_find(conf->backend);
 	char *k;
@@ -109,8 +151,17 @@ const char *kb_run_choose_accel(const struct kb_conf *conf, char **why)
 		*why = kb_xstrdup("accel = tcg in the configuration");
 		return "tcg";
 	}
-	if (kb_probe_accel(kb_qemu_path(), "kvm", 5, why))
-		return "kvm";
+	if (kb_probe_accel(kb_qemu_path(), "kvm", 5, why)) {
+		if (!rv || !image)
+			return "kvm";
+		k = *why;
+		if (kernel_boots_under_kvm(conf, rv, image, logdir, why) == 0) {
+			*why = kb_xasprintf("%s; kernel '%s' boots under it", k, rv->v->name);
+			free(k);
+			return "kvm";
+		}
+		free(k);
+	}
 	if (conf->accel == KB_ACCEL_KVM)
 		return NULL;
 	k = *why;

@@ -19,6 +19,11 @@ struct kb_run_variant {
 	struct kb_kernel k;
 	int built;
 	long boots_done;
+	struct {			/* built just now beside others (kb_run_prebuild) */
+		int built;
+		long ccache_hits, ccache_misses;
+		double seconds;
+	} pre;
 };
 
 /* An array of conf's variants, nothing built yet (kb_run_variants_free). */
@@ -33,6 +38,13 @@ void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs)
 int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct kb_store *store,
 		 const char *logdir);
 
+/* Build the variants' kernels into the cache up to [kernel] builds_at_once
+ * at a time (0: up to [kernel] jobs), sharing one make jobserver; does
+ * nothing where that is one.  kb_run_build then finds them cached and
+ * reports each as built now (vs[i].pre); a failed one it builds again, and
+ * says why. */
+void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, const char *logdir);
+
 struct kb_command;
 /* The arguments of `kbench run` (allow_resume) and `kbench build`: the
  * configuration (or run directory) in *path, --resume in *resume.  Returns
@@ -41,9 +53,12 @@ struct kb_command;
 int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
 		const char **path, int *resume);
 
-/* The accelerator for [run] accel (KVM only if a guest really makes
- * progress under it): "kvm" or "tcg", or NULL when accel = kvm cannot be
- * had; *why (malloc'd) says why in each case. */
-const char *kb_run_choose_accel(const struct kb_conf *conf, char **why);
+/* The accelerator for [run] accel: KVM only if a guest really makes
+ * progress under it and, given a built variant rv and the guest image, that
+ * kernel boots the runner to its end under KVM (logs in logdir); "kvm" or
+ * "tcg", or NULL when accel = kvm cannot be had; *why (malloc'd) says why
+ * in each case. */
+const char *kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant *rv,
+				const char *image, const char *logdir, char **why);
 
 #endif

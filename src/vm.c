@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record.h"
 #include "util.h"
 #include "vm.h"
 
@@ -283,4 +284,41 @@ const char *kb_vm_outcome(const struct kb_vm_result *res, const struct kb_vm_opt
 	else
 		*reason = kb_xasprintf("QEMU died of signal %d", res->signal);
 	return "crashed";
+}
+
+struct check {
+	int hello, done;
+	char panic[160];
+};
+
+static void check_line(void *ctx, const char *line, size_t len)
+{
+	struct check *c = ctx;
+	struct kb_record r;
+	const char *why;
+
+	if (kb_record_parse(line, len, &r, &why) == KB_RECORD_OK) {
+		c->hello |= !strcmp(r.kind, "hello");
+		c->done |= !strcmp(r.kind, "done");
+		return;
+	}
+	if (!c->panic[0])
+		kb_vm_panic_text(line, len, c->panic, sizeof(c->panic));
+}
+
+int kb_vm_check(const struct kb_vm_opts *opts, char **reason)
+{
+	struct kb_vm_opts o = *opts;
+	struct check c = { 0 };
+	struct kb_vm_result res;
+	const char *status;
+
+	o.on_line = check_line;
+	o.ctx = &c;
+	if (kb_vm_boot(&o, &res) < 0) {
+		*reason = kb_xasprintf("QEMU could not be started (%s)", o.qemu);
+		return -1;
+	}
+	status = kb_vm_outcome(&res, &o, c.hello, c.done, c.panic, reason);
+	return strcmp(status, "ok") ? -1 : 0;
 }

@@ -62,4 +62,10 @@ const char *kb_vm_outcome(const struct kb_vm_result *res, const struct kb_vm_opt
  * QEMU could not be started at all (message printed). */
 int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res);
 
+/* One boot that counts only when the guest runner says done and QEMU exits
+ * by itself (o's on_line and ctx are its own): kbench boot-check, and the
+ * check that a kernel really boots under KVM.  0, or -1 with *reason
+ * (malloc'd) saying why. */
+int kb_vm_check(const struct kb_vm_opts *o, char **reason);
+
 #endif

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Variants built at the same time into the cache (run.h): each in a process
+ * of its own, every make sharing one jobserver, so that one build's
+ * configure, link and compression steps overlap the others' compiling
+ * instead of leaving cores idle.  The run's own build pass then finds each
+ * kernel in the cache and says how it went, exactly as for a cached one. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "run.h"
+#include "util.h"
+
+struct job {
+	pid_t pid;
+	size_t i;
+	double t0;
+	char *log, *result;
+};
+
+/* One variant's build in a child: its messages go to its own log (the
+ * run's build pass says how it went), so nothing is printed twice. */
+static pid_t start(const struct kb_conf *conf, const struct kb_source *src, const struct kb_variant *v,
+		   const struct job *j)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct kb_kernel k;
+		char *res;
+		int fd;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* dies with a killed kbench */
+		if (getppid() != parent)
+			_exit(KB_EXIT_FAILED);
+		fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
+		if (kb_build_variant(conf, src, v, j->log, &k) < 0)
+			_exit(KB_EXIT_FAILED);
+		/* what the build pass cannot see in the cache: that it was built now */
+		res = kb_xasprintf("%d %ld %ld %.3f\n", !k.cached, k.ccache_hits, k.ccache_misses, k.seconds);
+		_exit(kb_write_file_atomic(j->result, res, strlen(res)) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK);
+	}
+	if (pid < 0)
+		kb_error_errno(errno, "cannot fork to build variant '%s'", v->name);
+	return pid;
+}
+
+/* A child's result (start) into its variant's pre. */
+static void take_result(const struct job *j, struct kb_run_variant *rv)
+{
+	char *text = NULL;
+
+	if (kb_read_file(j->result, &text, NULL) == 0 &&
+	    sscanf(text, "%d %ld %ld %lf", &rv->pre.built, &rv->pre.ccache_hits, &rv->pre.ccache_misses,
+		   &rv->pre.seconds) != 4)
+		rv->pre.built = 0;
+	free(text);
+	unlink(j->result);
+}
+
+/* Wait for one build; its slot is freed.  -1 when none was running. */
+static int reap(struct job *j, size_t *n, struct kb_run_variant *vs)
+{
+	int status, forwarded = 0;
+	pid_t pid;
+
+	if (!*n)
+		return -1;
+	for (;;) {
+		pid = waitpid(-1, &status, 0);
+		if (pid > 0)
+			break;
+		if (errno != EINTR)
+			return -1;
+		/* a signal to kbench alone (SIGTERM) stops its builds too */
+		if (kb_interrupted && !forwarded++)
+			for (size_t k = 0; k < *n; k++)
+				kill(j[k].pid, SIGTERM);
+	}
+	for (size_t k = 0; k < *n; k++)
+		if (j[k].pid == pid) {
+			int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+
+			if (ok)
+				take_result(&j[k], &vs[j[k].i]);
+			kb_info("build of variant '%s' %s after %.0f s", vs[j[k].i].v->name,
+				!ok ? "failed (the build pass says why)" :
+				vs[j[k].i].pre.built ? "done" : "found in the cache", kb_now() - j[k].t0);
+			unlink(j[k].log);
+			free(j[k].log);
+			free(j[k].result);
+			j[k] = j[--*n];
+			break;
+		}
+	return 0;
+}
+
+void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, const char *logdir)
+{
+	size_t at_once = conf->builds_at_once ? (size_t)conf->builds_at_once : (size_t)conf->jobs;
+	struct kb_source src;
+	struct job *j;
+	size_t running = 0;
+
+	if (at_once > conf->n_variants)
+		at_once = conf->n_variants;
+	if (at_once < 2 || kb_source_prepare(conf, &src) < 0)
+		return;		/* one at a time: the build pass does it all */
+	if (kb_build_jobserver(conf->jobs, 1) < 0) {
+		kb_source_release(&src);
+		return;
+	}
+	kb_info("builds: up to %zu variants at once, sharing one make jobserver of -j%ld",
+		at_once, conf->jobs);
+	j = kb_xcalloc(at_once, sizeof(*j));
+	for (size_t i = 0; i < conf->n_variants && !kb_interrupted; i++) {
+		const struct kb_variant *v = &conf->variants[i];
+		char *dir = kb_xasprintf("%s/%s", logdir, v->name);
+		pid_t pid;
+
+		if (running == at_once)
+			reap(j, &running, vs);
+		if (kb_interrupted || kb_mkdir_p(dir, 0755) < 0) {
+			free(dir);
+			break;
+		}
+		j[running].log = kb_xasprintf("%s/prebuild.log", dir);
+		j[running].result = kb_xasprintf("%s/prebuild.result", dir);
+		free(dir);
+		kb_info("build of variant %zu/%zu '%s' started", i + 1, conf->n_variants, v->name);
+		pid = start(conf, &src, v, &j[running]);
+		if (pid < 0) {
+			free(j[running].log);
+			free(j[running].result);
+			continue;
+		}
+		j[running].pid = pid;
+		j[running].i = i;
+		j[running++].t0 = kb_now();
+	}
+	while (reap(j, &running, vs) == 0)
+		;
+	free(j);
+	kb_build_jobserver_end();
+	kb_source_release(&src);
+}
