@@ -146,6 +146,27 @@ check "a second run takes all three replicas from the cache, with the same paddi
 	  map(.pad) == (\$a[0].variants[0].replicas | map(.pad)) and
 	  map(.key) == (\$a[0].variants[0].replicas | map(.key))' '$run/manifest.json' >/dev/null"
 
+# --resume: stopped after its first boot, the run boots the other layouts
+# (a boot id names a variant and a layout through the seeded plan)
+write_tcg_conf "$d/res.conf" backend=sim layouts=3 jobs=1 samples=1 workloads=getppid timeout=240 \
+	output="$d/res" -- O2
+(cd "$d" && exec "$KBENCH" run "$d/res.conf" > res.out 2> res.err) &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && ! cat "$d/res/"*/boots.jsonl 2>/dev/null | grep -q .; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+rr=$(ls -d "$d/res/"*/ | head -n 1)
+run_in "$d" "$KBENCH" run --resume "$rr"
+check "--resume after the first boot: every layout booted once, samples' layout their boot's (rc $rc)" sh -c \
+	"[ $rc -eq 0 ] && jq -se 'length == 3 and (map(.boot) | sort) == [1, 2, 3] and (map(.layout) | sort) == [0, 1, 2] and
+	   all(.status == \"ok\")' '$rr/boots.jsonl' >/dev/null &&
+	 jq -sce 'map({key: (.boot | tostring), value: .layout}) | from_entries' '$rr/boots.jsonl' > '$d/rl.json' &&
+	 jq -se --slurpfile bl '$d/rl.json' 'length == 3 and all(.layout == \$bl[0][.boot | tostring])' '$rr/samples.jsonl' >/dev/null"
+
 # configuration errors: file:line, exit 2, no run directory
 conf_error() {
 	local name=$1 pattern=$2
