@@ -240,7 +240,6 @@ static char *tree_version(const char *tree)
 	return kb_xasprintf("%ld.%ld.%ld", v[0], v[1], v[2] < 0 ? 0 : v[2]);
 }
 
-
 /* ---- layout replicas ---- */
 
 /*
@@ -302,12 +301,15 @@ void kb_layout_draw(struct kb_layout *l, unsigned long long seed, const char *va
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, l->seed);
 	/*
-	 * 16 to 4080 bytes in 16-byte steps.  A multiple of 16 keeps every
-	 * alignment gcc and the kernel ask for in .text (functions, loops
-	 * and jumps at most 16), so each function's bytes and size stay the
-	 * same and only addresses change.  Below 4 KiB, and never 0 modulo
-	 * 4 KiB: the set span of a 32K:8:64 L1i (sets x line) and a page, so
-	 * each point moves code to other sets and page offsets than layout 0.
+	 * 16 to 4080 bytes in 16-byte steps.  A multiple of 16 keeps the
+	 * alignment gcc asks for in .text (functions, loops and jumps at
+	 * most 16), so each function's bytes and size stay the same and only
+	 * addresses change (the few entry stubs the kernel aligns to a cache
+	 * line may absorb part of it for the code after them).  Below 4 KiB,
+	 * the set span of a 32K:8:64 L1i (sets x line) and a page, and never
+	 * 0: the first point always moves the core kernel to other sets and
+	 * page offsets than layout 0, the second moves the rest by another
+	 * amount.
 	 */
 	for (int i = 0; i < KB_LAYOUT_PADS; i++)
 		l->pad[i] = 16 * (long)(1 + gsl_rng_uniform_int(rng, 255));

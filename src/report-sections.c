@@ -434,7 +434,7 @@ static void layout_sizes(struct kb_doc *d, const struct kb_model *m)
 				kb_doc_fmt(in, "Layout replicas: each variant built again with the same "
 					   "flags and NOPs in its text (after the head and init objects, "
 					   "and between mm/ and fs/), which move the code after them; "
-					   "layout 0 has none:");
+					   "layout 0 has none (text measured, as binutils size):");
 				t = kb_doc_table_heads(d, "variant|>layout|>seed|>padding (bytes)|>text|"
 						       ">vs layout 0|status", NULL);
 			}
