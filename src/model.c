@@ -200,6 +200,9 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
 	m->boots_why = kb_pool_strdup(p, str(json_object_get(man, "run"), "boots_why"));
 	m->boots_per_variant = (long)json_integer_value(json_object_get(json_object_get(man, "run"), "boots"));
+	m->layouts = (long)json_integer_value(json_object_get(man, "layouts"));
+	if (m->layouts < 1)
+		m->layouts = 1;
 	m->boots_at_once = (long)json_integer_value(json_object_get(json_object_get(man, "run"),
 								     "boots_at_once"));
 	m->baseline_name = str(man, "baseline");

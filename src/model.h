@@ -327,7 +327,8 @@ struct kb_model {
 
 	size_t boots_ok, boots_total;
 	const char *boots_why;		/* manifest run.boots_why, "" if not recorded */
-	long boots_per_variant;		/* 0 when not recorded */
+	long boots_per_variant;		/* 0 when not recorded; of each layout replica */
+	long layouts;			/* manifest layouts: builds of each variant (1 if absent) */
 	long boots_at_once;		/* 0 when not recorded */
 	struct kb_host_other host_other;	/* the measuring boots */
 	struct kb_boot *failed_boots;

@@ -800,7 +800,11 @@ static void boots(struct kb_doc *d, const struct kb_model *m)
 	struct kb_inline *in = opening(d, 2, "Boots");
 
 	kb_doc_fmt(in, "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
-	if (m->boots_per_variant > 0)
+	if (m->boots_per_variant > 0 && m->layouts > 1)
+		kb_doc_fmt(in, " %ld boot%s per layout replica, %ld layouts per variant: %s.",
+			   m->boots_per_variant, m->boots_per_variant == 1 ? "" : "s", m->layouts,
+			   m->boots_why);
+	else if (m->boots_per_variant > 0)
 		kb_doc_fmt(in, " %ld boot%s per variant: %s.", m->boots_per_variant,
 			   m->boots_per_variant == 1 ? "" : "s", m->boots_why);
 	if (m->deterministic && m->boots_at_once > 1)
