@@ -30,6 +30,7 @@ struct active {
 struct boot {
 	const struct kb_boots *env;
 	const char *variant;
+	int layout;		/* the variant's layout replica */
 	long seq, vboot;
 	struct active act[MAX_ACTIVE];
 	size_t n_act;
@@ -159,8 +160,9 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 		free(cas);
 		return;
 	}
-	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:f,s:s,s:s,s:o}",
-		      "variant", b->variant, "boot", (json_int_t)b->seq, "vboot", (json_int_t)b->vboot,
+	j = json_pack("{s:s,s:i,s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:f,s:s,s:s,s:o}",
+		      "variant", b->variant, "layout", b->layout, "boot", (json_int_t)b->seq,
+		      "vboot", (json_int_t)b->vboot,
 		      "workload", wl, "case", cas, "rep", (json_int_t)rep,
 		      "iterations", (json_int_t)iter, "ns", (json_int_t)ns,
 		      "ns_per_op", (double)ns / (double)iter, "backend", backend,
@@ -265,7 +267,9 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 {
 	const struct kb_conf *conf = env->conf;
 	struct kb_store *store = env->store;
-	struct boot b = { .env = env, .variant = rv->v->name, .seq = seq, .vboot = vboot };
+	struct boot b = { .env = env, .variant = rv->v->name, .layout = rv->layout.layout,
+			  .seq = seq, .vboot = vboot };
+	char lay[32] = "";
 	char *serial = kb_store_path(store, "boots/%s-%ld.serial", rv->v->name, b.vboot);
 	char *qlog = kb_store_path(store, "boots/%s-%ld.qemu.log", rv->v->name, b.vboot);
 	const char *argv[KB_VM_MAX_EXTRA + 1];
@@ -307,8 +311,9 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 	} else {
 		status = kb_vm_outcome(&res, &o, b.hello, b.done, b.panic, &reason);
 	}
-	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
-		      "variant", rv->v->name, "boot", (json_int_t)seq, "vboot", (json_int_t)b.vboot,
+	j = json_pack("{s:s,s:i,s:I,s:I,s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
+		      "variant", rv->v->name, "layout", b.layout, "boot", (json_int_t)seq,
+		      "vboot", (json_int_t)b.vboot,
 		      "status", status, "reason", reason, "seconds", res.seconds,
 		      "samples", (json_int_t)b.samples, "garbled", (json_int_t)b.garbled,
 		      "rejected", (json_int_t)b.rejected, "guest_errors", (json_int_t)b.guest_errors,
@@ -327,8 +332,11 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 			problems += b.act[i].run->b->boot_end(b.act[i].bs, j);
 	kb_store_append(store, "boots.jsonl", j);
 	json_decref(j);
-	kb_info("boot %ld/%ld: variant '%s' (%ld/%ld): %s, %ld samples, %.1f s", seq, total,
-		rv->v->name, b.vboot, conf->boots, status, b.samples, res.seconds);
+	if (b.layout)
+		snprintf(lay, sizeof(lay), " layout %d", b.layout);
+	kb_info("boot %ld/%ld: variant '%s'%s (%ld/%ld): %s, %ld samples, %.1f s", seq, total,
+		rv->v->name, lay, b.vboot, conf->boots * (conf->layouts > 1 ? conf->layouts : 1),
+		status, b.samples, res.seconds);
 	if (b.garbled || b.rejected)
 		kb_warn("variant '%s' boot %ld: %ld garbled and %ld rejected guest records skipped",
 			rv->v->name, b.vboot, b.garbled, b.rejected);
@@ -396,6 +404,10 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 {
 	size_t jobs = env->jobs > 1 && kb_boots_concurrent(env->backends) ? (size_t)env->jobs : 1;
 	struct worker *w = kb_xcalloc(jobs, sizeof(*w));
+	/* a variant's boots are numbered across its replicas: (variant, vboot)
+	 * names one boot, and its files */
+	long *vboots = kb_xcalloc(env->conf->n_variants + 1, sizeof(*vboots));
+	long per = env->conf->boots * (env->conf->layouts > 1 ? env->conf->layouts : 1);
 	double tboots = kb_now();
 	long bad = 0, todo = (long)plan->n_todo;
 	size_t running = 0;
@@ -408,16 +420,20 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 		size_t vi = plan->variant[seq - 1];
 		struct kb_run_variant *rv = &vs[vi];
 		double el = kb_now() - tboots;
-		long vboot = ++rv->boots_done;
+		long vboot = ++vboots[rv->vi];
+		char lay[32] = "";
 		pid_t pid, parent;
 
+		rv->boots_done++;
 		if (plan->done[seq])
 			continue;
+		if (rv->layout.layout)
+			snprintf(lay, sizeof(lay), " layout %d", rv->layout.layout);
 		if (*ran)
-			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s' boot %ld/%ld; "
-				"%.0f s elapsed, about %.0f s left", seq, plan->total, vi + 1,
-				env->conf->n_variants, rv->v->name, vboot, env->conf->boots,
-				kb_now() - t0, el / (double)*ran * (double)(todo - *ran));
+			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s'%s boot %ld/%ld; "
+				"%.0f s elapsed, about %.0f s left", seq, plan->total, rv->vi + 1,
+				env->conf->n_variants, rv->v->name, lay, vboot, per, kb_now() - t0,
+				el / (double)*ran * (double)(todo - *ran));
 		++*ran;
 		if (jobs == 1) {
 			if (boot_once(env, rv, seq, vboot, plan->total) < 0 && !kb_interrupted)
@@ -448,6 +464,7 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 	for (int r; (r = reap(w, &running)) != -2; )
 		bad += r < 0 && !kb_interrupted;
 	free(w);
+	free(vboots);
 	return bad;
 }
 

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gsl/gsl_rng.h>
 #include <sha2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,10 @@
 /* Bump when the way kernels are configured or built changes: old cache
  * entries then no longer match. */
 #define KB_BUILD_RECIPE "kbench-build-1"
+
+/* Bump when the padding objects or where they go change: every padded
+ * replica's cache key has it (layout 0 has no padding and keeps its key). */
+#define KB_LAYOUT_RECIPE "kbench-layout-1"
 
 const char *const kb_guest_options[] = {
 	"PRINTK=y",			/* console messages, panics */
@@ -235,6 +240,130 @@ static char *tree_version(const char *tree)
 	return kb_xasprintf("%ld.%ld.%ld", v[0], v[1], v[2] < 0 ? 0 : v[2]);
 }
 
+/* ---- layout replicas ---- */
+
+/*
+ * A replica moves code by padding, not by flags: under -Os gcc ignores
+ * -falign-functions, and shuffling the link order changes the initcall
+ * order and can break the boot.  kbench adds one small object to init/
+ * (linked right after the head objects) and one to mm/ (the last directory
+ * of the core kernel before fs/ and the rest), each a block of NOPs in .text
+ * that is never executed.  Moving everything by one global amount that is a
+ * multiple of the cache's set span would change nothing; two points move
+ * the core kernel and the rest by different amounts, so relative positions
+ * change.  Each object's size is given on make's command line and reaches
+ * only that object's flags (AFLAGS_<object>): no other object's command
+ * line, nor its ccache hash, changes, and a replica costs two tiny objects
+ * and the link.  Without KBENCH_LAYOUT=y on make's command line the lines
+ * are inert: layout 0 is the build without them.
+ */
+static const char layout_asm[] =
+	"/* SPDX-License-Identifier: GPL-2.0-or-later */\n"
+	"/* " KB_LAYOUT_RECIPE ": added by kbench to its copy of the source.  KB_PAD bytes\n"
+	" * of NOPs in .text, never executed: the code linked after them moves. */\n"
+	"\t.section .text, \"ax\"\n"
+	"\t.type KB_PAD_SYM, @object\n"
+	"KB_PAD_SYM:\n"
+	"\t.skip KB_PAD, 0x90\n"
+	"\t.size KB_PAD_SYM, . - KB_PAD_SYM\n";
+
+#define LAYOUT_MK_BEGIN "# kbench layout padding ("
+#define LAYOUT_MK_END "# end of kbench layout padding\n"
+
+static const struct {
+	const char *dir;	/* its Makefile lists the object last */
+	const char *var;	/* make variable with its size */
+} layout_points[KB_LAYOUT_PADS] = {
+	{ "init", "KBENCH_PAD_1" },
+	{ "mm", "KBENCH_PAD_2" },
+};
+
+static unsigned long fnv1a(const char *s, unsigned long h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619UL;
+	return h & 0xffffffffUL;
+}
+
+void kb_layout_draw(struct kb_layout *l, unsigned long long seed, const char *variant, int layout)
+{
+	char *text;
+	gsl_rng *rng;
+
+	memset(l, 0, sizeof(*l));
+	l->layout = layout;
+	if (layout == 0)
+		return;
+	/* 32 bits: the manifest's integers stay exact in any JSON reader */
+	text = kb_xasprintf("%llu:%s:%d", seed, variant, layout);
+	l->seed = fnv1a(text, 2166136261UL);
+	free(text);
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, l->seed);
+	/*
+	 * 16 to 4080 bytes in 16-byte steps.  A multiple of 16 keeps the
+	 * alignment gcc asks for in .text (functions, loops and jumps at
+	 * most 16), so each function's bytes and size stay the same and only
+	 * addresses change (the few entry stubs the kernel aligns to a cache
+	 * line may absorb part of it for the code after them).  Below 4 KiB,
+	 * the set span of a 32K:8:64 L1i (sets x line) and a page, and never
+	 * 0: the first point always moves the core kernel to other sets and
+	 * page offsets than layout 0, the second moves the rest by another
+	 * amount.
+	 */
+	for (int i = 0; i < KB_LAYOUT_PADS; i++)
+		l->pad[i] = 16 * (long)(1 + gsl_rng_uniform_int(rng, 255));
+	gsl_rng_free(rng);
+}
+
+/* path with exactly want as its contents (written whole, then renamed in). */
+static int write_if_changed(const char *path, const char *want)
+{
+	char *have = NULL;
+	int same = kb_read_file(path, &have, NULL) == 0 && !strcmp(have, want);
+
+	free(have);
+	return same ? 0 : kb_write_file_atomic(path, want, strlen(want));
+}
+
+/* Add (or bring up to date) the padding objects in kbench's own copy of
+ * the source. */
+static int layout_install(const struct kb_source *src)
+{
+	int ret = 0;
+
+	for (int i = 0; i < KB_LAYOUT_PADS && ret == 0; i++) {
+		char *mk = kb_xasprintf("%s/%s/Makefile", src->tree, layout_points[i].dir);
+		char *as = kb_xasprintf("%s/%s/kb_layout_pad.S", src->tree, layout_points[i].dir);
+		char *text = NULL, *b, *e, *want;
+
+		if (kb_read_file(mk, &text, NULL) < 0) {
+			ret = kb_error("'%s': cannot read it to add kbench's layout padding", mk);
+			goto next;
+		}
+		/* an older version's block goes */
+		b = strstr(text, LAYOUT_MK_BEGIN);
+		e = b ? strstr(b, LAYOUT_MK_END) : NULL;
+		if (b && e)
+			memmove(b, e + strlen(LAYOUT_MK_END), strlen(e + strlen(LAYOUT_MK_END)) + 1);
+		want = kb_xasprintf("%s%s" LAYOUT_MK_BEGIN KB_LAYOUT_RECIPE ", added by kbench; inert "
+				    "without KBENCH_LAYOUT=y)\n"
+				    "obj-$(KBENCH_LAYOUT) += kb_layout_pad.o\n"
+				    "AFLAGS_kb_layout_pad.o := -DKB_PAD=$(%s) -DKB_PAD_SYM=kb_layout_pad_%d\n"
+				    LAYOUT_MK_END, text, *text && text[strlen(text) - 1] != '\n' ? "\n" : "",
+				    layout_points[i].var, i + 1);
+		ret = write_if_changed(as, layout_asm);
+		if (ret == 0)
+			ret = write_if_changed(mk, want);
+		free(want);
+next:
+		free(text);
+		free(mk);
+		free(as);
+	}
+	return ret;
+}
+
 int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 {
 	char hash[65], *dir = NULL, *tmp = NULL;
@@ -297,6 +426,15 @@ version:
 	if (!src->version) {
 		kb_error("'%s/Makefile': no kernel VERSION/PATCHLEVEL", src->tree);
 		goto out;
+	}
+	if (conf->layouts > 1) {
+		if (!dir) {
+			kb_error("'layouts': %ld, but the source '%s' is a tree kbench does not own; "
+				 "layout replicas need a tarball", conf->layouts, conf->source);
+			goto out;
+		}
+		if (layout_install(src) < 0)
+			goto out;
 	}
 	ret = 0;
 out:
@@ -390,6 +528,18 @@ static int make_jobs(const struct kb_conf *conf)
 	return jobserver[0] >= 0 ? 0 : (int)conf->jobs;
 }
 
+/* How a build shares the cores, for its progress line. */
+static const char *jobs_words(const struct kb_conf *conf)
+{
+	static char buf[80];
+
+	if (jobserver[0] >= 0)
+		snprintf(buf, sizeof(buf), "a share of -j%ld with the builds beside it", conf->jobs);
+	else
+		snprintf(buf, sizeof(buf), "-j%ld", conf->jobs);
+	return buf;
+}
+
 /* Hits (direct and preprocessed) and misses of one build, from the stats
  * log ccache kept for it alone (CCACHE_STATSLOG: one counter name a line,
  * each compilation after a "# file" line), so that builds at the same time
@@ -417,7 +567,8 @@ struct argv {
 };
 
 static void make_argv(struct argv *a, const struct kb_conf *conf, const struct kb_source *src,
-		      const struct kb_variant *v, const char *objdir, const char *target, int jobs)
+		      const struct kb_variant *v, const struct kb_layout *l, const char *objdir,
+		      const char *target, int jobs)
 {
 	a->n = 0;
 	a->v[a->n++] = kb_xstrdup(MAKE_PROG);
@@ -434,6 +585,11 @@ static void make_argv(struct argv *a, const struct kb_conf *conf, const struct k
 		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
 	if (jobs > 0)
 		a->v[a->n++] = kb_xasprintf("-j%d", jobs);
+	if (l && l->layout > 0) {
+		a->v[a->n++] = kb_xstrdup("KBENCH_LAYOUT=y");
+		for (int i = 0; i < KB_LAYOUT_PADS; i++)
+			a->v[a->n++] = kb_xasprintf("%s=%ld", layout_points[i].var, l->pad[i]);
+	}
 	a->v[a->n++] = kb_xstrdup(target);
 	a->v[a->n] = NULL;
 }
@@ -446,14 +602,14 @@ static void argv_free(struct argv *a)
 }
 
 static int run_make(const struct kb_conf *conf, const struct kb_source *src,
-		    const struct kb_variant *v, const char *objdir, const char *target,
-		    int jobs, const char *log)
+		    const struct kb_variant *v, const struct kb_layout *l, const char *objdir,
+		    const char *target, int jobs, const char *log)
 {
 	struct argv a;
 	FILE *f = fopen(log, "a");
 	int r;
 
-	make_argv(&a, conf, src, v, objdir, target, jobs);
+	make_argv(&a, conf, src, v, l, objdir, target, jobs);
 	if (f) {
 		fputs("$", f);
 		for (int i = 0; i < a.n; i++)
@@ -609,9 +765,10 @@ static int fill_outputs(struct kb_kernel *k)
 }
 
 int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
-		     const struct kb_variant *v, const char *log_path, struct kb_kernel *out)
+		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
+		     struct kb_kernel *out)
 {
-	char inkey[65], *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
+	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
 	char *cfgtext = NULL, *frag = NULL, *guest = NULL, *kopts = NULL, *tmp = NULL;
 	char *statslog = NULL;
 	double t0 = kb_now();
@@ -619,6 +776,18 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 
 	memset(out, 0, sizeof(*out));
 	out->ccache_hits = out->ccache_misses = -1;
+	/* only kbench says whether the padding is in (make reads the environment) */
+	unsetenv("KBENCH_LAYOUT");
+	for (int i = 0; i < KB_LAYOUT_PADS; i++)
+		unsetenv(layout_points[i].var);
+	if (l && l->layout > 0) {
+		if (v->bzimage) {
+			out->failure = "a prebuilt kernel has no layouts";
+			kb_error("variant '%s': prebuilt: no layout %d", v->name, l->layout);
+			return -1;
+		}
+		snprintf(pads, sizeof(pads), "%s pads %ld,%ld", KB_LAYOUT_RECIPE, l->pad[0], l->pad[1]);
+	}
 	if (!strcmp(conf->ccache, "on") && !ccache_path(conf)) {
 		out->failure = "ccache not found";
 		kb_error("variant '%s': ccache = on, but there is no ccache (apt-get install ccache)",
@@ -660,12 +829,12 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		kopts = kb_xcalloc(1, cap);
 		len = 0;
 		for (size_t i = 0; i < v->n_kopts; i++) {
-			char *l = kb_xasprintf("%s=%s\n", v->kopts[i].name, v->kopts[i].value);
+			char *kv = kb_xasprintf("%s=%s\n", v->kopts[i].name, v->kopts[i].value);
 
-			cap += strlen(l);
+			cap += strlen(kv);
 			kopts = kb_xrealloc(kopts, cap);
-			len += (size_t)sprintf(kopts + len, "%s", l);
-			free(l);
+			len += (size_t)sprintf(kopts + len, "%s", kv);
+			free(kv);
 		}
 		if (conf->fragment && kb_read_file(conf->fragment, &frag, NULL) < 0) {
 			kb_error_errno(errno, "cannot read fragment '%s'", conf->fragment);
@@ -686,7 +855,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	stamp = kb_xasprintf("%s/.kbench-config", objdir);
 	if (!is_file(stamp) || !is_file(dotconfig)) {
 		unlink(stamp);
-		if (run_make(conf, src, v, objdir, conf->base, 0, log_path) != 0) {
+		if (run_make(conf, src, v, NULL, objdir, conf->base, 0, log_path) != 0) {
 			out->failure = "base configuration failed";
 			kb_error("variant '%s': 'make %s' failed; log: %s", v->name, conf->base, log_path);
 			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
@@ -694,7 +863,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		}
 		if (append_config(dotconfig, conf, v) < 0)
 			goto out;
-		if (run_make(conf, src, v, objdir, "olddefconfig", 0, log_path) != 0) {
+		if (run_make(conf, src, v, NULL, objdir, "olddefconfig", 0, log_path) != 0) {
 			out->failure = "olddefconfig failed";
 			kb_error("variant '%s': 'make olddefconfig' failed; log: %s", v->name, log_path);
 			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
@@ -714,8 +883,10 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	{
 		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
-					 v->cc, v->kcflags, out->compiler };
-		sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields));
+					 v->cc, v->kcflags, out->compiler, pads };
+
+		/* layout 0 keeps the key of a build without the feature */
+		sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields) - !pads[0]);
 	}
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (fill_outputs(out)) {
@@ -735,18 +906,19 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		ret = 0;
 		goto out;
 	}
-	if (jobserver[0] >= 0)
-		kb_info("building variant '%s' (%s, a share of -j%ld with the builds beside it%s); log: %s",
-			v->name, src->version, conf->jobs, ccache_path(conf) ? ", ccache" : "", log_path);
+	if (pads[0])
+		kb_info("building variant '%s' layout %d (%s, padding %ld and %ld bytes, %s%s); "
+			"log: %s", v->name, l->layout, src->version, l->pad[0], l->pad[1],
+			jobs_words(conf), ccache_path(conf) ? ", ccache" : "", log_path);
 	else
-		kb_info("building variant '%s' (%s, -j%ld%s); log: %s", v->name, src->version,
-			conf->jobs, ccache_path(conf) ? ", ccache" : "", log_path);
+		kb_info("building variant '%s' (%s, %s%s); log: %s", v->name, src->version,
+			jobs_words(conf), ccache_path(conf) ? ", ccache" : "", log_path);
 	if (ccache_path(conf)) {
 		statslog = kb_xasprintf("%s/.kbench-ccache-stats", objdir);
 		unlink(statslog);
 		setenv("CCACHE_STATSLOG", statslog, 1);
 	}
-	r = run_make(conf, src, v, objdir, "bzImage", make_jobs(conf), log_path);
+	r = run_make(conf, src, v, l, objdir, "bzImage", make_jobs(conf), log_path);
 	if (statslog) {
 		FILE *f = fopen(log_path, "a");
 

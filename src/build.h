@@ -27,6 +27,26 @@ struct kb_kernel {
 	const char *failure;	/* on failure: what went wrong, in a few words */
 };
 
+/* A layout replica of a variant: the same flags, and pad[i] bytes of NOPs
+ * in the kernel text at padding point i (0: after the head and init
+ * objects, 1: between mm/ and fs/).  Layout 0 has none and is the build
+ * without the feature, byte for byte. */
+#define KB_LAYOUT_PADS 2
+struct kb_layout {
+	int layout;
+	unsigned long seed;		/* of the draw; 0 for layout 0 */
+	long pad[KB_LAYOUT_PADS];
+};
+
+/* The padding of replica layout of a variant, drawn from seed (the
+ * configuration's [run] seed, 0 when it gives none), the variant's name and
+ * the layout: the same three give the same padding, so cached replicas
+ * serve later runs. */
+void kb_layout_draw(struct kb_layout *l, unsigned long long seed, const char *variant, int layout);
+
+/* Locate the source, unpacking a tarball into the cache once; with
+ * conf->layouts > 1, also add kbench's padding objects to that copy (never
+ * to a tree kbench does not own). */
 int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);
 void kb_source_release(struct kb_source *src);
 
@@ -38,11 +58,13 @@ void kb_source_release(struct kb_source *src);
 int kb_build_jobserver(long jobs, long builds);
 void kb_build_jobserver_end(void);
 
-/* Configure, check and build one variant (or take it from the cache).  The
- * build log goes to log_path.  0, or -1 after a message; a failed build
- * prints the tail of its log. */
+/* Configure, check and build one variant (or take it from the cache), as
+ * layout replica l (NULL: layout 0).  Replicas of a variant share its object
+ * directory: one costs the padding objects and the link.  The build log
+ * goes to log_path.  0, or -1 after a message; a failed build prints the
+ * tail of its log. */
 int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
-		     const struct kb_variant *v, const char *log_path,
+		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
 		     struct kb_kernel *out);
 void kb_kernel_release(struct kb_kernel *k);
 

@@ -30,14 +30,18 @@ static int cmd_build(int argc, char **argv)
 	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, NULL, logdir);
 	if (failed >= 0) {
 		printf("%-16s %-8s %10s  %s\n", "variant", "status", "text", "bzImage");
-		for (size_t i = 0; i < conf.n_variants; i++) {
+		for (size_t i = 0; i < kb_run_n(&conf); i++) {
 			struct kb_size sz = { 0 };
+			char *name = vs[i].layout.layout ? kb_xasprintf("%s/layout-%d", vs[i].v->name,
+									vs[i].layout.layout)
+							 : kb_xstrdup(vs[i].v->name);
 
 			if (vs[i].built)
 				kb_size_read(vs[i].k.vmlinux, &sz);
-			printf("%-16s %-8s %10llu  %s\n", vs[i].v->name,
+			printf("%-16s %-8s %10llu  %s\n", name,
 			       vs[i].built ? (vs[i].k.cached ? "cached" : "built") : "FAILED",
 			       sz.text, vs[i].built ? vs[i].k.bzimage : "-");
+			free(name);
 		}
 	}
 	kb_run_variants_free(&conf, vs);

@@ -183,9 +183,13 @@ static long stages(const struct kb_conf *conf, const struct kb_boots *env, const
 	};
 	long bad = 0;
 
-	for (size_t i = 0; i < conf->n_variants; i++)
-		sv[i] = (struct kb_stage_variant){ vs[i].v->name, vs[i].k.bzimage, vs[i].v->cmdline,
-						   vs[i].built };
+	/* each variant as configured: its layout 0 */
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		const struct kb_run_variant *rv = &vs[i * (kb_run_n(conf) / conf->n_variants)];
+
+		sv[i] = (struct kb_stage_variant){ rv->v->name, rv->k.bzimage, rv->v->cmdline,
+						   rv->built };
+	}
 	for (size_t i = 0; i < env->backends->n_stages && !kb_interrupted; i++)
 		bad += env->backends->stages[i].b->stage(env->backends->stages[i].priv, &st);
 	free(sv);
@@ -227,7 +231,7 @@ static int cmd_run(int argc, char **argv)
 	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, &store, logdir);
 	if (failed < 0 || kb_interrupted)
 		goto report;	/* the manifest and report say what was tried */
-	for (size_t i = 0; i < conf.n_variants; i++)
+	for (size_t i = 0; i < kb_run_n(&conf); i++)
 		nbuilt += vs[i].built != 0;
 	if (!nbuilt) {
 		kb_error("no variant built: nothing to boot");
@@ -249,7 +253,7 @@ static int cmd_run(int argc, char **argv)
 	boots_per_variant(&conf, &store, &bc);
 	env.jobs = conf.run_jobs;
 
-	kb_plan_make(&plan, vs, conf.n_variants, conf.boots, conf.seed);
+	kb_plan_make(&plan, vs, kb_run_n(&conf), conf.boots, conf.seed);
 	kb_plan_read_done(&plan, &store);
 	if (resume) {
 		/* Samples of a boot that never finished are dropped: it runs again. */
@@ -282,8 +286,9 @@ report:
 		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
 			store.dir);
 	else
-		kb_info("%ld boots, %ld failed; %zu of %zu variants built; %.0f s", ran, bad_boots,
-			nbuilt, conf.n_variants, kb_now() - t0);
+		kb_info("%ld boots, %ld failed; %zu of %zu %s built; %.0f s", ran, bad_boots,
+			nbuilt, kb_run_n(&conf), conf.layouts > 1 ? "layout replicas" : "variants",
+			kb_now() - t0);
 out:
 	kb_run_variants_free(&conf, vs);
 	kb_plan_release(&plan);

@@ -97,6 +97,12 @@ static const struct kb_option options[] = {
 	  .def = "5", .min = 1, .max = 10000,
 	  .help = "boots per variant: the unit of replication under a backend that measures time; "
 		  "left out, 1 under a deterministic one (sim), whose boots give the same counts" },
+	{ .name = "layouts", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(layouts),
+	  .def = "1", .min = 1, .max = KB_MAX_LAYOUTS,
+	  .help = "builds of each variant with identical flags: layout 0 as configured, layouts 1 "
+		  "to N-1 with seeded padding in the kernel text (after the head objects and between "
+		  "mm/ and fs/), so that code moves relative to the cache sets; each is booted like "
+		  "a variant (needs a tarball source: the padding is added to kbench's own copy)" },
 	{ .name = "jobs", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(run_jobs),
 	  .def = "0", .min = 0, .max = 1024,
 	  .help = "boots at once under a backend whose counts do not depend on the machine's load "
@@ -730,6 +736,11 @@ static void finish(struct parse *p)
 			perr(p, "variant '%s': cmdline: kb_ parameters belong to kbench's guest runner", v->name);
 		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc))
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
+		if (v->bzimage && c->layouts > 1) {
+			p->line = kb_conf_key_line(c, KB_SEC_RUN, "layouts");
+			perr(p, "'layouts': %ld, but variant '%s' is a prebuilt bzimage: kbench cannot "
+			     "pad it (layouts = 1, or build it from source)", c->layouts, v->name);
+		}
 	}
 	if (c->baseline && !kb_conf_variant(c, c->baseline)) {
 		kb_eprint("%s: baseline '%s' is not a variant", c->path, c->baseline);
@@ -883,6 +894,13 @@ out:
 	return why;
 }
 
+static int is_directory(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* NULL if path can be a kernel source: a tarball, or a directory (the
  * build looks for the tree in it); else why. */
 static const char *source_usable(const char *path)
@@ -926,6 +944,12 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 		key_error(conf, KB_SEC_KERNEL, "cache", conf->cache, why), bad = 1;
 	if ((why = source_usable(conf->source)))
 		key_error(conf, KB_SEC_KERNEL, "source", conf->source, why), bad = 1;
+	else if (conf->layouts > 1 && is_directory(conf->source))
+		kb_eprint("%s:%d: 'layouts': %ld, but [kernel] source '%s' is a tree kbench does not "
+			  "own: layout replicas add padding objects to the source, which kbench does "
+			  "only to its own copy of a tarball (give the tarball, or layouts = 1)",
+			  conf->path, kb_conf_key_line(conf, KB_SEC_RUN, "layouts"), conf->layouts,
+			  conf->source), bad = 1;
 	if (conf->fragment) {
 		fd = kb_open_regular(conf->fragment, NULL);
 		if (fd < 0)

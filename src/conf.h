@@ -31,6 +31,8 @@ struct kb_variant {
 /* Options kbench knows at most (core and backends'), and a configuration's size. */
 #define KB_MAX_OPTIONS 128
 #define KB_CONF_MAX_BYTES (1 << 20)
+/* [run] layouts at most: each is a kernel build and its boots */
+#define KB_MAX_LAYOUTS 64
 
 struct kb_conf {
 	char *path;		/* the file it came from */
@@ -51,6 +53,7 @@ struct kb_conf {
 	long accel;		/* enum kb_accel */
 	long run_jobs;		/* boots at once where the backends allow ([run] jobs) */
 	long boots;
+	long layouts;		/* builds of each variant: 1 + padded replicas ([run] layouts) */
 	char *workloads;	/* comma-separated, validated */
 	long samples;
 	double scale;

@@ -75,6 +75,7 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 				      "workloads", conf->workloads, "samples", (int)conf->samples,
 				      "scale", conf->scale, "timeout", (int)conf->timeout,
 				      "memory_mb", (int)conf->memory));
+	json_object_set_new(m, "layouts", json_integer((json_int_t)conf->layouts));
 	json_object_set_new(m, "host", kb_probe_host(0));
 	for (size_t i = 0; i < conf->n_variants; i++)
 		json_array_append_new(jv, variant_json(&conf->variants[i]));
@@ -88,35 +89,69 @@ int kb_manifest_kernel(struct kb_store *s, const struct kb_conf *conf, const str
 					  "base", conf->base));
 }
 
-int kb_manifest_variant(struct kb_store *s, size_t i, const struct kb_run_variant *rv,
-			int build_ok, const struct kb_size *size)
+static json_t *size_json(const struct kb_size *size)
 {
-	json_t *j = json_array_get(json_object_get(s->manifest, "variants"), i);
-	const char *name = rv->v->name;
+	return json_pack("{s:I,s:I,s:I,s:I}", "text", (json_int_t)size->text, "data",
+			 (json_int_t)size->data, "bss", (json_int_t)size->bss, "dec",
+			 (json_int_t)(size->text + size->data + size->bss));
+}
 
-	if (!j)
-		return -1;
+/* How a build went, into j: the fields a variant and each of its replicas have. */
+static void build_json(json_t *j, const struct kb_run_variant *rv, int build_ok, const char *dir)
+{
 	if (!build_ok) {
 		json_object_set_new(j, "status", json_string("build-failed"));
 		json_object_set_new(j, "reason", json_string(rv->k.failure ? rv->k.failure : "?"));
-		json_object_set_new(j, "log", json_sprintf("variants/%s/build.log", name));
-	} else {
-		json_object_set_new(j, "status", json_string(rv->built ? "built" : "copy-failed"));
-		json_object_set_new(j, "key", json_string(rv->k.key));
-		json_object_set_new(j, "cached", json_boolean(rv->k.cached));
-		json_object_set_new(j, "build_seconds", json_real(rv->k.seconds));
-		json_object_set_new(j, "compiler", rv->k.compiler ? json_string(rv->k.compiler) : json_null());
-		json_object_set_new(j, "vmlinux", json_sprintf("variants/%s/vmlinux", name));
-		if (!rv->k.cached && rv->k.ccache_hits >= 0)
-			json_object_set_new(j, "ccache", json_pack("{s:I,s:I}", "hits",
-								  (json_int_t)rv->k.ccache_hits, "misses",
-								  (json_int_t)rv->k.ccache_misses));
+		json_object_set_new(j, "log", json_sprintf("%s/build.log", dir));
+		return;
 	}
+	json_object_set_new(j, "status", json_string(rv->built ? "built" : "copy-failed"));
+	json_object_set_new(j, "key", json_string(rv->k.key));
+	json_object_set_new(j, "cached", json_boolean(rv->k.cached));
+	json_object_set_new(j, "build_seconds", json_real(rv->k.seconds));
+	json_object_set_new(j, "compiler", rv->k.compiler ? json_string(rv->k.compiler) : json_null());
+	json_object_set_new(j, "vmlinux", json_sprintf("%s/vmlinux", dir));
+	if (!rv->k.cached && rv->k.ccache_hits >= 0)
+		json_object_set_new(j, "ccache", json_pack("{s:I,s:I}", "hits",
+							  (json_int_t)rv->k.ccache_hits, "misses",
+							  (json_int_t)rv->k.ccache_misses));
+}
+
+int kb_manifest_variant(struct kb_store *s, const struct kb_run_variant *rv, int build_ok,
+			const struct kb_size *size)
+{
+	json_t *j = json_array_get(json_object_get(s->manifest, "variants"), rv->vi);
+	json_t *reps, *r, *pad = json_array();
+	char *dir = kb_run_variant_dir(rv);
+
+	if (!j) {
+		json_decref(pad);
+		free(dir);
+		return -1;
+	}
+	/* the variant's own fields are its layout 0's */
+	if (rv->layout.layout == 0) {
+		build_json(j, rv, build_ok, dir);
+		if (size)
+			json_object_set_new(j, "size", size_json(size));
+	}
+	reps = json_object_get(j, "replicas");
+	if (!json_is_array(reps)) {
+		reps = json_array();
+		json_object_set_new(j, "replicas", reps);
+	}
+	while (json_array_size(reps) <= (size_t)rv->layout.layout)
+		json_array_append_new(reps, json_null());
+	for (int i = 0; i < KB_LAYOUT_PADS; i++)
+		json_array_append_new(pad, json_integer((json_int_t)rv->layout.pad[i]));
+	r = json_pack("{s:i,s:I,s:o,s:o}", "layout", rv->layout.layout, "seed",
+		      (json_int_t)rv->layout.seed, "pad", pad, "text",
+		      size ? json_integer((json_int_t)size->text) : json_null());
+	build_json(r, rv, build_ok, dir);
 	if (size)
-		json_object_set_new(j, "size", json_pack("{s:I,s:I,s:I,s:I}", "text", (json_int_t)size->text,
-							"data", (json_int_t)size->data, "bss",
-							(json_int_t)size->bss, "dec",
-							(json_int_t)(size->text + size->data + size->bss)));
+		json_object_set_new(r, "size", size_json(size));
+	json_array_set_new(reps, (size_t)rv->layout.layout, r);
+	free(dir);
 	return kb_store_save_manifest(s);
 }
 

@@ -19,10 +19,13 @@
 int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf);
 /* The kernel source all variants are built from. */
 int kb_manifest_kernel(struct kb_store *s, const struct kb_conf *conf, const struct kb_source *src);
-/* Variant i: how its build went (build_ok; rv->built says whether the run
- * directory has its copies too), its size (or NULL), where the run keeps it. */
-int kb_manifest_variant(struct kb_store *s, size_t i, const struct kb_run_variant *rv,
-			int build_ok, const struct kb_size *size);
+/* A variant's replica: how its build went (build_ok; rv->built says whether
+ * the run directory has its copies too), its size (or NULL), where the run
+ * keeps it, as entry rv->layout.layout of the variant's "replicas" ({layout,
+ * seed, pad, text, key, cached, status...}); layout 0's also as the
+ * variant's own fields. */
+int kb_manifest_variant(struct kb_store *s, const struct kb_run_variant *rv, int build_ok,
+			const struct kb_size *size);
 /* The accelerator chosen (NULL: none could be had) and why. */
 int kb_manifest_accel(struct kb_store *s, const char *accel, const char *why);
 /* The backends chosen, each with why; c NULL when none could be had

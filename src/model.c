@@ -200,12 +200,47 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
 	m->boots_why = kb_pool_strdup(p, str(json_object_get(man, "run"), "boots_why"));
 	m->boots_per_variant = (long)json_integer_value(json_object_get(json_object_get(man, "run"), "boots"));
+	m->layouts = (long)json_integer_value(json_object_get(man, "layouts"));
+	if (m->layouts < 1)
+		m->layouts = 1;
 	m->boots_at_once = (long)json_integer_value(json_object_get(json_object_get(man, "run"),
 								     "boots_at_once"));
 	m->baseline_name = str(man, "baseline");
 	if (!*m->baseline_name && json_array_size(mv))
 		m->baseline_name = str(json_array_get(mv, 0), "name");
 	m->baseline_name = kb_pool_strdup(p, m->baseline_name);
+}
+
+/* The replicas the manifest lists, in order; an entry that is not an
+ * object with an integer layout is left out. */
+static void replicas_of(struct kb_pool *p, json_t *reps, struct kb_model_variant *out)
+{
+	size_t n = json_is_array(reps) ? json_array_size(reps) : 0, i;
+	json_t *r;
+
+	if (!n)
+		return;
+	out->replicas = kb_pool_array(p, n, sizeof(*out->replicas));
+	json_array_foreach(reps, i, r) {
+		struct kb_model_replica *x = &out->replicas[out->nreplicas];
+		json_t *sz = json_object_get(r, "size"), *pad = json_object_get(r, "pad");
+
+		if (!json_is_integer(json_object_get(r, "layout")))
+			continue;
+		x->layout = json_integer_value(json_object_get(r, "layout"));
+		x->seed = json_integer_value(json_object_get(r, "seed"));
+		for (size_t k = 0; k < KB_ARRAY_SIZE(x->pad); k++)
+			x->pad[k] = json_integer_value(json_array_get(pad, k));
+		x->has_size = json_is_object(sz);
+		if (x->has_size) {
+			x->text = json_integer_value(json_object_get(sz, "text"));
+			x->data = json_integer_value(json_object_get(sz, "data"));
+			x->bss = json_integer_value(json_object_get(sz, "bss"));
+		}
+		x->status = kb_pool_strdup(p, str(r, "status"));
+		x->vmlinux = kb_pool_strdup(p, str(r, "vmlinux"));
+		out->nreplicas++;
+	}
 }
 
 static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *out)
@@ -228,6 +263,7 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	out->key = kb_pool_strdup(p, str(v, "key"));
 	out->compiler = kb_pool_strdup(p, str(v, "compiler"));
 	out->vmlinux = kb_pool_strdup(p, str(v, "vmlinux"));
+	replicas_of(p, json_object_get(v, "replicas"), out);
 }
 
 static int cmp_double(const void *a, const void *b)

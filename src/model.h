@@ -90,6 +90,15 @@ struct kb_model_kernel {
 	const char *source, *id, *version, *arch, *base;
 };
 
+/* A layout replica of a variant ([run] layouts), as the manifest records
+ * its build: the same flags, padding of pad[] bytes in the text. */
+struct kb_model_replica {
+	long long layout, seed, pad[2];
+	int has_size;
+	long long text, data, bss;
+	const char *status, *vmlinux;
+};
+
 struct kb_model_variant {
 	const char *name, *status, *reason, *flags;
 	int in_manifest;		/* 0: only samples name it (status "unknown") */
@@ -102,6 +111,9 @@ struct kb_model_variant {
 	int cached;
 	double build_seconds;		/* NAN when not recorded */
 	const char *key, *compiler, *vmlinux;
+	/* its layout replicas, layout 0 included; none in a run without them */
+	struct kb_model_replica *replicas;
+	size_t nreplicas;
 };
 
 struct kb_metric {
@@ -315,7 +327,8 @@ struct kb_model {
 
 	size_t boots_ok, boots_total;
 	const char *boots_why;		/* manifest run.boots_why, "" if not recorded */
-	long boots_per_variant;		/* 0 when not recorded */
+	long boots_per_variant;		/* 0 when not recorded; of each layout replica */
+	long layouts;			/* manifest layouts: builds of each variant (1 if absent) */
 	long boots_at_once;		/* 0 when not recorded */
 	struct kb_host_other host_other;	/* the measuring boots */
 	struct kb_boot *failed_boots;

@@ -27,18 +27,18 @@ struct job {
 	char *log, *result;
 };
 
-/* One variant's build in a child: its messages go to its own log (the
+/* One variant's builds in a child, its layout replicas one after another
+ * (they share its object directory): its messages go to its own log (the
  * run's build pass says how it went), so nothing is printed twice. */
-static pid_t start(const struct kb_conf *conf, const struct kb_source *src, const struct kb_variant *v,
-		   const struct job *j)
+static pid_t start(const struct kb_conf *conf, const struct kb_source *src,
+		   const struct kb_run_variant *rs, size_t per, const struct job *j)
 {
 	pid_t parent = getpid(), pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		struct kb_kernel k;
-		char *res;
+		FILE *res;
 		int fd;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* dies with a killed kbench */
@@ -47,32 +47,48 @@ static pid_t start(const struct kb_conf *conf, const struct kb_source *src, cons
 		fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			dup2(fd, 2);
-		if (kb_build_variant(conf, src, v, j->log, &k) < 0)
+		res = fopen(j->result, "we");
+		if (!res)
 			_exit(KB_EXIT_FAILED);
-		/* what the build pass cannot see in the cache: that it was built now */
-		res = kb_xasprintf("%d %ld %ld %.3f\n", !k.cached, k.ccache_hits, k.ccache_misses, k.seconds);
-		_exit(kb_write_file_atomic(j->result, res, strlen(res)) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK);
+		for (size_t r = 0; r < per; r++) {
+			struct kb_kernel k;
+
+			if (kb_build_variant(conf, src, rs[r].v, &rs[r].layout, j->log, &k) < 0)
+				break;	/* its replicas would fail the same way */
+			/* what the build pass cannot see in the cache: that it was built now */
+			fprintf(res, "%zu %d %ld %ld %.3f\n", r, !k.cached, k.ccache_hits,
+				k.ccache_misses, k.seconds);
+			kb_kernel_release(&k);
+		}
+		_exit(fclose(res) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED);
 	}
 	if (pid < 0)
-		kb_error_errno(errno, "cannot fork to build variant '%s'", v->name);
+		kb_error_errno(errno, "cannot fork to build variant '%s'", rs[0].v->name);
 	return pid;
 }
 
-/* A child's result (start) into its variant's pre. */
-static void take_result(const struct job *j, struct kb_run_variant *rv)
+/* A child's results (start), a line per replica built, into their pre. */
+static void take_result(const struct job *j, struct kb_run_variant *rs, size_t per)
 {
-	char *text = NULL;
+	char *text = NULL, *save = NULL;
 
-	if (kb_read_file(j->result, &text, NULL) == 0 &&
-	    sscanf(text, "%d %ld %ld %lf", &rv->pre.built, &rv->pre.ccache_hits, &rv->pre.ccache_misses,
-		   &rv->pre.seconds) != 4)
-		rv->pre.built = 0;
+	if (kb_read_file(j->result, &text, NULL) == 0)
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			size_t r;
+			int built;
+			long h, m;
+			double s;
+
+			if (sscanf(l, "%zu %d %ld %ld %lf", &r, &built, &h, &m, &s) == 5 && r < per)
+				rs[r].pre = (__typeof__(rs[r].pre)){ built, h, m, s };
+		}
 	free(text);
 	unlink(j->result);
 }
 
-/* Wait for one build; its slot is freed.  -1 when none was running. */
-static int reap(struct job *j, size_t *n, struct kb_run_variant *vs)
+/* Wait for one variant's builds; its slot is freed.  -1 when none was
+ * running. */
+static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 {
 	int status, forwarded = 0;
 	pid_t pid;
@@ -92,13 +108,14 @@ static int reap(struct job *j, size_t *n, struct kb_run_variant *vs)
 	}
 	for (size_t k = 0; k < *n; k++)
 		if (j[k].pid == pid) {
+			struct kb_run_variant *rs = &vs[j[k].i * per];
 			int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 
 			if (ok)
-				take_result(&j[k], &vs[j[k].i]);
-			kb_info("build of variant '%s' %s after %.0f s", vs[j[k].i].v->name,
+				take_result(&j[k], rs, per);
+			kb_info("build of variant '%s' %s after %.0f s", rs->v->name,
 				!ok ? "failed (the build pass says why)" :
-				vs[j[k].i].pre.built ? "done" : "found in the cache", kb_now() - j[k].t0);
+				rs->pre.built ? "done" : "found in the cache", kb_now() - j[k].t0);
 			unlink(j[k].log);
 			free(j[k].log);
 			free(j[k].result);
@@ -111,6 +128,7 @@ static int reap(struct job *j, size_t *n, struct kb_run_variant *vs)
 void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, const char *logdir)
 {
 	size_t at_once = conf->builds_at_once ? (size_t)conf->builds_at_once : (size_t)conf->jobs;
+	size_t per = kb_run_n(conf) / (conf->n_variants ? conf->n_variants : 1);
 	struct kb_source src;
 	struct job *j;
 	size_t running = 0;
@@ -132,7 +150,7 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
 		pid_t pid;
 
 		if (running == at_once)
-			reap(j, &running, vs);
+			reap(j, &running, vs, per);
 		if (kb_interrupted || kb_mkdir_p(dir, 0755) < 0) {
 			free(dir);
 			break;
@@ -141,7 +159,7 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
 		j[running].result = kb_xasprintf("%s/prebuild.result", dir);
 		free(dir);
 		kb_info("build of variant %zu/%zu '%s' started", i + 1, conf->n_variants, v->name);
-		pid = start(conf, &src, v, &j[running]);
+		pid = start(conf, &src, &vs[i * per], per, &j[running]);
 		if (pid < 0) {
 			free(j[running].log);
 			free(j[running].result);
@@ -151,7 +169,7 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
 		j[running].i = i;
 		j[running++].t0 = kb_now();
 	}
-	while (reap(j, &running, vs) == 0)
+	while (reap(j, &running, vs, per) == 0)
 		;
 	free(j);
 	kb_build_jobserver_end();

@@ -415,6 +415,46 @@ static void size_line(struct kb_block *pre, const struct kb_size *s, const char 
 	free(text);
 }
 
+/* The layout replicas' builds: same flags, padding moves the code. */
+static void layout_sizes(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t = NULL;
+	struct kb_inline *in;
+
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+
+		for (size_t r = 0; r < x->nreplicas; r++) {
+			const struct kb_model_replica *y = &x->replicas[r];
+
+			if (x->nreplicas < 2)
+				break;
+			if (!t) {
+				in = kb_doc_para(d);
+				kb_doc_fmt(in, "Layout replicas: each variant built again with the same "
+					   "flags and NOPs in its text (after the head and init objects, "
+					   "and between mm/ and fs/), which move the code after them; "
+					   "layout 0 has none (text measured, as binutils size):");
+				t = kb_doc_table_heads(d, "variant|>layout|>seed|>padding (bytes)|>text|"
+						       ">vs layout 0|status", NULL);
+			}
+			td_str(t, x->name);
+			td(t, "%lld", y->layout);
+			td(t, "%lld", y->seed);
+			td(t, "%lld + %lld", y->pad[0], y->pad[1]);
+			if (y->has_size)
+				td(t, "%lld", y->text);
+			else
+				td_str(t, "n/a");
+			if (y->has_size && x->has_size)
+				td(t, "%+lld", y->text - x->text);
+			else
+				td_str(t, "n/a");
+			td_str(t, y->status);
+		}
+	}
+}
+
 static void text_size(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_block *pre;
@@ -434,7 +474,16 @@ static void text_size(struct kb_doc *d, const struct kb_model *m)
 
 		if (x->has_size)
 			size_line(pre, &s, x->vmlinux);
+		for (size_t r = 0; r < x->nreplicas; r++) {
+			const struct kb_model_replica *y = &x->replicas[r];
+			struct kb_size ys = { (unsigned long long)y->text, (unsigned long long)y->data,
+					      (unsigned long long)y->bss };
+
+			if (y->layout > 0 && y->has_size)
+				size_line(pre, &ys, y->vmlinux);
+		}
 	}
+	layout_sizes(d, m);
 	if (m->baseline >= m->nv || !m->variants[m->baseline].has_size)
 		return;
 	t = kb_doc_table_heads(d, "variant|>text|>change vs {0}|flags", WORDS(d, m, NULL));
@@ -751,7 +800,11 @@ static void boots(struct kb_doc *d, const struct kb_model *m)
 	struct kb_inline *in = opening(d, 2, "Boots");
 
 	kb_doc_fmt(in, "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
-	if (m->boots_per_variant > 0)
+	if (m->boots_per_variant > 0 && m->layouts > 1)
+		kb_doc_fmt(in, " %ld boot%s per layout replica, %ld layouts per variant: %s.",
+			   m->boots_per_variant, m->boots_per_variant == 1 ? "" : "s", m->layouts,
+			   m->boots_why);
+	else if (m->boots_per_variant > 0)
 		kb_doc_fmt(in, " %ld boot%s per variant: %s.", m->boots_per_variant,
 			   m->boots_per_variant == 1 ? "" : "s", m->boots_why);
 	if (m->deterministic && m->boots_at_once > 1)

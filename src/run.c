@@ -16,20 +16,41 @@
 #include "util.h"
 #include "vm.h"
 
+size_t kb_run_n(const struct kb_conf *conf)
+{
+	return conf->n_variants * (size_t)(conf->layouts > 1 ? conf->layouts : 1);
+}
+
+unsigned long long kb_run_layout_seed(const struct kb_conf *conf)
+{
+	return kb_conf_key_line(conf, KB_SEC_RUN, "seed") ? conf->seed : 0;
+}
+
 struct kb_run_variant *kb_run_variants_new(const struct kb_conf *conf)
 {
-	struct kb_run_variant *vs = kb_xcalloc(conf->n_variants, sizeof(*vs));
+	size_t n = kb_run_n(conf), per = n / (conf->n_variants ? conf->n_variants : 1);
+	struct kb_run_variant *vs = kb_xcalloc(n + 1, sizeof(*vs));
 
-	for (size_t i = 0; i < conf->n_variants; i++)
-		vs[i].v = &conf->variants[i];
+	for (size_t u = 0; u < n; u++) {
+		vs[u].vi = u / per;
+		vs[u].v = &conf->variants[vs[u].vi];
+		kb_layout_draw(&vs[u].layout, kb_run_layout_seed(conf), vs[u].v->name, (int)(u % per));
+	}
 	return vs;
 }
 
 void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs)
 {
-	for (size_t i = 0; vs && i < conf->n_variants; i++)
+	for (size_t i = 0; vs && i < kb_run_n(conf); i++)
 		kb_kernel_release(&vs[i].k);
 	free(vs);
+}
+
+char *kb_run_variant_dir(const struct kb_run_variant *rv)
+{
+	if (rv->layout.layout == 0)
+		return kb_xasprintf("variants/%s", rv->v->name);
+	return kb_xasprintf("variants/%s/layout-%d", rv->v->name, rv->layout.layout);
 }
 
 /* The run directory's own copies of a built kernel's files. */
@@ -61,21 +82,40 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 		return -1;
 	if (store)
 		kb_manifest_kernel(store, conf, &src);
-	for (size_t i = 0; i < conf->n_variants && !kb_interrupted; i++) {
-		struct kb_run_variant *rv = &vs[i];
-		char *vdir = kb_xasprintf("%s/%s", logdir, rv->v->name);
+	for (size_t u = 0; u < kb_run_n(conf) && !kb_interrupted; u++) {
+		struct kb_run_variant *rv = &vs[u];
+		int layout = rv->layout.layout;
+		char *rel = kb_run_variant_dir(rv), *what;
+		/* logdir is the run's variants/ (or kbench build's own) */
+		char *vdir = kb_xasprintf("%s%s", logdir, rel + strlen("variants"));
 		char *log = kb_xasprintf("%s/build.log", vdir);
 		struct kb_size sz;
 		int ok, have_size = 0;
 
+		free(rel);
 		if (kb_mkdir_p(vdir, 0755) < 0) {
 			free(vdir);
 			free(log);
 			kb_source_release(&src);
 			return -1;
 		}
-		kb_info("variant %zu/%zu '%s': configuring", i + 1, conf->n_variants, rv->v->name);
-		ok = kb_build_variant(conf, &src, rv->v, log, &rv->k) == 0;
+		what = layout ? kb_xasprintf("'%s' layout %d", rv->v->name, layout)
+			      : kb_xasprintf("'%s'", rv->v->name);
+		if (layout && !vs[u - (size_t)layout].built) {
+			/* the same configuration and flags: it would fail the same way */
+			kb_warn("variant %s: not built, as layout 0 was not", what);
+			rv->k.failure = "layout 0 of the variant was not built";
+			ok = 0;
+		} else {
+			if (layout)
+				kb_info("variant %zu/%zu %s: padding %ld and %ld bytes (seed %lu)",
+					rv->vi + 1, conf->n_variants, what, rv->layout.pad[0],
+					rv->layout.pad[1], rv->layout.seed);
+			else
+				kb_info("variant %zu/%zu %s: configuring", rv->vi + 1, conf->n_variants,
+					what);
+			ok = kb_build_variant(conf, &src, rv->v, &rv->layout, log, &rv->k) == 0;
+		}
 		/* built just now beside the others: not a kernel from the cache */
 		if (ok && rv->k.cached && rv->pre.built) {
 			rv->k.cached = 0;
@@ -85,7 +125,7 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 		}
 		if (ok) {
 			rv->built = 1;
-			kb_info("variant '%s': %s in %.1f s (%s)", rv->v->name,
+			kb_info("variant %s: %s in %.1f s (%s)", what,
 				rv->k.cached ? "cached" : "built", rv->k.seconds,
 				rv->k.dir ? rv->k.dir : rv->k.bzimage);
 			/* results outlive the cache */
@@ -95,7 +135,8 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 		}
 		failed += !rv->built;
 		if (store)
-			kb_manifest_variant(store, i, rv, ok, have_size ? &sz : NULL);
+			kb_manifest_variant(store, rv, ok, have_size ? &sz : NULL);
+		free(what);
 		free(vdir);
 		free(log);
 	}

@@ -13,9 +13,13 @@
 #include "conf.h"
 #include "store.h"
 
-/* A variant in a run: its kernel once built, and its boots so far. */
+/* A variant's layout replica in a run ([run] layouts; layout 0 is the
+ * variant as configured, the only one when layouts = 1): its kernel once
+ * built, and its boots so far. */
 struct kb_run_variant {
 	const struct kb_variant *v;
+	size_t vi;		/* v's index in conf->variants */
+	struct kb_layout layout;
 	struct kb_kernel k;
 	int built;
 	long boots_done;
@@ -26,15 +30,29 @@ struct kb_run_variant {
 	} pre;
 };
 
-/* An array of conf's variants, nothing built yet (kb_run_variants_free). */
+/* conf's variants, each layouts times, replica r of variant i at
+ * i * layouts + r (kb_run_n of them), nothing built yet
+ * (kb_run_variants_free). */
 struct kb_run_variant *kb_run_variants_new(const struct kb_conf *conf);
+size_t kb_run_n(const struct kb_conf *conf);
+/* The seed the replicas' padding is drawn from: [run] seed when the
+ * configuration gives one, else 0, so that a replica is the same build in
+ * every run and comes from the cache (the plan's seed from the clock does
+ * not enter). */
+unsigned long long kb_run_layout_seed(const struct kb_conf *conf);
+/* Where the run directory keeps a replica's files, relative to it:
+ * variants/NAME for layout 0, variants/NAME/layout-R for the others
+ * (malloc'd). */
+char *kb_run_variant_dir(const struct kb_run_variant *rv);
 void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs);
 
-/* Build every variant, or take it from the cache; failures are recorded and
- * the others go on.  With a store, the manifest says how each went and the
- * run directory keeps its own vmlinux, .config and System.map (results
- * outlive the cache); logs go to logdir/<variant>/build.log.  Returns the
- * number of failed variants, or -1 when the source cannot be prepared. */
+/* Build every variant's replicas, or take them from the cache; failures are
+ * recorded and the others go on (a variant's padded replicas are not tried
+ * when its layout 0 failed).  With a store, the manifest says how each went
+ * and the run directory keeps its own vmlinux, .config and System.map
+ * (results outlive the cache); logs go to logdir/<variant>/build.log
+ * (logdir/<variant>/layout-R/build.log).  Returns the number of failed
+ * replicas, or -1 when the source cannot be prepared. */
 int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct kb_store *store,
 		 const char *logdir);
 

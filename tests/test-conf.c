@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "build.h"
 #include "conf.h"
+#include "run.h"
 #include "scratch.h"
 
 static char dir[PATH_MAX];
@@ -171,6 +173,65 @@ static void missing_file(void **state)
 	kb_conf_release(&c);
 }
 
+/* [run] layouts: each variant's replicas in order, layout 0 unpadded, the
+ * others padded at both points by 16..4080 bytes in steps of 16, the same
+ * draw for the same seed, variant and layout and another for others; the
+ * configuration's seed only when it gives one. */
+static void layout_replicas(void **state)
+{
+	struct kb_layout a, b, c0;
+	struct kb_run_variant *vs;
+	struct kb_conf c;
+	int differ = 0;
+
+	(void)state;
+	assert_int_equal(load(&c, "[run]\nlayouts = 3\n[variant O2]\n[variant Os]\n"), 0);
+	assert_int_equal(c.layouts, 3);
+	assert_int_equal(kb_run_n(&c), 6);
+	assert_true(kb_run_layout_seed(&c) == 0);
+	vs = kb_run_variants_new(&c);
+	for (size_t u = 0; u < 6; u++) {
+		assert_int_equal(vs[u].vi, u / 3);
+		assert_int_equal(vs[u].layout.layout, (int)(u % 3));
+		assert_ptr_equal(vs[u].v, &c.variants[u / 3]);
+		for (int i = 0; i < KB_LAYOUT_PADS; i++) {
+			long p = vs[u].layout.pad[i];
+
+			if (u % 3 == 0) {
+				assert_int_equal(p, 0);
+				continue;
+			}
+			assert_true(p >= 16 && p <= 4080 && p % 16 == 0);
+		}
+		assert_true((vs[u].layout.seed == 0) == (u % 3 == 0));
+	}
+	kb_run_variants_free(&c, vs);
+	kb_conf_release(&c);
+
+	kb_layout_draw(&a, 7, "O2", 1);
+	kb_layout_draw(&b, 7, "O2", 1);
+	assert_memory_equal(&a, &b, sizeof(a));
+	kb_layout_draw(&c0, 7, "O2", 0);
+	assert_int_equal(c0.pad[0] + c0.pad[1], 0);
+	/* over a hundred draws, other seeds and layouts give other padding */
+	for (int s = 0; s < 100; s++) {
+		kb_layout_draw(&b, (unsigned long long)s, "O2", 1 + s % 5);
+		differ += b.pad[0] != a.pad[0] || b.pad[1] != a.pad[1];
+	}
+	assert_true(differ >= 95);
+
+	assert_int_equal(load(&c, "[run]\nseed = 99\nlayouts = 2\n[variant O2]\n"), 0);
+	assert_true(kb_run_layout_seed(&c) == 99);
+	kb_conf_release(&c);
+	/* out of range, or a prebuilt variant: refused */
+	assert_int_equal(load(&c, "[run]\nlayouts = 0\n[variant O2]\n"), -1);
+	kb_conf_release(&c);
+	assert_int_equal(load(&c, "[run]\nlayouts = 65\n[variant O2]\n"), -1);
+	kb_conf_release(&c);
+	assert_int_equal(load(&c, "[run]\nlayouts = 2\n[variant p]\nbzimage = /b\nvmlinux = /v\n"), -1);
+	kb_conf_release(&c);
+}
+
 static void edit_distance(void **state)
 {
 	(void)state;
@@ -200,6 +261,7 @@ int main(void)
 		cmocka_unit_test(prebuilt_pair),
 		cmocka_unit_test(bad_files_refused),
 		cmocka_unit_test(missing_file),
+		cmocka_unit_test(layout_replicas),
 		cmocka_unit_test(edit_distance),
 	};
 
