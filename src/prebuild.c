@@ -110,12 +110,19 @@ static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 		if (j[k].pid == pid) {
 			struct kb_run_variant *rs = &vs[j[k].i * per];
 			int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			size_t built = 0;
 
 			if (ok)
 				take_result(&j[k], rs, per);
-			kb_info("build of variant '%s' %s after %.0f s", rs->v->name,
-				!ok ? "failed (the build pass says why)" :
-				rs->pre.built ? "done" : "found in the cache", kb_now() - j[k].t0);
+			for (size_t r = 0; r < per; r++)
+				built += rs[r].pre.built != 0;
+			if (!ok)
+				kb_info("build of variant '%s' failed after %.0f s (the build pass says why)",
+					rs->v->name, kb_now() - j[k].t0);
+			else
+				kb_info("build of variant '%s' done after %.0f s: %zu of %zu kernel%s built, "
+					"the others from the cache", rs->v->name, kb_now() - j[k].t0, built, per,
+					per == 1 ? "" : "s");
 			unlink(j[k].log);
 			free(j[k].log);
 			free(j[k].result);
