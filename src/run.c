@@ -145,8 +145,9 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 }
 
 /* Seconds a kernel may take to boot the runner to its end under KVM in
- * kb_run_choose_accel (a tinyconfig kernel takes about one). */
-#define KVM_CHECK_TIMEOUT 30
+ * kb_run_choose_accel: a tinyconfig kernel takes about one; under a broken
+ * nested KVM it never ends. */
+#define KVM_CHECK_TIMEOUT 15
 
 /* Does rv's kernel boot the runner to its end under KVM?  0, or -1 with
  * *why (malloc'd). */
