@@ -52,6 +52,7 @@ struct kb_backend_env {
 	const char *want_host;		/* [run] host_counters: auto, off, hardware, software */
 	const struct kb_backend *primary; /* for overlays and stages: the primary chosen */
 	const char *declined;		/* for a fallback primary: why the ones before it declined */
+	unsigned long long seed;	/* [run] seed (chosen and recorded when 0) */
 	const void *opts;		/* this backend's [run] options (its opts_size struct) */
 };
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Helpers of t0226 for the plugin's virtual layouts (vl_file format).
+
+    placement.py craft DUMP              the identity, and the ranges of DUMP's
+                                         first layout from its first page-aligned
+                                         one on moved by 12288 (3 x 4096) or by 64
+                                         bytes: those before stay, as user code
+                                         does in a kernel's, and share no line
+                                         with those that move
+    placement.py check NM DUMP FIRST     check DUMP's layouts FIRST.. as seeded
+                                         layouts of the program whose `nm -n` is NM
+
+check says, one line per failed property, what is wrong (nothing: all hold):
+the ranges are the text symbols of NM up to the next symbol of any kind (the
+last one may be left out: it is bounded by nothing); every layout has the same
+ranges; each range moves by a multiple of 16; each run of contiguous ranges
+is packed from its start (it ends at most 15 bytes per range beyond its own
+end) and no two ranges overlap there; some range moves; the layouts differ.
+"""
+import sys
+
+
+def read(path):
+    layouts = []
+    for line in open(path):
+        f = line.split("#")[0].split()
+        if not f:
+            continue
+        if f[0] == "layout":
+            layouts.append([])
+        else:
+            layouts[-1].append(tuple(int(x, 0) for x in f))
+    return layouts
+
+
+def craft(dump):
+    base = read(dump)[0]
+    split = next(i for i, e in enumerate(base) if i and e[0] % 4096 == 0)
+    for name, delta in (("identity", 0), ("shift by 3 x 4096", 12288), ("shift by 64", 64)):
+        print("layout %s" % name)
+        for i, (start, size, _) in enumerate(base):
+            print("0x%x 0x%x 0x%x" % (start, size, start + (delta if i >= split else 0)))
+
+
+def check(nm, dump, first):
+    text, other = [], []
+    for line in open(nm):
+        f = line.split()
+        if len(f) == 3 and f[1] not in "aAUN":
+            (text if f[1] in "TtWw" else other).append(int(f[0], 16))
+    text = sorted(set(text))
+    bounds = sorted(set(text + other))
+    layouts = read(dump)[first:]
+    bad = []
+    if not layouts:
+        return ["no seeded layouts in %s" % dump]
+    ranges = [(s, n) for s, n, _ in layouts[0]]
+    starts = [s for s, _ in ranges]
+    if starts != text and starts != text[:-1]:
+        bad.append("range starts %s are not the text symbols %s" % (starts[:5], text[:5]))
+    for s, n in ranges:
+        nxt = [b for b in bounds if b > s]
+        if nxt and s + n != nxt[0]:
+            bad.append("range 0x%x ends at 0x%x, not at the next symbol 0x%x" % (s, s + n, nxt[0]))
+    for k, lay in enumerate(layouts):
+        if [(s, n) for s, n, _ in lay] != ranges:
+            bad.append("layout %d has other ranges" % (first + k))
+        for s, n, new in lay:
+            if (new - s) % 16:
+                bad.append("layout %d moves 0x%x by %d, not a multiple of 16" % (first + k, s, new - s))
+        i = 0
+        while i < len(lay):
+            j = i + 1
+            while j < len(lay) and lay[j - 1][0] + lay[j - 1][1] == lay[j][0]:
+                j += 1
+            lo, hi = lay[i][0], lay[j - 1][0] + lay[j - 1][1]
+            run = sorted(lay[i:j], key=lambda e: e[2])
+            if run[0][2] - lo > 15 or run[-1][2] + run[-1][1] > hi + 15 * (j - i):
+                bad.append("layout %d: run 0x%x-0x%x is not packed from its start" % (first + k, lo, hi))
+            i = j
+        if all(s == new for s, _, new in lay):
+            bad.append("layout %d moves nothing" % (first + k))
+    if len(layouts) > 1 and all(lay == layouts[0] for lay in layouts[1:]):
+        bad.append("the seeded layouts are all the same")
+    return bad
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "craft":
+        craft(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "check":
+        for b in check(sys.argv[2], sys.argv[3], int(sys.argv[4])):
+            print(b)
+    else:
+        sys.exit("usage: placement.py craft DUMP | check NM DUMP FIRST")
