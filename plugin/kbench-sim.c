@@ -859,7 +859,7 @@ static int load_map(const char *path)
 			continue;
 		if (type != 'T' && type != 't' && type != 'W' && type != 'w') {
 			/* any other symbol with an address ends the function before it */
-			if (!strchr("aAUNn?", type)) {
+			if (!strchr("aAUN", type)) {
 				if (n_bounds == cap_bounds) {
 					cap_bounds = cap_bounds ? 2 * cap_bounds : 4096;
 					bounds = realloc(bounds, cap_bounds * sizeof(*bounds));

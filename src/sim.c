@@ -638,6 +638,7 @@ struct kb_sim_boot {
 	const struct kb_sim_run *sr;
 	char *out;
 	char *spec;
+	char *vl_dump;			/* the layouts' placements, beside out */
 	const char *argv[8];
 	struct kb_sim_out o;
 	struct kb_store *store;
@@ -655,7 +656,18 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 
 	sb->sr = sr;
 	sb->out = kb_xstrdup(out);
-	sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &sr->vl);
+	if (sr->vl.n) {	/* which placement gave which misses stays on record */
+		struct kb_sim_vl vl = sr->vl;
+		size_t len = strlen(out);
+
+		if (len > 4 && !strcmp(out + len - 4, ".sim"))
+			len -= 4;
+		sb->vl_dump = kb_xasprintf("%.*s.vl", (int)len, out);
+		vl.dump = sb->vl_dump;
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl);
+	} else {
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL);
+	}
 	sb->store = store;
 	sb->variant = kb_xstrdup(variant);
 	sb->boot = boot;
@@ -796,6 +808,7 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 	kb_sim_out_release(&sb->o);
 	free(sb->out);
 	free(sb->spec);
+	free(sb->vl_dump);
 	free(sb->variant);
 	free(sb);
 }

@@ -8,6 +8,8 @@
                                          bytes: those before stay, as user code
                                          does in a kernel's, and share no line
                                          with those that move
+    placement.py shift DUMP DELTA...     per DELTA, every range of DUMP's first
+                                         layout moved by DELTA bytes (0: identity)
     placement.py check NM DUMP FIRST     check DUMP's layouts FIRST.. as seeded
                                          layouts of the program whose `nm -n` is NM
 
@@ -41,6 +43,14 @@ def craft(dump):
         print("layout %s" % name)
         for i, (start, size, _) in enumerate(base):
             print("0x%x 0x%x 0x%x" % (start, size, start + (delta if i >= split else 0)))
+
+
+def shift(dump, deltas):
+    base = read(dump)[0]
+    for delta in deltas:
+        print("layout shift by %d" % delta)
+        for start, size, _ in base:
+            print("0x%x 0x%x 0x%x" % (start, size, start + delta))
 
 
 def check(nm, dump, first):
@@ -89,8 +99,10 @@ def check(nm, dump, first):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "craft":
         craft(sys.argv[2])
+    elif len(sys.argv) > 3 and sys.argv[1] == "shift":
+        shift(sys.argv[2], [int(x, 0) for x in sys.argv[3:]])
     elif len(sys.argv) == 5 and sys.argv[1] == "check":
         for b in check(sys.argv[2], sys.argv[3], int(sys.argv[4])):
             print(b)
     else:
-        sys.exit("usage: placement.py craft DUMP | check NM DUMP FIRST")
+        sys.exit("usage: placement.py craft DUMP | shift DUMP DELTA... | check NM DUMP FIRST")
