@@ -67,6 +67,7 @@ static int cmd_sim(int argc, char **argv)
 	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 1u << 20, 16, 64 };
 	const char *map = NULL, *out = NULL, *bad;
 	struct kb_sim_vl vl = { 0 };
+	unsigned long long num;
 	char *end;
 	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL;
 	int as_json = 0, i, r, opt, ret = KB_EXIT_FAILED;
@@ -96,10 +97,11 @@ static int cmd_sim(int argc, char **argv)
 		case 'V':
 		case 'S':
 			errno = 0;
+			num = strtoull(optarg, &end, 10);
 			if (opt == 'V')
-				vl.n = (unsigned)strtoul(optarg, &end, 10);
+				vl.n = num <= KB_SIM_VL_MAX ? (unsigned)num : KB_SIM_VL_MAX + 1;
 			else
-				vl.seed = strtoull(optarg, &end, 10);
+				vl.seed = num;
 			if (!*optarg || *end || errno || *optarg == '-' || vl.n > KB_SIM_VL_MAX) {
 				kb_error("--%s '%s': expected %s", opt == 'V' ? "vl" : "vl-seed", optarg,
 					 opt == 'V' ? "a number of layouts from 0 to 64" : "a number");

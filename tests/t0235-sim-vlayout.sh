@@ -10,7 +10,8 @@
 # (the L2's too, 1024 sets x 64) gives, in every region and in the whole
 # run, the real L1i misses, kernel and user, and fills exactly (and the real
 # L2 misses for 0 and 65536); a shift by one line (64) does not.  User code
-# does not move: that is why only whole set spans are exact.
+# does not move: that is why only whole set spans are exact.  Last, with
+# [run] layouts (real replicas), a virtual layout placed as a replica is.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "sim virtual layouts"
@@ -89,4 +90,56 @@ check "kernel functions 4096 bytes on: L1i misses (kernel, user) and fills exact
 check "kernel functions 65536 bytes on: L1i and L2 exact everywhere" same 2 "1 2 3 4"
 if same 3 "1 2 3"; then differs=0; else differs=1; fi
 check "kernel functions 64 bytes on: the L1i misses differ somewhere" test $differs = 1
+
+# A real layout replica ([run] layouts: O2 again with seeded padding in its
+# text).  A virtual layout of the O2 kernel whose placement is the
+# replica's (each function where the replica's System.map has it) must give
+# the replica's own L1i misses in every region where both kernels ran the
+# same instructions.  Where they did not, the timer interrupt (paced by the
+# instruction count under -icount) fell elsewhere in the region, because the
+# replica ran another number of instructions before it (its bigger image):
+# the functions whose counts differ are shown; the misses may differ there.
+if ! "$KBENCH" run --help-config 2>/dev/null | grep -q '^  layouts '; then
+	skip "needs:[run] layouts (layout replicas)" "a virtual layout equal to a real replica's gives its L1i misses"
+	test_done
+fi
+write_tcg_conf "$d/lay.conf" backend=sim layouts=2 samples=2 workloads=getppid,pipe seed=7 \
+	sim_l1i=32K:8:64 sim_l2=1M:16:64 timeout=240 output="$d/lay" -- O2
+run_in "$d" "$KBENCH" run "$d/lay.conf"
+check "layouts = 2: kbench run exits 0 (got $rc)" test $rc -eq 0
+rkey=$(jq -r '.variants[0].replicas[1].key' "$run/manifest.json" 2>/dev/null)
+rmap=$run/variants/O2/layout-1/System.map
+$PY "$place" frommap "$vl" "$map" "$rmap" > "$d/replica.vl" 2> "$d/replica.err"
+sed 's/^/# /' "$d/replica.err"
+boot() {	# boot KERNEL_KEY MAP OUT [PLUGIN ARGS]
+	${KBENCH_QEMU:-qemu-system-i386} -nodefaults -no-user-config -display none -no-reboot -m 128 \
+		-serial file:"$3.serial" -monitor none -accel tcg -kernel "$kernel_cache/kernels/$1/bzImage" \
+		-initrd "$run/initramfs.cpio" -icount shift=0,sleep=off -rtc base=2020-01-01T00:00:00,clock=vm \
+		-append "console=ttyS0 panic=-1 nokaslr quiet kb_workloads=getppid,pipe kb_samples=2 kb_scale=0.05" \
+		-plugin "file=$plugin,out=$3,map=$2,l1i=32768:8:64,l2=1048576:16:64${4:-}" < /dev/null > "$3.out" 2>&1
+}
+boot "$key" "$map" "$d/virtual.sim" ",vl_file=$d/replica.vl"
+boot "$rkey" "$rmap" "$d/replica.sim"
+# per region: "seq insn_k insn_u | L1i k u fill" of the replica, then the O2 kernel's virtual layout
+awk 'FNR == 1 { f++ } /^region / { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+		ins[r["seq"]] = r["insn_k"] " " r["insn_u"] }
+	f == 1 && /^vl / && !/seq=0 / { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		virt[v["seq"]] = v["l1i_miss_k"] " " v["l1i_miss_u"] " " v["l1i_fill"] }
+	f == 1 && /^region / { vins[r["seq"]] = ins[r["seq"]] }
+	f == 2 && /^region / { print r["seq"], ins[r["seq"]], vins[r["seq"]], "|", r["l1i_miss_k"], r["l1i_miss_u"], r["l1i_fill"], "|", virt[r["seq"]] }' \
+	"$d/virtual.sim" "$d/replica.sim" > "$d/replica.cmp"
+sed 's/^/# region, instructions k u (replica, O2) | replica L1i k u fill | virtual: /' "$d/replica.cmp"
+same_ins=$(awk '$2 == $4 && $3 == $5' "$d/replica.cmp" | wc -l)
+bad=$(awk '$2 == $4 && $3 == $5 && ($7 != $11 || $8 != $12 || $9 != $13)' "$d/replica.cmp" | wc -l)
+check "4 regions in both boots, $same_ins of them with the same instructions in both kernels" \
+	sh -c "[ \$(wc -l < '$d/replica.cmp') = 4 ] && [ $same_ins -ge 1 ]"
+check "where the instructions are the same, the virtual layout gives the replica's L1i misses, kernel and user, and fills" \
+	test "$bad" = 0
+for s in $(awk '$2 != $4 || $3 != $5 { print $1 }' "$d/replica.cmp"); do
+	diag "region $s ran other instructions in the replica; functions whose counts differ (O2, replica):" \
+		"$(join -a1 -a2 -e0 -o 0,1.2,2.2 \
+			"$(awk -v s="seq=$s" '$1 == "func" && $2 == s { sub("insn=", "", $3); sub("name=", "", $5); print $5, $3 }' "$d/virtual.sim" | sort > "$d/fa"; echo "$d/fa")" \
+			"$(awk -v s="seq=$s" '$1 == "func" && $2 == s { sub("insn=", "", $3); sub("name=", "", $5); print $5, $3 }' "$d/replica.sim" | sort > "$d/fb"; echo "$d/fb")" |
+			awk '$2 != $3' | tr '\n' ',')"
+done
 test_done

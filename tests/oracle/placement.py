@@ -10,6 +10,10 @@
                                          with those that move
     placement.py shift DUMP DELTA...     per DELTA, every range of DUMP's first
                                          layout moved by DELTA bytes (0: identity)
+    placement.py frommap DUMP MAP OTHER  the ranges of DUMP's first layout (MAP's
+                                         functions) placed where OTHER, the map
+                                         of another build, has the same symbols
+                                         (the n-th of a name to its n-th)
     placement.py check NM DUMP FIRST     check DUMP's layouts FIRST.. as seeded
                                          layouts of the program whose `nm -n` is NM
 
@@ -51,6 +55,48 @@ def shift(dump, deltas):
         print("layout shift by %d" % delta)
         for start, size, _ in base:
             print("0x%x 0x%x 0x%x" % (start, size, start + delta))
+
+
+def text_symbols(path):
+    """[(address, name)] of the text symbols of an nm or System.map file, by address."""
+    out = []
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and f[1] in "TtWw":
+            out.append((int(f[0], 16), f[2]))
+    return sorted(out)
+
+
+def frommap(dump, base_map, other_map):
+    names, seen, where = {}, {}, {}
+    for addr, name in text_symbols(base_map):
+        n = seen[name] = seen.get(name, 0) + 1
+        names.setdefault(addr, []).append((name, n))
+    seen = {}
+    for addr, name in text_symbols(other_map):
+        n = seen[name] = seen.get(name, 0) + 1
+        where[(name, n)] = addr
+    print("layout from %s" % other_map)
+    missing, out = 0, []
+    for start, size, _ in read(dump)[0]:
+        new = [where[k] for k in names.get(start, []) if k in where]
+        if not new:
+            missing += 1
+            new = [start]
+        out.append([start, size, new[0]])
+    # a range's tail that runs into the next one there was alignment padding
+    # that the other link made shorter: cut it (never executed, or t0235 tells)
+    cut = 0
+    by_new = sorted(out, key=lambda e: e[2])
+    for a, b in zip(by_new, by_new[1:]):
+        if a[2] + a[1] > b[2]:
+            a[1], cut = b[2] - a[2], cut + 1
+    for start, size, new in out:
+        if size > 0:
+            print("0x%x 0x%x 0x%x" % (start, size, new))
+    if missing or cut:
+        print("placement.py: %d functions not in %s: left in place; %d ranges cut short where "
+              "the next begins there" % (missing, other_map, cut), file=sys.stderr)
 
 
 def check(nm, dump, first):
@@ -101,8 +147,10 @@ if __name__ == "__main__":
         craft(sys.argv[2])
     elif len(sys.argv) > 3 and sys.argv[1] == "shift":
         shift(sys.argv[2], [int(x, 0) for x in sys.argv[3:]])
+    elif len(sys.argv) == 5 and sys.argv[1] == "frommap":
+        frommap(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 5 and sys.argv[1] == "check":
         for b in check(sys.argv[2], sys.argv[3], int(sys.argv[4])):
             print(b)
     else:
-        sys.exit("usage: placement.py craft DUMP | shift DUMP DELTA... | check NM DUMP FIRST")
+        sys.exit("usage: placement.py craft DUMP | shift DUMP DELTA... | frommap DUMP MAP OTHER | check NM DUMP FIRST")
