@@ -486,12 +486,15 @@ struct vline {			/* one line of a virtual layout, as struct lref */
 /* fetch_lines for a virtual layout: the same counting, its own caches */
 static inline void vl_fetch(struct vlayout *v, const struct vline *r, const struct vline *end)
 {
+	uint64_t *const tags0 = v->l1.tags;
+	int prev = v->prev_miss;
+
 	for (; r < end; r++) {
-		uint64_t *tags = v->l1.tags + r->set;
+		uint64_t *tags = tags0 + r->set;
 		int m;
 
-		if (tags[0] == r->ln) {
-			v->prev_miss = 0;
+		if (tags[0] == r->ln) {	/* kept in registers: this is most lines */
+			prev = 0;
 			continue;
 		}
 		m = kb_cache_access_set(&v->l1, tags, r->ln);
@@ -499,11 +502,12 @@ static inline void vl_fetch(struct vlayout *v, const struct vline *r, const stru
 			v->c[KB_SIM_VL_l1i_fill]++;
 			if (cfg.l2_size && kb_cache_access(&v->l2, r->ln << v->l1.line_shift))
 				v->c[r->kern ? KB_SIM_VL_l2_miss_k : KB_SIM_VL_l2_miss_u]++;
-			if (!(r->pair && v->prev_miss))
+			if (!(r->pair && prev))
 				v->c[r->kern ? KB_SIM_VL_l1i_miss_k : KB_SIM_VL_l1i_miss_u]++;
 		}
-		v->prev_miss = m;
+		prev = m;
 	}
+	v->prev_miss = prev;
 }
 
 /* piece j of a block for every layout (off: n_vl rows of stride entries) */
