@@ -208,6 +208,14 @@ static int cmd_sim(int argc, char **argv)
 		}
 		if (o.have_total)
 			print_region("whole run", &o.total);
+		if (o.have_total && o.total.n_vl) {
+			printf("L1i misses in the whole run under each of the %zu virtual layouts:",
+			       o.total.n_vl);
+			for (size_t k = 0; k < o.total.n_vl; k++)
+				printf(" %" PRIu64, o.total.vl[k][KB_SIM_VL_l1i_miss_k] +
+						     o.total.vl[k][KB_SIM_VL_l1i_miss_u]);
+			printf("\n");
+		}
 	}
 	for (size_t k = 0; k < o.n_errors; k++) {
 		char *t = kb_sim_error_text(&o.errors[k]);
