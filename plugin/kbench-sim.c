@@ -24,12 +24,14 @@
  * is not text, ends a run), the functions are shuffled (Fisher-Yates driven
  * by SplitMix64, seeded with vl_seed and the layout's index) and laid out
  * one after the other from the run's start, each at the first address not
- * below the previous one's end that keeps its own address modulo
- * KB_SIM_VL_ALIGN: every function moves by a multiple of 16 bytes, so the
- * alignment gcc gives functions, loops and jumps on x86 (16 at most) stays
- * what a linker would keep, and the identity placement is one of the
- * possible ones.  A function's size is the distance to the next symbol of
- * any kind.  In system mode only kernel functions move; in user mode (kbench
+ * below the previous one's end with the same alignment as its own: the
+ * largest power of two that divides its address, KB_SIM_VL_ALIGN (16) at
+ * most.  So an -O2 function (16-aligned) moves by a multiple of 16 and the
+ * alignment gcc gives its loops and jumps on x86 stays what a linker would
+ * keep; an -Os one (not aligned) keeps what alignment it has; and the
+ * identity placement is one of the possible ones.  A run that grew by that
+ * padding pushes the next runs on, so no two functions ever overlap.  A
+ * function's size is the distance to the next symbol of any kind.  In system mode only kernel functions move; in user mode (kbench
  * sim) the program's own.  vl_file=FILE adds placements written out
  * ("layout" starts one; then "START SIZE NEW" per range); they come first.
  * The translation is done at translation time, one lookup per instruction
@@ -965,14 +967,15 @@ static uint64_t splitmix64(uint64_t *state)
 }
 
 /* Layout k of the seeded ones: each run of contiguous functions shuffled
- * and packed from the run's start, every function at its own address modulo
- * KB_SIM_VL_ALIGN. */
+ * and packed from the run's start (or the previous run's end, if that grew
+ * past it), every function keeping its alignment, 16 at most. */
 static void vl_seeded(struct vlayout *v, unsigned k, size_t *perm)
 {
-	uint64_t st = cfg.vl_seed ^ (0xd1b54a32d192ed03ull * (k + 1));
+	uint64_t st = cfg.vl_seed ^ (0xd1b54a32d192ed03ull * (k + 1)), at = 0;
 
 	for (size_t r0 = 0, r1; r0 < ftab.n; r0 = r1) {
-		uint64_t at = ftab.start[r0];
+		if (at < ftab.start[r0])
+			at = ftab.start[r0];
 
 		for (r1 = r0 + 1; r1 < ftab.n && ftab.start[r1 - 1] + ftab.size[r1 - 1] == ftab.start[r1]; r1++)
 			;
@@ -987,8 +990,11 @@ static void vl_seeded(struct vlayout *v, unsigned k, size_t *perm)
 		}
 		for (size_t i = 0; i < r1 - r0; i++) {
 			size_t f = perm[i];
+			uint64_t align = ftab.start[f] & (~ftab.start[f] + 1);	/* lowest set bit */
 
-			at += (ftab.start[f] - at) & (KB_SIM_VL_ALIGN - 1);
+			if (!align || align > KB_SIM_VL_ALIGN)
+				align = KB_SIM_VL_ALIGN;
+			at += (ftab.start[f] - at) & (align - 1);
 			v->to[f] = at;
 			at += ftab.size[f];
 		}

@@ -56,7 +56,7 @@ enum kb_sim_vl_counter {
 };
 
 #define KB_SIM_VL_MAX	64	/* virtual layouts in one run, at most */
-#define KB_SIM_VL_ALIGN	16	/* a moved function keeps its address modulo this */
+#define KB_SIM_VL_ALIGN	16	/* a moved function keeps its alignment, this at most */
 
 enum kb_sim_counter {
 #define KB_SIM_COUNTER(name, help) KB_SIM_##name,

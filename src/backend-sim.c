@@ -58,7 +58,7 @@ static const struct kb_option options[] = {
 	  .off = OFF(virtual_layouts), .def = "0", .max = KB_SIM_VL_MAX,
 	  .help = "virtual layouts: the plugin also simulates this many L1i/L2 pairs in which the "
 		  "kernel's functions sit at other addresses (a seeded shuffle of System.map, from "
-		  "[run] seed; sizes, internal offsets and addresses modulo 16 kept; instruction "
+		  "[run] seed; sizes, internal offsets and alignment, up to 16, kept; instruction "
 		  "counts unchanged); each sample gets their misses' min, median and max (vl_*); "
 		  "0: none, as before" },
 	{ NULL },
@@ -183,8 +183,10 @@ static json_t *describe(const void *priv)
 					      (json_int_t)sr->vl.seed, "align", KB_SIM_VL_ALIGN, "placement",
 					      "each run of contiguous kernel functions of System.map "
 					      "shuffled (seeded) and packed from its start, every function "
-					      "keeping its size, its internal offsets and its address modulo "
-					      "16; addresses outside them unmoved; user code unmoved"));
+					      "keeping its size, its internal offsets and its alignment (the "
+					      "largest power of two dividing its address, 16 at most); a run "
+					      "that grew pushes the next on; addresses outside them unmoved; "
+					      "user code unmoved"));
 	return j;
 }
 

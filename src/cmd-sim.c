@@ -252,7 +252,7 @@ const struct kb_command kb_command_sim = {
 		 "  --l2 G     the L2 behind it, or off (default: this host's)\n"
 		 "  --map FILE `nm PROGRAM` output (or a System.map) for per-function counts\n"
 		 "  --vl K     also simulate K virtual layouts: the map's functions shuffled\n"
-		 "             (seeded) and packed, each keeping its address modulo 16\n"
+		 "             (seeded) and packed, each keeping its alignment (16 at most)\n"
 		 "  --vl-seed N  their seed (default 0)\n"
 		 "  --vl-file FILE  placements to simulate as well (\"layout\", then\n"
 		 "             \"START SIZE NEW\" per range; an address outside them stays)\n"

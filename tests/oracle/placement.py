@@ -20,9 +20,14 @@
 check says, one line per failed property, what is wrong (nothing: all hold):
 the ranges are the text symbols of NM up to the next symbol of any kind (the
 last one may be left out: it is bounded by nothing); every layout has the same
-ranges; each range moves by a multiple of 16; each run of contiguous ranges
-is packed from its start (it ends at most 15 bytes per range beyond its own
-end) and no two ranges overlap there; some range moves; the layouts differ.
+ranges; each range moves by a multiple of its alignment (the largest power
+of two dividing its start, 16 at most); each run of contiguous ranges is
+packed, from its start or later (at most 15 bytes of padding per range); no
+two ranges overlap anywhere; some range moves; the layouts differ.
+
+    placement.py synth                   an nm-style map of 3 runs of 3000
+                                         functions at any alignment (as -Os
+                                         leaves them), a data symbol between runs
 """
 import sys
 
@@ -38,6 +43,18 @@ def read(path):
         else:
             layouts[-1].append(tuple(int(x, 0) for x in f))
     return layouts
+
+
+def synth():
+    import random
+    rnd = random.Random(5)
+    addr = 0x08100001
+    for run in range(3):
+        for i in range(3000):
+            print("%08x t f%d_%d" % (addr, run, i))
+            addr += rnd.randint(1, 300)
+        print("%08x d data%d" % (addr, run))
+        addr += 64
 
 
 def craft(dump):
@@ -123,8 +140,13 @@ def check(nm, dump, first):
         if [(s, n) for s, n, _ in lay] != ranges:
             bad.append("layout %d has other ranges" % (first + k))
         for s, n, new in lay:
-            if (new - s) % 16:
-                bad.append("layout %d moves 0x%x by %d, not a multiple of 16" % (first + k, s, new - s))
+            align = min(s & -s or 16, 16)
+            if (new - s) % align:
+                bad.append("layout %d moves 0x%x by %d, not a multiple of %d" % (first + k, s, new - s, align))
+        by_new = sorted(lay, key=lambda e: e[2])
+        for a, b in zip(by_new, by_new[1:]):
+            if a[2] + a[1] > b[2]:
+                bad.append("layout %d: 0x%x and 0x%x overlap there" % (first + k, a[0], b[0]))
         i = 0
         while i < len(lay):
             j = i + 1
@@ -132,8 +154,8 @@ def check(nm, dump, first):
                 j += 1
             lo, hi = lay[i][0], lay[j - 1][0] + lay[j - 1][1]
             run = sorted(lay[i:j], key=lambda e: e[2])
-            if run[0][2] - lo > 15 or run[-1][2] + run[-1][1] > hi + 15 * (j - i):
-                bad.append("layout %d: run 0x%x-0x%x is not packed from its start" % (first + k, lo, hi))
+            if run[0][2] < lo or run[-1][2] + run[-1][1] - run[0][2] > hi - lo + 15 * (j - i):
+                bad.append("layout %d: run 0x%x-0x%x is not packed" % (first + k, lo, hi))
             i = j
         if all(s == new for s, _, new in lay):
             bad.append("layout %d moves nothing" % (first + k))
@@ -143,7 +165,9 @@ def check(nm, dump, first):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "craft":
+    if len(sys.argv) == 2 and sys.argv[1] == "synth":
+        synth()
+    elif len(sys.argv) == 3 and sys.argv[1] == "craft":
         craft(sys.argv[2])
     elif len(sys.argv) > 3 and sys.argv[1] == "shift":
         shift(sys.argv[2], [int(x, 0) for x in sys.argv[3:]])
@@ -153,4 +177,4 @@ if __name__ == "__main__":
         for b in check(sys.argv[2], sys.argv[3], int(sys.argv[4])):
             print(b)
     else:
-        sys.exit("usage: placement.py craft DUMP | shift DUMP DELTA... | frommap DUMP MAP OTHER | check NM DUMP FIRST")
+        sys.exit("usage: placement.py synth | craft DUMP | shift DUMP DELTA... | frommap DUMP MAP OTHER | check NM DUMP FIRST")
