@@ -104,6 +104,7 @@ struct vlayout {
 };
 
 static struct vl_table ftab;	/* the map's movable functions */
+static uint64_t vl_unmoved;	/* instructions translated between ftab's functions */
 static struct vlayout *vls;
 static unsigned n_vl;
 
@@ -700,6 +701,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			if (shared == SIZE_MAX || va - ftab.start[shared] >= ftab.size[shared])
 				shared = vl_lookup(&ftab, va);	/* mostly once a block */
 			vi[i] = (struct vinsn){ va, shared, (uint32_t)np, (uint8_t)sz, (uint8_t)kern };
+			if (shared == SIZE_MAX && ftab.n && va >= ftab.start[0] &&
+			    va < ftab.start[ftab.n - 1] + ftab.size[ftab.n - 1])
+				vl_unmoved++;
 		}
 		cur = &p[np];
 		if (kern)
@@ -1198,8 +1202,11 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	emit_vl(0, 0);
 	if (!cfg.markers_only)
 		emit_funcs(0, NULL, NULL);
-	emit("end errors=%" PRIu64 " blocks=%" PRIu64 " descriptor_bytes=%" PRIu64 "\n", n_errors,
+	emit("end errors=%" PRIu64 " blocks=%" PRIu64 " descriptor_bytes=%" PRIu64, n_errors,
 	     n_blocks, arena_bytes);
+	if (n_vl)	/* code the seeded layouts leave in place: it must not meet moved code */
+		emit(" vl_unmoved=%" PRIu64, vl_unmoved);
+	emit("\n");
 	fclose(cfg.out);
 	cfg.out = NULL;
 }

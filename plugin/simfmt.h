@@ -18,7 +18,11 @@
  * Virtual layouts (plugin arguments vl=K, vl_file=FILE): the header gains
  * "vl=N vl_seeded=K vl_seed=S vl_funcs=M", and every region line, and the
  * total line, is followed by N "vl" lines, one per layout in order (seq=0
- * for the whole run).  Without them the output is what it was before.
+ * for the whole run), and the end line gains "vl_unmoved=N": instructions
+ * translated (each time a block is) between the first and the last function
+ * of the map but in none, which the seeded layouts leave in place where
+ * moved code may land (0 on a kernel: its text is all functions; the BIOS,
+ * high above, stays apart).  Without layouts the output is what it was.
  *
  * A file without its "end" line was cut short (QEMU killed).
  */

@@ -69,6 +69,8 @@ ${KBENCH_QEMU:-qemu-system-i386} -nodefaults -no-user-config -display none -no-r
 	< /dev/null > "$d/qemu.out" 2>&1
 check "a boot with 4 crafted layouts: 4 regions and the whole run" sh -c \
 	"grep -q '^end errors=0' '$d/shifts.sim' && [ \$(grep -c '^region' '$d/shifts.sim') = 4 ]"
+check "no instruction ran between the kernel's functions (where moved code could land)" \
+	grep -q '^end errors=0 .* vl_unmoved=0$' "$d/shifts.sim"
 [ -s "$d/shifts.sim" ] || sed 's/^/# /' "$d/qemu.out" | tail -n 10
 # per layout and region (0: whole run): "layout seq | real L1i k u fill L2 | layout's"
 awk '/^(region|total) / { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
