@@ -186,14 +186,15 @@ static json_t *describe(const void *priv)
 					      "keeping its size, its internal offsets and its alignment (the "
 					      "largest power of two dividing its address, 16 at most); a run "
 					      "that grew pushes the next on; addresses outside them unmoved; "
-					      "user code unmoved"));
+					      "user code unmoved; layout replica r seeded with seed + r x "
+					      "0x9e3779b97f4a7c15 (mod 2^64)"));
 	return j;
 }
 
 static void *boot_new(void *priv, const struct kb_backend_boot *b)
 {
 	char *out = kb_store_path(b->store, "boots/%s-%ld.sim", b->variant, b->vboot);
-	struct kb_sim_boot *sb = kb_sim_boot_new(priv, out, b->system_map, b->store, b->variant,
+	struct kb_sim_boot *sb = kb_sim_boot_new(priv, out, b->system_map, b->layout, b->store, b->variant,
 						 b->boot, b->vboot);
 
 	free(out);

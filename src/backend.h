@@ -62,6 +62,7 @@ struct kb_backend_boot {
 	const char *variant;
 	long boot, vboot;		/* the run's boot id; the variant's boot number */
 	const char *system_map;		/* the kernel's, or NULL */
+	int layout;			/* its layout replica ([run] layouts), 0: as configured */
 };
 
 /* A sample the guest reported, for on_sample. */

@@ -649,7 +649,8 @@ struct kb_sim_boot {
 };
 
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
-				    struct kb_store *store, const char *variant, long boot, long vboot)
+				    int layout, struct kb_store *store, const char *variant, long boot,
+				    long vboot)
 {
 	struct kb_sim_boot *sb = kb_xcalloc(1, sizeof(*sb));
 	int n = 0;
@@ -664,6 +665,7 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 			len -= 4;
 		sb->vl_dump = kb_xasprintf("%.*s.vl", (int)len, out);
 		vl.dump = sb->vl_dump;
+		vl.seed += (unsigned long long)layout * 0x9e3779b97f4a7c15ull;
 		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl);
 	} else {
 		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL);

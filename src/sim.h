@@ -151,10 +151,14 @@ extern const char *const kb_sim_qemu_args[];
 /* One boot under the plugin. */
 struct kb_sim_boot;
 /* out: where the plugin writes (the run's boots/<variant>-<n>.sim); map:
- * the variant's System.map or NULL; store and the keys name the lines of
- * sim.jsonl (footprint and per-function attribution, one per sample). */
+ * the variant's System.map or NULL; layout: its layout replica, whose
+ * virtual layouts are seeded apart (seed + layout x 0x9e3779b97f4a7c15) so
+ * that no two replicas simulate the same placements; store and the keys
+ * name the lines of sim.jsonl (footprint and per-function attribution, one
+ * per sample). */
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
-				    struct kb_store *store, const char *variant, long boot, long vboot);
+				    int layout, struct kb_store *store, const char *variant, long boot,
+				    long vboot);
 /* QEMU arguments: -icount, -rtc, -plugin; NULL-terminated, owned by sb. */
 const char *const *kb_sim_boot_argv(const struct kb_sim_boot *sb);
 /* A sample of workload wl came in: its region is the plugin's latest one

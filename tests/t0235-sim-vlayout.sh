@@ -106,9 +106,13 @@ if ! "$KBENCH" run --help-config 2>/dev/null | grep -q '^  layouts '; then
 	test_done
 fi
 write_tcg_conf "$d/lay.conf" backend=sim layouts=2 samples=2 workloads=getppid,pipe seed=7 \
-	sim_l1i=32K:8:64 sim_l2=1M:16:64 timeout=240 output="$d/lay" -- O2
+	sim_l1i=32K:8:64 sim_l2=1M:16:64 sim_virtual_layouts=2 timeout=240 output="$d/lay" -- O2
 run_in "$d" "$KBENCH" run "$d/lay.conf"
 check "layouts = 2: kbench run exits 0 (got $rc)" test $rc -eq 0
+# each replica's virtual layouts its own: else they would repeat one another's
+check "layouts = 2, 2 virtual layouts each: the replicas' seeds differ, every sample has vl_ fields" sh -c "
+	[ \$(grep -h -o '^kbsim .* vl_seed=[0-9]*' '$run'/boots/*.sim | sed 's/.*vl_seed=//' | sort -u | wc -l) = 2 ] &&
+	jq -se 'length == 8 and all(.[].fields; has(\"vl_l1i_k_med\"))' '$run/samples.jsonl' > /dev/null"
 rkey=$(jq -r '.variants[0].replicas[1].key' "$run/manifest.json" 2>/dev/null)
 rmap=$run/variants/O2/layout-1/System.map
 $PY "$place" frommap "$vl" "$map" "$rmap" > "$d/replica.vl" 2> "$d/replica.err"

@@ -350,7 +350,7 @@ static void samples_take_regions_in_order(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	sb = kb_sim_boot_new(&sr, tmpl, NULL, NULL, "O2", 1, 1);
+	sb = kb_sim_boot_new(&sr, tmpl, NULL, 0, NULL, "O2", 1, 1);
 	argv = kb_sim_boot_argv(sb);
 	assert_string_equal(argv[0], "-icount");
 	assert_string_equal(argv[1], "shift=0,sleep=off");
@@ -382,8 +382,12 @@ static void samples_take_regions_in_order(void **state)
 	/* with virtual layouts: their number, the run's seed, the placements beside the output */
 	sr.vl.n = 3;
 	sr.vl.seed = 5;
-	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-1.sim", NULL, NULL, "O2", 1, 1);
+	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-1.sim", NULL, 0, NULL, "O2", 1, 1);
 	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=3,vl_seed=5,vl_dump=/tmp/run/boots/O2-1.vl"));
+	kb_sim_boot_free(sb);
+	/* layout replica 2: its own placements (5 + 2 x 0x9e3779b97f4a7c15, modulo 2^64) */
+	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-3.sim", NULL, 2, NULL, "O2", 1, 3);
+	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=3,vl_seed=4354685564936845359,"));
 	kb_sim_boot_free(sb);
 	unlink(tmpl);
 }
