@@ -15,11 +15,33 @@
  * only imprecision is a block cut short by an exception (a page fault in mid
  * block), whose remaining instructions are counted although they run again.
  *
+ * Virtual layouts: the same run also feeds N further L1i/L2 models, each
+ * seeing every instruction fetch at the address it would have in another
+ * placement of the code (instruction counts unchanged).  A placement is a
+ * table of disjoint ranges (start, size, new start); an address outside every
+ * range stays where it is.  vl=K makes K seeded ones from the map: in each
+ * run of functions that are contiguous in the map (a gap, i.e. a symbol that
+ * is not text, ends a run), the functions are shuffled (Fisher-Yates driven
+ * by SplitMix64, seeded with vl_seed and the layout's index) and laid out
+ * one after the other from the run's start, each at the first address not
+ * below the previous one's end with the same alignment as its own: the
+ * largest power of two that divides its address, KB_SIM_VL_ALIGN (16) at
+ * most.  So an -O2 function (16-aligned) moves by a multiple of 16 and the
+ * alignment gcc gives its loops and jumps on x86 stays what a linker would
+ * keep; an -Os one (not aligned) keeps what alignment it has; and the
+ * identity placement is one of the possible ones.  A run that grew by that
+ * padding pushes the next runs on, so no two functions ever overlap.  A
+ * function's size is the distance to the next symbol of any kind.  In system mode only kernel functions move; in user mode (kbench
+ * sim) the program's own.  vl_file=FILE adds placements written out
+ * ("layout" starts one; then "START SIZE NEW" per range); they come first.
+ * The translation is done at translation time, one lookup per instruction
+ * there, never when a block runs.
+ *
  * Usage: -plugin file=kbench-sim.so,out=FILE[,l1i=SIZE:WAYS:LINE]
  *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=0xc0000000]
- *        [,mode=full|markers]
+ *        [,mode=full|markers][,vl=K][,vl_seed=N][,vl_file=FILE][,vl_dump=FILE]
  * mode=markers only times the regions (host wall clock): the reference for
- * the plugin's overhead.
+ * the plugin's overhead.  vl_dump writes every layout's placement.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,6 +76,9 @@ static struct {
 	uint64_t page_offset;
 	unsigned l1_size, l1_ways, l1_line;
 	unsigned l2_size, l2_ways, l2_line;	/* l2_size 0: no L2 */
+	unsigned vl_seeded;			/* seeded virtual layouts */
+	uint64_t vl_seed;
+	const char *vl_file, *vl_dump;
 } cfg = {
 	.page_offset = 0xc0000000u,
 	.l1_size = 32768, .l1_ways = 8, .l1_line = 64,
@@ -62,12 +87,36 @@ static struct {
 
 static struct kb_cache l1, l2;
 
+/* ---- virtual layouts ---- */
+
+struct vl_table {		/* disjoint ranges, sorted by start */
+	size_t n;
+	uint64_t *start, *size;
+};
+
+struct vlayout {
+	const struct vl_table *tab;	/* the map's functions (shared), or its own */
+	uint64_t *to;			/* new start of each range */
+	struct kb_cache l1, l2;
+	uint64_t c[KB_SIM_VL_NCOUNTERS];	/* running totals */
+	uint64_t s[KB_SIM_VL_NCOUNTERS];	/* their values when the region opened */
+	int prev_miss;
+};
+
+static struct vl_table ftab;	/* the map's movable functions */
+static uint64_t vl_unmoved;	/* instructions translated between ftab's functions */
+static struct vlayout *vls;
+static unsigned n_vl;
+
 struct func {
 	uint64_t addr;
 	char *name;
+	int label;	/* a label (_end, __bss_start...) names this address too */
 };
 static struct func *funcs;	/* sorted by address, from FUNC_FIRST on */
 static size_t n_funcs;
+static uint64_t *bounds;	/* addresses of the map's other symbols, sorted */
+static size_t n_bounds;
 static uint64_t *f_insn, *f_miss;	/* running totals per function */
 static uint64_t *s_insn, *s_miss;	/* their values when the region opened */
 
@@ -124,6 +173,20 @@ static void emit_funcs(uint64_t s, const uint64_t *bi, const uint64_t *bm)
 	}
 }
 
+/* One "vl" line per virtual layout: since the region opened, or in all. */
+static void emit_vl(uint64_t s, int since_open)
+{
+	for (unsigned k = 0; k < n_vl; k++) {
+		emit("vl seq=%" PRIu64 " layout=%u", s, k);
+#define KB_SIM_VL_COUNTER(name, help) \
+		emit(" " #name "=%" PRIu64, vls[k].c[KB_SIM_VL_##name] - \
+		     (since_open ? vls[k].s[KB_SIM_VL_##name] : 0));
+		KB_SIM_VL_COUNTERS
+#undef KB_SIM_VL_COUNTER
+		emit("\n");
+	}
+}
+
 static void marker_error(const char *kind, uint32_t id)
 {
 	n_errors++;
@@ -153,6 +216,8 @@ static void region_begin(uint32_t id)
 		memcpy(s_insn, f_insn, n_funcs * sizeof(*s_insn));
 		memcpy(s_miss, f_miss, n_funcs * sizeof(*s_miss));
 	}
+	for (unsigned k = 0; k < n_vl; k++)
+		memcpy(vls[k].s, vls[k].c, sizeof(vls[k].s));
 	t_begin = now_ns();
 }
 
@@ -174,6 +239,7 @@ static void region_end(uint32_t id)
 	emit("region seq=%" PRIu64 " id=0x%08x", seq, MARKER_REGION(id) | 1u);
 	emit_counters(tot, snap);
 	emit(" host_ns=%" PRIu64 "\n", t - t_begin);
+	emit_vl(seq, 1);
 	if (!cfg.markers_only)
 		emit_funcs(seq, s_insn, s_miss);
 	if (cfg.out)
@@ -288,6 +354,8 @@ struct tbd {
 	struct piece *p;
 	struct lref *l;
 	struct fcnt *f;
+	struct vline *vl;	/* virtual layouts' lines, layout after layout */
+	uint32_t *vl_off;	/* per layout, n_pieces + 1 offsets into vl */
 };
 
 static struct tbd *lazy_list;
@@ -412,6 +480,47 @@ static inline void fetch_lines(const struct lref *r, const struct lref *end)
 	}
 }
 
+struct vline {			/* one line of a virtual layout, as struct lref */
+	uint64_t ln;
+	uint32_t set;
+	uint8_t pair, kern;
+};
+
+/* fetch_lines for a virtual layout: the same counting, its own caches */
+static inline void vl_fetch(struct vlayout *v, const struct vline *r, const struct vline *end)
+{
+	uint64_t *const tags0 = v->l1.tags;
+	int prev = v->prev_miss;
+
+	for (; r < end; r++) {
+		uint64_t *tags = tags0 + r->set;
+		int m;
+
+		if (tags[0] == r->ln) {	/* kept in registers: this is most lines */
+			prev = 0;
+			continue;
+		}
+		m = kb_cache_access_set(&v->l1, tags, r->ln);
+		if (m) {
+			v->c[KB_SIM_VL_l1i_fill]++;
+			if (cfg.l2_size && kb_cache_access(&v->l2, r->ln << v->l1.line_shift))
+				v->c[r->kern ? KB_SIM_VL_l2_miss_k : KB_SIM_VL_l2_miss_u]++;
+			if (!(r->pair && prev))
+				v->c[r->kern ? KB_SIM_VL_l1i_miss_k : KB_SIM_VL_l1i_miss_u]++;
+		}
+		prev = m;
+	}
+	v->prev_miss = prev;
+}
+
+/* piece j of a block for every layout (off: n_vl rows of stride entries) */
+static inline void vl_fetch_piece(const struct vline *vl, const uint32_t *off, unsigned stride,
+				  unsigned j)
+{
+	for (unsigned k = 0; k < n_vl; k++, off += stride)
+		vl_fetch(&vls[k], vl + off[j], vl + off[j + 1]);
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	struct tbd *t = udata;
@@ -422,6 +531,8 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		resolve_tail(t);
 	t->count++;
 	fetch_lines(t->l, t->l + t->n_lines);
+	if (n_vl)
+		vl_fetch_piece(t->vl, t->vl_off, 2, 0);
 	if (open_id && t->kernel && t->fp_epoch != epoch) {
 		t->fp_epoch = epoch;
 		footprint(t->start, t->end);
@@ -443,6 +554,8 @@ static void tb_exec_pieces(unsigned int vcpu, void *udata)
 		const struct piece *p = &t->p[k];
 
 		fetch_lines(t->l + p->l0, t->l + p->l1);
+		if (n_vl)
+			vl_fetch_piece(t->vl, t->vl_off, t->n_pieces + 1u, k);
 		tot[KB_SIM_insn_k] += p->n_k;
 		tot[KB_SIM_insn_u] += p->n_u;
 		for (unsigned j = p->f0; j < p->f1; j++)
@@ -468,6 +581,77 @@ static void tb_exec_markers(unsigned int vcpu, void *udata)
 			marker(t->p[k].mark);
 }
 
+/* ---- virtual layouts at translation time ---- */
+
+struct vinsn {
+	uint64_t va;
+	size_t func;		/* its range in ftab, SIZE_MAX: none */
+	uint32_t piece;
+	uint8_t size, kern;
+};
+
+/* The range of t holding va, or SIZE_MAX. */
+static size_t vl_lookup(const struct vl_table *t, uint64_t va)
+{
+	size_t lo = 0, hi = t->n;
+
+	if (!t->n || va < t->start[0])
+		return SIZE_MAX;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->start[mid] <= va)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return va - t->start[lo] < t->size[lo] ? lo : SIZE_MAX;
+}
+
+static uint64_t vl_translate(const struct vlayout *v, const struct vinsn *in)
+{
+	size_t i = v->tab == &ftab ? in->func : vl_lookup(v->tab, in->va);
+
+	return i == SIZE_MAX ? in->va : v->to[i] + (in->va - v->tab->start[i]);
+}
+
+/* Layout v's lines for a block's n instructions, as tb_trans finds the real
+ * ones (each line where it is first fetched, a fetch across two lines
+ * paired), appended to vl from nvl; off gets the start of each of the np
+ * pieces and the end.  Returns the new nvl. */
+static size_t vl_lines(const struct vlayout *v, const struct vinsn *in, size_t n, size_t np,
+		       struct vline *vl, size_t nvl, uint32_t *off)
+{
+	uint64_t last_ln = UINT64_MAX;
+	size_t j = 0;
+
+	off[0] = (uint32_t)nvl;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = vl_translate(v, &in[i]);
+		uint64_t lf = a >> v->l1.line_shift;
+		uint64_t ll = (a + (in[i].size ? in[i].size : 1) - 1) >> v->l1.line_shift;
+		int first_new = 0;
+
+		while (j < in[i].piece)
+			off[++j] = (uint32_t)nvl;
+		for (uint64_t ln = lf; ln <= ll; ln++) {
+			if (ln == last_ln)
+				continue;
+			vl[nvl].ln = ln;
+			vl[nvl].set = (uint32_t)(kb_cache_set(&v->l1, ln) * v->l1.ways);
+			vl[nvl].kern = in[i].kern;
+			vl[nvl].pair = (uint8_t)(ln != lf && first_new);
+			if (ln == lf)
+				first_new = 1;
+			nvl++;
+			last_ln = ln;
+		}
+	}
+	while (j < np)
+		off[++j] = (uint32_t)nvl;
+	return nvl;
+}
+
 static void close_piece(struct piece *p, size_t *np, size_t nl, size_t nf, uint32_t mark)
 {
 	p[*np].mark = mark;
@@ -490,9 +674,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint64_t last_va = 0, last_sz = 0, first_sz = 0;
 	int last_marker = 0, tail = 0;
 	struct tbd *t;
+	/* for the virtual layouts: each instruction's address, size and piece */
+	struct vinsn *vi = n_vl ? calloc(n + 1, sizeof(*vi)) : NULL;
+	struct vline *vl = NULL;
+	uint32_t *vo = NULL;
+	size_t nvl = 0, shared = SIZE_MAX;
 
 	(void)id;
-	if (!p || !l || !f) {
+	if (!p || !l || !f || (n_vl && !vi)) {
 		fprintf(stderr, NAME ": out of memory\n");
 		abort();
 	}
@@ -508,6 +697,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		if (is_marker && MARKER_KIND(mid) == 2)	/* an end closes before it runs */
 			close_piece(p, &np, nl, nf, mid);
+		if (vi) {
+			if (shared == SIZE_MAX || va - ftab.start[shared] >= ftab.size[shared])
+				shared = vl_lookup(&ftab, va);	/* mostly once a block */
+			vi[i] = (struct vinsn){ va, shared, (uint32_t)np, (uint8_t)sz, (uint8_t)kern };
+			if (shared == SIZE_MAX && ftab.n && va >= ftab.start[0] &&
+			    va < ftab.start[ftab.n - 1] + ftab.size[ftab.n - 1])
+				vl_unmoved++;
+		}
 		cur = &p[np];
 		if (kern)
 			cur->n_k++, n_k++;
@@ -560,9 +757,20 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	p[np].f1 = (uint16_t)nf;
 	np++;
 
+	if (vi) {
+		vl = malloc(n_vl * (2 * n + 1) * sizeof(*vl));
+		vo = malloc(n_vl * (np + 1) * sizeof(*vo));
+		if (!vl || !vo) {
+			fprintf(stderr, NAME ": out of memory\n");
+			abort();
+		}
+		for (unsigned k = 0; k < n_vl; k++)
+			nvl = vl_lines(&vls[k], vi, n, np, vl, nvl, vo + k * (np + 1));
+	}
 	if (cfg.markers_only && np == 1)
 		goto out;
-	t = arena_alloc(sizeof(*t) + np * sizeof(*p) + nl * sizeof(*l) + nf * sizeof(*f));
+	t = arena_alloc(sizeof(*t) + np * sizeof(*p) + nl * sizeof(*l) + nf * sizeof(*f) +
+			nvl * sizeof(*vl) + n_vl * (np + 1) * sizeof(*vo));
 	memset(t, 0, sizeof(*t));
 	t->start = va0;
 	t->end = end;
@@ -581,11 +789,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		t->tail_func = last_fn;
 	}
 	t->l = (struct lref *)(t + 1);
-	t->p = (struct piece *)(t->l + nl);
+	t->vl = (struct vline *)(t->l + nl);	/* 8-byte members first */
+	t->p = (struct piece *)(t->vl + nvl);
 	t->f = (struct fcnt *)(t->p + np);
+	t->vl_off = (uint32_t *)(t->f + nf);
 	memcpy(t->l, l, nl * sizeof(*l));
 	memcpy(t->p, p, np * sizeof(*p));
 	memcpy(t->f, f, nf * sizeof(*f));
+	if (n_vl) {
+		memcpy(t->vl, vl, nvl * sizeof(*vl));
+		memcpy(t->vl_off, vo, n_vl * (np + 1) * sizeof(*vo));
+	}
 	if (!cfg.markers_only && np == 1) {
 		t->next = lazy_list;
 		lazy_list = t;
@@ -597,6 +811,9 @@ out:
 	free(p);
 	free(l);
 	free(f);
+	free(vi);
+	free(vl);
+	free(vo);
 }
 
 /* ---- the symbol map ---- */
@@ -637,7 +854,7 @@ static int load_map(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	struct sym *s = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, cap_bounds = 0;
 	char line[512];
 
 	if (!f) {
@@ -650,8 +867,19 @@ static int load_map(const char *path)
 
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
 			continue;
-		if (type != 'T' && type != 't' && type != 'W' && type != 'w')
+		if (type != 'T' && type != 't' && type != 'W' && type != 'w') {
+			/* any other symbol with an address ends the function before it */
+			if (!strchr("aAUN", type)) {
+				if (n_bounds == cap_bounds) {
+					cap_bounds = cap_bounds ? 2 * cap_bounds : 4096;
+					bounds = realloc(bounds, cap_bounds * sizeof(*bounds));
+					if (!bounds)
+						abort();
+				}
+				bounds[n_bounds++] = addr;
+			}
 			continue;
+		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 4096;
 			s = realloc(s, cap * sizeof(*s));
@@ -672,15 +900,283 @@ static int load_map(const char *path)
 	n_funcs = FUNC_FIRST;
 	for (size_t i = 0; i < n; i++) {
 		if (n_funcs > FUNC_FIRST && funcs[n_funcs - 1].addr == s[i].addr) {
+			funcs[n_funcs - 1].label |= s[i].rank == 2;
 			free(s[i].name);	/* an alias of a better name */
 			continue;
 		}
 		funcs[n_funcs].addr = s[i].addr;
 		funcs[n_funcs].name = s[i].name;
+		funcs[n_funcs].label = s[i].rank == 2;
 		n_funcs++;
 	}
 	free(s);
 	return 0;
+}
+
+/* ---- virtual layouts: the placements ---- */
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The map's functions that move: kernel ones in system mode, all in user
+ * mode; each up to the next symbol of any kind (the last text symbol, when
+ * nothing follows it, gets MAX_LAST_SYMBOL as func_of gives it, or nothing
+ * if a label such as _end names its address). */
+static int vl_functions(void)
+{
+	ftab.start = calloc(n_funcs + 1, sizeof(*ftab.start));
+	ftab.size = calloc(n_funcs + 1, sizeof(*ftab.size));
+	if (!ftab.start || !ftab.size)
+		return -1;
+	if (n_bounds)
+		qsort(bounds, n_bounds, sizeof(*bounds), u64_cmp);
+	for (size_t i = FUNC_FIRST; i < n_funcs; i++) {
+		uint64_t a = funcs[i].addr, e = i + 1 < n_funcs ? funcs[i + 1].addr : UINT64_MAX;
+		size_t lo = 0, hi = n_bounds;
+
+		if (cfg.system && a < cfg.page_offset)
+			continue;
+		while (lo < hi) {	/* first bound above a */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (bounds[mid] <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n_bounds && bounds[lo] < e)
+			e = bounds[lo];
+		if (e == UINT64_MAX)
+			e = funcs[i].label ? a : a + MAX_LAST_SYMBOL;
+		if (e <= a)
+			continue;
+		ftab.start[ftab.n] = a;
+		ftab.size[ftab.n] = e - a;
+		ftab.n++;
+	}
+	return 0;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Layout k of the seeded ones: each run of contiguous functions shuffled
+ * and packed from the run's start (or the previous run's end, if that grew
+ * past it), every function keeping its alignment, 16 at most. */
+static void vl_seeded(struct vlayout *v, unsigned k, size_t *perm)
+{
+	uint64_t st = cfg.vl_seed ^ (0xd1b54a32d192ed03ull * (k + 1)), at = 0;
+
+	for (size_t r0 = 0, r1; r0 < ftab.n; r0 = r1) {
+		if (at < ftab.start[r0])
+			at = ftab.start[r0];
+
+		for (r1 = r0 + 1; r1 < ftab.n && ftab.start[r1 - 1] + ftab.size[r1 - 1] == ftab.start[r1]; r1++)
+			;
+		for (size_t i = r0; i < r1; i++)
+			perm[i - r0] = i;
+		for (size_t i = r1 - r0 - 1; i > 0; i--) {	/* Fisher-Yates */
+			size_t j = (size_t)(((unsigned __int128)splitmix64(&st) * (i + 1)) >> 64);
+			size_t x = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = x;
+		}
+		for (size_t i = 0; i < r1 - r0; i++) {
+			size_t f = perm[i];
+			uint64_t align = ftab.start[f] & (~ftab.start[f] + 1);	/* lowest set bit */
+
+			if (!align || align > KB_SIM_VL_ALIGN)
+				align = KB_SIM_VL_ALIGN;
+			at += (ftab.start[f] - at) & (align - 1);
+			v->to[f] = at;
+			at += ftab.size[f];
+		}
+	}
+}
+
+struct vl_range {
+	uint64_t start, size, to;
+	unsigned line;
+};
+
+static int range_by_start(const void *a, const void *b)
+{
+	const struct vl_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int range_by_to(const void *a, const void *b)
+{
+	const struct vl_range *x = a, *y = b;
+
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* Check one layout of vl_file (disjoint ranges before and after) and make
+ * it a layout with its own table. */
+static int vl_file_layout(const char *path, struct vl_range *r, size_t n, struct vlayout *v)
+{
+	struct vl_table *t = calloc(1, sizeof(*t));
+
+	qsort(r, n, sizeof(*r), range_by_to);
+	for (size_t i = 1; i < n; i++)
+		if (r[i - 1].to + r[i - 1].size > r[i].to) {
+			fprintf(stderr, NAME ": %s:%u: range placed at 0x%" PRIx64 " overlaps that of "
+				"line %u\n", path, r[i].line, r[i].to, r[i - 1].line);
+			return -1;
+		}
+	qsort(r, n, sizeof(*r), range_by_start);
+	for (size_t i = 1; i < n; i++)
+		if (r[i - 1].start + r[i - 1].size > r[i].start) {
+			fprintf(stderr, NAME ": %s:%u: range at 0x%" PRIx64 " overlaps that of line %u\n",
+				path, r[i].line, r[i].start, r[i - 1].line);
+			return -1;
+		}
+	if (!t || !(t->start = calloc(n + 1, 8)) || !(t->size = calloc(n + 1, 8)) ||
+	    !(v->to = calloc(n + 1, 8)))
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		t->start[i] = r[i].start;
+		t->size[i] = r[i].size;
+		v->to[i] = r[i].to;
+	}
+	t->n = n;
+	v->tab = t;
+	return 0;
+}
+
+/* vl_file: "layout [anything]" starts a placement; "START SIZE NEW" (numbers
+ * as C writes them) is one range of it; # starts a comment.  The layouts
+ * are appended to vls. */
+static int vl_load_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct vl_range *r = NULL;
+	size_t n = 0, cap = 0;
+	unsigned lineno = 0, open = 0;
+	char line[512];
+	int ret = 0;
+
+	if (!f) {
+		fprintf(stderr, NAME ": cannot open vl_file '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (ret == 0 && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, '#'), *p = line, *end;
+		unsigned long long x[3];
+		int k;
+
+		lineno++;
+		if (c)
+			*c = '\0';
+		p += strspn(p, " \t\r\n");
+		if (!*p)
+			continue;
+		if (!strncmp(p, "layout", 6) && (!p[6] || strchr(" \t\r\n", p[6]))) {
+			if (open)
+				ret = vl_file_layout(path, r, n, &vls[n_vl++]);
+			if (n_vl == KB_SIM_VL_MAX) {
+				fprintf(stderr, NAME ": %s:%u: more than %d layouts\n", path, lineno,
+					KB_SIM_VL_MAX);
+				ret = -1;
+			}
+			open = 1;
+			n = 0;
+			continue;
+		}
+		for (k = 0; k < 3; k++) {
+			p += strspn(p, " \t");
+			errno = 0;
+			x[k] = strtoull(p, &end, 0);
+			if (end == p || errno || *p == '-')
+				break;
+			p = end;
+		}
+		p += strspn(p, " \t\r\n");
+		if (k < 3 || *p || !open || x[1] == 0 || x[0] + x[1] < x[0] || x[2] + x[1] < x[2]) {
+			fprintf(stderr, NAME ": %s:%u: %s\n", path, lineno,
+				!open ? "a range before any 'layout' line"
+				      : "expected START SIZE NEW (numbers, SIZE > 0, no wrap-around)");
+			ret = -1;
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			r = realloc(r, cap * sizeof(*r));
+			if (!r)
+				abort();
+		}
+		r[n++] = (struct vl_range){ x[0], x[1], x[2], lineno };
+	}
+	if (ret == 0 && open)
+		ret = vl_file_layout(path, r, n, &vls[n_vl++]);
+	fclose(f);
+	free(r);
+	return ret;
+}
+
+static int vl_dump(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, NAME ": cannot create '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# kbench-sim virtual layouts (vl_file format): START SIZE NEW\n");
+	for (unsigned k = 0; k < n_vl; k++) {
+		fprintf(f, "layout %u %s\n", k, vls[k].tab == &ftab ? "seeded" : "vl_file");
+		for (size_t i = 0; i < vls[k].tab->n; i++)
+			fprintf(f, "0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "\n", vls[k].tab->start[i],
+				vls[k].tab->size[i], vls[k].to[i]);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+static int vl_setup(void)
+{
+	size_t *perm;
+
+	vls = calloc(KB_SIM_VL_MAX, sizeof(*vls));
+	if (!vls || vl_functions() < 0)
+		return -1;
+	if (cfg.vl_file && vl_load_file(cfg.vl_file) < 0)
+		return -1;
+	if (n_vl + cfg.vl_seeded > KB_SIM_VL_MAX) {
+		fprintf(stderr, NAME ": %u virtual layouts: at most %d\n", n_vl + cfg.vl_seeded,
+			KB_SIM_VL_MAX);
+		return -1;
+	}
+	perm = calloc(ftab.n + 1, sizeof(*perm));
+	if (!perm)
+		return -1;
+	for (unsigned k = 0; k < cfg.vl_seeded; k++) {
+		struct vlayout *v = &vls[n_vl++];
+
+		v->tab = &ftab;
+		v->to = calloc(ftab.n + 1, sizeof(*v->to));
+		if (!v->to)
+			return -1;
+		vl_seeded(v, k, perm);
+	}
+	free(perm);
+	for (unsigned k = 0; k < n_vl; k++)
+		if (kb_cache_init(&vls[k].l1, cfg.l1_size, cfg.l1_ways, cfg.l1_line) < 0 ||
+		    (cfg.l2_size && kb_cache_init(&vls[k].l2, cfg.l2_size, cfg.l2_ways, cfg.l2_line) < 0))
+			return -1;
+	return cfg.vl_dump ? vl_dump(cfg.vl_dump) : 0;
 }
 
 /* ---- set-up and the end ---- */
@@ -703,10 +1199,14 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	emit("total regions=%" PRIu64, seq);
 	emit_counters(tot, NULL);
 	emit("\n");
+	emit_vl(0, 0);
 	if (!cfg.markers_only)
 		emit_funcs(0, NULL, NULL);
-	emit("end errors=%" PRIu64 " blocks=%" PRIu64 " descriptor_bytes=%" PRIu64 "\n", n_errors,
+	emit("end errors=%" PRIu64 " blocks=%" PRIu64 " descriptor_bytes=%" PRIu64, n_errors,
 	     n_blocks, arena_bytes);
+	if (n_vl)	/* code the seeded layouts leave in place: it must not meet moved code */
+		emit(" vl_unmoved=%" PRIu64, vl_unmoved);
+	emit("\n");
 	fclose(cfg.out);
 	cfg.out = NULL;
 }
@@ -764,11 +1264,21 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 			bad = sscanf(v, "%" SCNx64, &cfg.page_offset) != 1;
 		else if (k == 4 && !strncmp(a, "mode", k) && (!strcmp(v, "full") || !strcmp(v, "markers")))
 			cfg.markers_only = !strcmp(v, "markers");
+		else if (k == 2 && !strncmp(a, "vl", k))
+			bad = sscanf(v, "%u%c", &cfg.vl_seeded, &(char){ 0 }) != 1 ||
+			      cfg.vl_seeded > KB_SIM_VL_MAX;
+		else if (k == 7 && !strncmp(a, "vl_seed", k))
+			bad = sscanf(v, "%" SCNu64 "%c", &cfg.vl_seed, &(char){ 0 }) != 1;
+		else if (k == 7 && !strncmp(a, "vl_file", k))
+			cfg.vl_file = v;
+		else if (k == 7 && !strncmp(a, "vl_dump", k))
+			cfg.vl_dump = v;
 		else
 			bad = 1;
 		if (bad) {
 			fprintf(stderr, NAME ": bad argument '%s' (out=FILE, map=FILE, l1i=SIZE:WAYS:LINE, "
-				"l2=SIZE:WAYS:LINE|off, page_offset=HEX, mode=full|markers)\n", a);
+				"l2=SIZE:WAYS:LINE|off, page_offset=HEX, mode=full|markers, vl=K (0 to %d), "
+				"vl_seed=N, vl_file=FILE, vl_dump=FILE)\n", a, KB_SIM_VL_MAX);
 			return -1;
 		}
 	}
@@ -791,6 +1301,10 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	n_funcs = FUNC_FIRST;
 	if (map && load_map(map) < 0)
 		return -1;
+	if (!cfg.markers_only && (cfg.vl_seeded || cfg.vl_file) && vl_setup() < 0) {
+		fprintf(stderr, NAME ": cannot set up the virtual layouts\n");
+		return -1;
+	}
 	f_insn = calloc(n_funcs, sizeof(*f_insn));
 	f_miss = calloc(n_funcs, sizeof(*f_miss));
 	s_insn = calloc(n_funcs, sizeof(*s_insn));
@@ -809,11 +1323,15 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		return -1;
 	}
 	emit("%s %d api=%d target=%s system=%d mode=%s l1i=%u:%u:%u l2=%u:%u:%u "
-	     "page_offset=0x%" PRIx64 " symbols=%zu\n", KB_SIM_MAGIC, KB_SIM_FORMAT,
+	     "page_offset=0x%" PRIx64 " symbols=%zu", KB_SIM_MAGIC, KB_SIM_FORMAT,
 	     KB_QEMU_PLUGIN_API, info->target_name, cfg.system, cfg.markers_only ? "markers" : "full",
 	     cfg.l1_size, cfg.l1_ways, cfg.l1_line, cfg.l2_size, cfg.l2_size ? cfg.l2_ways : 0,
 	     cfg.l2_size ? cfg.l2_line : 0, cfg.page_offset == UINT64_MAX ? 0 : cfg.page_offset,
 	     n_funcs - FUNC_FIRST);
+	if (n_vl)
+		emit(" vl=%u vl_seeded=%u vl_seed=%" PRIu64 " vl_funcs=%zu", n_vl, cfg.vl_seeded,
+		     cfg.vl_seed, ftab.n);
+	emit("\n");
 	fflush(cfg.out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

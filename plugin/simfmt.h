@@ -12,7 +12,17 @@
  *   error seq=2 kind=nested id=0x4b420101 open=0x4b420001
  *   total insn_k=... (every counter, whole run)
  *   func seq=0 ...                                     (whole run)
+ *   vl seq=1 layout=0 l1i_miss_k=... (every KB_SIM_VL_COUNTER)   (virtual layouts, below)
  *   end errors=N blocks=N descriptor_bytes=N          (blocks described, memory)
+ *
+ * Virtual layouts (plugin arguments vl=K, vl_file=FILE): the header gains
+ * "vl=N vl_seeded=K vl_seed=S vl_funcs=M", and every region line, and the
+ * total line, is followed by N "vl" lines, one per layout in order (seq=0
+ * for the whole run), and the end line gains "vl_unmoved=N": instructions
+ * translated (each time a block is) between the first and the last function
+ * of the map but in none, which the seeded layouts leave in place where
+ * moved code may land (0 on a kernel: its text is all functions; the BIOS,
+ * high above, stays apart).  Without layouts the output is what it was.
  *
  * A file without its "end" line was cut short (QEMU killed).
  */
@@ -33,6 +43,24 @@
 	KB_SIM_COUNTER(l2_miss, "L2 misses of those fills (instruction side only: data is not modelled)") \
 	KB_SIM_COUNTER(kfoot_lines, "dynamic kernel footprint: distinct kernel L1i lines executed in the region") \
 	KB_SIM_COUNTER(kfoot_bytes, "distinct bytes of kernel text executed in the region")
+
+/* KB_SIM_VL_COUNTER(name, help): per virtual layout, in output order. */
+#define KB_SIM_VL_COUNTERS \
+	KB_SIM_VL_COUNTER(l1i_miss_k, "L1i misses of kernel instructions, fetched at their addresses in this layout") \
+	KB_SIM_VL_COUNTER(l1i_miss_u, "L1i misses of user instructions (user code is not moved: they change through the kernel's lines)") \
+	KB_SIM_VL_COUNTER(l1i_fill, "lines brought into this layout's L1i") \
+	KB_SIM_VL_COUNTER(l2_miss_k, "L2 misses of the fills of kernel lines") \
+	KB_SIM_VL_COUNTER(l2_miss_u, "L2 misses of the fills of user lines")
+
+enum kb_sim_vl_counter {
+#define KB_SIM_VL_COUNTER(name, help) KB_SIM_VL_##name,
+	KB_SIM_VL_COUNTERS
+#undef KB_SIM_VL_COUNTER
+	KB_SIM_VL_NCOUNTERS
+};
+
+#define KB_SIM_VL_MAX	64	/* virtual layouts in one run, at most */
+#define KB_SIM_VL_ALIGN	16	/* a moved function keeps its alignment, this at most */
 
 enum kb_sim_counter {
 #define KB_SIM_COUNTER(name, help) KB_SIM_##name,

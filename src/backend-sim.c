@@ -17,6 +17,7 @@ struct sim_opts {
 	char *l1i;		/* "auto" or SIZE:WAYS:LINE */
 	char *l2;		/* "auto", "off" or SIZE:WAYS:LINE */
 	double cpi, l1i_penalty, l2_penalty;
+	long virtual_layouts;
 };
 
 static const char *check_l1i(const char *v)
@@ -53,6 +54,13 @@ static const struct kb_option options[] = {
 	{ .name = "sim_l2_penalty", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = OFF(l2_penalty),
 	  .def = "40", .max = 10000,
 	  .help = "cycle model: extra cycles per L2 miss (about an L3 hit on those cores)" },
+	{ .name = "sim_virtual_layouts", .section = KB_SEC_RUN, .type = KB_OPT_LONG,
+	  .off = OFF(virtual_layouts), .def = "0", .max = KB_SIM_VL_MAX,
+	  .help = "virtual layouts: the plugin also simulates this many L1i/L2 pairs in which the "
+		  "kernel's functions sit at other addresses (a seeded shuffle of System.map, from "
+		  "[run] seed; sizes, internal offsets and alignment, up to 16, kept; instruction "
+		  "counts unchanged); each sample gets their misses' min, median and max (vl_*); "
+		  "0: none, as before" },
 	{ NULL },
 };
 
@@ -134,6 +142,8 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	sr->model.cpi = o->cpi;
 	sr->model.l1i_penalty = o->l1i_penalty;
 	sr->model.l2_penalty = o->l2_penalty;
+	sr->vl.n = (unsigned)o->virtual_layouts;
+	sr->vl.seed = env->seed;
 	*why = kb_xasprintf("%s; %s", asked ? "backend = sim in the configuration"
 				     : "TCG has no performance counters: kbench's plugin counts instead",
 			    sr->geom_why);
@@ -167,13 +177,24 @@ static json_t *describe(const void *priv)
 		      "exception counts whole); L1i: set-associative LRU, cachegrind's counting; "
 		      "L2: instruction side only");
 	free(qargs);
+	if (sr->vl.n)	/* the manifest as before without them */
+		json_object_set_new(j, "virtual_layouts",
+				    json_pack("{s:i,s:I,s:i,s:s}", "n", (int)sr->vl.n, "seed",
+					      (json_int_t)sr->vl.seed, "align", KB_SIM_VL_ALIGN, "placement",
+					      "each run of contiguous kernel functions of System.map "
+					      "shuffled (seeded) and packed from its start, every function "
+					      "keeping its size, its internal offsets and its alignment (the "
+					      "largest power of two dividing its address, 16 at most); a run "
+					      "that grew pushes the next on; addresses outside them unmoved; "
+					      "user code unmoved; layout replica r seeded with seed + r x "
+					      "0x9e3779b97f4a7c15 (mod 2^64)"));
 	return j;
 }
 
 static void *boot_new(void *priv, const struct kb_backend_boot *b)
 {
 	char *out = kb_store_path(b->store, "boots/%s-%ld.sim", b->variant, b->vboot);
-	struct kb_sim_boot *sb = kb_sim_boot_new(priv, out, b->system_map, b->store, b->variant,
+	struct kb_sim_boot *sb = kb_sim_boot_new(priv, out, b->system_map, b->layout, b->store, b->variant,
 						 b->boot, b->vboot);
 
 	free(out);

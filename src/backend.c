@@ -145,7 +145,7 @@ int kb_backends_choose(const struct kb_conf *conf, const char *accel, struct kb_
 		       char **failed_why)
 {
 	struct kb_backend_env env = { .qemu = kb_qemu_path(), .accel = accel, .want_primary = conf->backend,
-				      .want_host = conf->host_counters };
+				      .want_host = conf->host_counters, .seed = conf->seed };
 	char *why = NULL, *declined = NULL;
 	int r = 0;
 

@@ -52,6 +52,7 @@ struct kb_backend_env {
 	const char *want_host;		/* [run] host_counters: auto, off, hardware, software */
 	const struct kb_backend *primary; /* for overlays and stages: the primary chosen */
 	const char *declined;		/* for a fallback primary: why the ones before it declined */
+	unsigned long long seed;	/* [run] seed (chosen and recorded when 0) */
 	const void *opts;		/* this backend's [run] options (its opts_size struct) */
 };
 
@@ -61,6 +62,7 @@ struct kb_backend_boot {
 	const char *variant;
 	long boot, vboot;		/* the run's boot id; the variant's boot number */
 	const char *system_map;		/* the kernel's, or NULL */
+	int layout;			/* its layout replica ([run] layouts), 0: as configured */
 };
 
 /* A sample the guest reported, for on_sample. */

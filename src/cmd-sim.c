@@ -39,6 +39,7 @@ static json_t *region_json(const struct kb_sim_region *r)
 						   (json_int_t)r->funcs[i].insn,
 						   (json_int_t)r->funcs[i].miss));
 	json_object_set_new(j, "functions", f);
+	kb_sim_vl_arrays(r, NULL, j);
 	return j;
 }
 
@@ -59,10 +60,15 @@ static int cmd_sim(int argc, char **argv)
 		{ "l1i", required_argument, NULL, 'I' }, { "l2", required_argument, NULL, 'L' },
 		{ "map", required_argument, NULL, 'm' }, { "out", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
+		{ "vl", required_argument, NULL, 'V' }, { "vl-seed", required_argument, NULL, 'S' },
+		{ "vl-file", required_argument, NULL, 'F' }, { "vl-dump", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 1u << 20, 16, 64 };
 	const char *map = NULL, *out = NULL, *bad;
+	struct kb_sim_vl vl = { 0 };
+	unsigned long long num;
+	char *end;
 	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL;
 	int as_json = 0, i, r, opt, ret = KB_EXIT_FAILED;
 	char **qargv;
@@ -87,6 +93,26 @@ static int cmd_sim(int argc, char **argv)
 			break;
 		case 'm':
 			map = optarg;
+			break;
+		case 'V':
+		case 'S':
+			errno = 0;
+			num = strtoull(optarg, &end, 10);
+			if (opt == 'V')
+				vl.n = num <= KB_SIM_VL_MAX ? (unsigned)num : KB_SIM_VL_MAX + 1;
+			else
+				vl.seed = num;
+			if (!*optarg || *end || errno || *optarg == '-' || vl.n > KB_SIM_VL_MAX) {
+				kb_error("--%s '%s': expected %s", opt == 'V' ? "vl" : "vl-seed", optarg,
+					 opt == 'V' ? "a number of layouts from 0 to 64" : "a number");
+				return KB_EXIT_USAGE;
+			}
+			break;
+		case 'F':
+			vl.file = optarg;
+			break;
+		case 'D':
+			vl.dump = optarg;
 			break;
 		case 'o':
 			out = optarg;
@@ -118,7 +144,7 @@ static int cmd_sim(int argc, char **argv)
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, out, map, &l1i, &l2);
+	spec = kb_sim_plugin_spec(plugin, out, map, &l1i, &l2, &vl);
 	qargv = kb_xcalloc((size_t)(argc - i) + 4, sizeof(*qargv));
 	qargv[0] = (char *)qemu_user_path();
 	qargv[1] = "-plugin";
@@ -182,6 +208,14 @@ static int cmd_sim(int argc, char **argv)
 		}
 		if (o.have_total)
 			print_region("whole run", &o.total);
+		if (o.have_total && o.total.n_vl) {
+			printf("L1i misses in the whole run under each of the %zu virtual layouts:",
+			       o.total.n_vl);
+			for (size_t k = 0; k < o.total.n_vl; k++)
+				printf(" %" PRIu64, o.total.vl[k][KB_SIM_VL_l1i_miss_k] +
+						     o.total.vl[k][KB_SIM_VL_l1i_miss_u]);
+			printf("\n");
+		}
 	}
 	for (size_t k = 0; k < o.n_errors; k++) {
 		char *t = kb_sim_error_text(&o.errors[k]);
@@ -210,12 +244,19 @@ const struct kb_command kb_command_sim = {
 	.name = "sim",
 	.summary = "run a static i386 program under kbench's cache-simulating QEMU plugin",
 	.usage = "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
+		 "                  [--vl K] [--vl-seed N] [--vl-file FILE] [--vl-dump FILE]\n"
 		 "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
 		 "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
 		 "counted: per region between the guest's markers, and for the whole run.\n\n"
 		 "  --l1i G    the L1i simulated (default: this host's, libcpuid)\n"
 		 "  --l2 G     the L2 behind it, or off (default: this host's)\n"
 		 "  --map FILE `nm PROGRAM` output (or a System.map) for per-function counts\n"
+		 "  --vl K     also simulate K virtual layouts: the map's functions shuffled\n"
+		 "             (seeded) and packed, each keeping its alignment (16 at most)\n"
+		 "  --vl-seed N  their seed (default 0)\n"
+		 "  --vl-file FILE  placements to simulate as well (\"layout\", then\n"
+		 "             \"START SIZE NEW\" per range; an address outside them stays)\n"
+		 "  --vl-dump FILE  write every layout's placement, in --vl-file's format\n"
 		 "  --out FILE keep the plugin's own output in FILE and the program's in FILE.log\n"
 		 "  --json     print JSON instead of a table\n\n"
 		 "Exit status 1 when markers are nested, unbalanced or never ended, 3 when\n"

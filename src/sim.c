@@ -34,6 +34,12 @@ const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS] = {
 #undef KB_SIM_COUNTER
 };
 
+const char *const kb_sim_vl_counter_names[KB_SIM_VL_NCOUNTERS] = {
+#define KB_SIM_VL_COUNTER(name, help) #name,
+	KB_SIM_VL_COUNTERS
+#undef KB_SIM_VL_COUNTER
+};
+
 static const char *const workload_names[] = {
 #define KB_WORKLOAD(name, kind, iters, help) #name,
 #include "../workloads/workloads.def"
@@ -166,6 +172,14 @@ static void region_free(struct kb_sim_region *r)
 	r->n_funcs = 0;
 }
 
+static void region_release(struct kb_sim_region *r)
+{
+	region_free(r);
+	free(r->vl);
+	r->vl = NULL;
+	r->n_vl = 0;
+}
+
 void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len)
 {
 	char buf[SIM_MAX_LINE], *tok[32], *save = NULL;
@@ -193,6 +207,12 @@ void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len)
 			return out_bad(o, line, len);
 		if (field(tok, n, "l2") && kb_sim_geom_parse(field(tok, n, "l2"), 0, &o->l2, &why) < 0)
 			memset(&o->l2, 0, sizeof(o->l2));
+		o->vl = 0;
+		if (field(tok, n, "vl")) {
+			if (u64_of(field(tok, n, "vl"), &w) < 0 || w > KB_SIM_VL_MAX)
+				return out_bad(o, line, len);
+			o->vl = (unsigned)w;
+		}
 		o->header = 1;
 		return;
 	}
@@ -227,6 +247,25 @@ void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len)
 		if (u64_of(field(tok, n, "l1i_miss"), &r->funcs[r->n_funcs].miss) < 0)
 			r->funcs[r->n_funcs].miss = 0;
 		r->n_funcs++;
+	} else if (!strcmp(tok[0], "vl")) {
+		struct kb_sim_region *r;
+		uint64_t c[KB_SIM_VL_NCOUNTERS];
+
+		if (u64_of(field(tok, n, "seq"), &v) < 0 || u64_of(field(tok, n, "layout"), &w) < 0)
+			return out_bad(o, line, len);
+		for (int i = 0; i < KB_SIM_VL_NCOUNTERS; i++)
+			if (u64_of(field(tok, n, kb_sim_vl_counter_names[i]), &c[i]) < 0)
+				return out_bad(o, line, len);
+		if (v == 0 && o->have_total)
+			r = &o->total;
+		else if (v && o->n_regions && o->regions[o->n_regions - 1].seq == v)
+			r = &o->regions[o->n_regions - 1];
+		else
+			return out_bad(o, line, len);	/* layouts follow their region */
+		if (w != r->n_vl || w >= o->vl)
+			return out_bad(o, line, len);	/* in order, as many as the header says */
+		r->vl = kb_xrealloc(r->vl, (r->n_vl + 1) * sizeof(*r->vl));
+		memcpy(r->vl[r->n_vl++], c, sizeof(c));
 	} else if (!strcmp(tok[0], "error")) {
 		struct kb_sim_error e = { 0 };
 		const char *kind = field(tok, n, "kind");
@@ -305,9 +344,9 @@ int kb_sim_out_read(struct kb_sim_out *o, const char *path)
 void kb_sim_out_release(struct kb_sim_out *o)
 {
 	for (size_t i = 0; i < o->n_regions; i++)
-		region_free(&o->regions[i]);
+		region_release(&o->regions[i]);
 	free(o->regions);
-	region_free(&o->total);
+	region_release(&o->total);
 	free(o->errors);
 	free(o->pending);
 	if (o->fd >= 0)
@@ -375,6 +414,82 @@ void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, 
 	json_object_set_new(fields, "model_cycles", json_integer((json_int_t)kb_sim_model_cycles(r, m)));
 }
 
+uint64_t kb_sim_vl_model_cycles(const struct kb_sim_region *r, size_t k, const struct kb_sim_model *m)
+{
+	const uint64_t *v = r->vl[k];
+	double c = m->cpi * (double)(r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) +
+		   m->l1i_penalty * (double)(v[KB_SIM_VL_l1i_miss_k] + v[KB_SIM_VL_l1i_miss_u]) +
+		   m->l2_penalty * (double)(v[KB_SIM_VL_l2_miss_k] + v[KB_SIM_VL_l2_miss_u]);
+
+	return (uint64_t)(c + 0.5);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* min, median (even n: the middle two's mean, rounded down) and max as
+ * fields prefix_min, prefix_med, prefix_max */
+static void summary(json_t *fields, const char *prefix, uint64_t *v, size_t n)
+{
+	char name[64];
+	uint64_t med;
+
+	qsort(v, n, sizeof(*v), u64_cmp);
+	med = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+	snprintf(name, sizeof(name), "%s_min", prefix);
+	json_object_set_new(fields, name, json_integer((json_int_t)v[0]));
+	snprintf(name, sizeof(name), "%s_med", prefix);
+	json_object_set_new(fields, name, json_integer((json_int_t)med));
+	snprintf(name, sizeof(name), "%s_max", prefix);
+	json_object_set_new(fields, name, json_integer((json_int_t)v[n - 1]));
+}
+
+void kb_sim_vl_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields)
+{
+	size_t n = r->n_vl;
+	uint64_t *v;
+
+	if (!n)
+		return;
+	v = kb_xcalloc(n, sizeof(*v));
+	for (size_t k = 0; k < n; k++)
+		v[k] = r->vl[k][KB_SIM_VL_l1i_miss_k];
+	summary(fields, "vl_l1i_k", v, n);
+	for (size_t k = 0; k < n; k++)
+		v[k] = r->vl[k][KB_SIM_VL_l2_miss_k] + r->vl[k][KB_SIM_VL_l2_miss_u];
+	summary(fields, "vl_l2", v, n);
+	for (size_t k = 0; k < n; k++)
+		v[k] = kb_sim_vl_model_cycles(r, k, m);
+	summary(fields, "vl_cycles", v, n);
+	free(v);
+}
+
+void kb_sim_vl_arrays(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *j)
+{
+	char name[64];
+	json_t *a;
+
+	if (!r->n_vl)
+		return;
+	for (int i = 0; i < KB_SIM_VL_NCOUNTERS; i++) {
+		a = json_array();
+		for (size_t k = 0; k < r->n_vl; k++)
+			json_array_append_new(a, json_integer((json_int_t)r->vl[k][i]));
+		snprintf(name, sizeof(name), "vl_%s", kb_sim_vl_counter_names[i]);
+		json_object_set_new(j, name, a);
+	}
+	if (m) {
+		a = json_array();
+		for (size_t k = 0; k < r->n_vl; k++)
+			json_array_append_new(a, json_integer((json_int_t)kb_sim_vl_model_cycles(r, k, m)));
+		json_object_set_new(j, "vl_model_cycles", a);
+	}
+}
+
 /* ---- finding and probing the plugin ---- */
 
 char *kb_sim_find_plugin(void)
@@ -399,7 +514,8 @@ static void put_opt(char **s, size_t *len, const char *key, const char *val)
 }
 
 char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
-			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2)
+			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2,
+			 const struct kb_sim_vl *vl)
 {
 	char *s = NULL, g[64];
 	size_t len = 0;
@@ -415,6 +531,16 @@ char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 	put_opt(&s, &len, "l2", g);
 	if (map)
 		put_opt(&s, &len, "map", map);
+	if (vl && vl->n) {	/* nothing added without them: the same spec as before */
+		snprintf(g, sizeof(g), "%u", vl->n);
+		put_opt(&s, &len, "vl", g);
+		snprintf(g, sizeof(g), "%llu", vl->seed);
+		put_opt(&s, &len, "vl_seed", g);
+	}
+	if (vl && vl->file)
+		put_opt(&s, &len, "vl_file", vl->file);
+	if (vl && vl->dump)
+		put_opt(&s, &len, "vl_dump", vl->dump);
 	return s;
 }
 
@@ -439,7 +565,7 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 		*why = kb_xasprintf("cannot write probe files in '%s'", kb_tmpdir());
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2);
+	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2, NULL);
 	argv[1] = spec;
 	struct kb_vm_opts o = {
 		.qemu = qemu, .accel = "tcg", .bios = bios, .memory_mb = 32, .timeout = 20,
@@ -512,6 +638,7 @@ struct kb_sim_boot {
 	const struct kb_sim_run *sr;
 	char *out;
 	char *spec;
+	char *vl_dump;			/* the layouts' placements, beside out */
 	const char *argv[8];
 	struct kb_sim_out o;
 	struct kb_store *store;
@@ -522,14 +649,27 @@ struct kb_sim_boot {
 };
 
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
-				    struct kb_store *store, const char *variant, long boot, long vboot)
+				    int layout, struct kb_store *store, const char *variant, long boot,
+				    long vboot)
 {
 	struct kb_sim_boot *sb = kb_xcalloc(1, sizeof(*sb));
 	int n = 0;
 
 	sb->sr = sr;
 	sb->out = kb_xstrdup(out);
-	sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2);
+	if (sr->vl.n) {	/* which placement gave which misses stays on record */
+		struct kb_sim_vl vl = sr->vl;
+		size_t len = strlen(out);
+
+		if (len > 4 && !strcmp(out + len - 4, ".sim"))
+			len -= 4;
+		sb->vl_dump = kb_xasprintf("%.*s.vl", (int)len, out);
+		vl.dump = sb->vl_dump;
+		vl.seed += (unsigned long long)layout * 0x9e3779b97f4a7c15ull;
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl);
+	} else {
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL);
+	}
 	sb->store = store;
 	sb->variant = kb_xstrdup(variant);
 	sb->boot = boot;
@@ -588,8 +728,14 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 		       "or the plugin's output is cut short)";
 		return -1;
 	}
+	if (r->n_vl != sb->o.vl) {
+		sb->unmatched++;
+		*why = "simulated region without its virtual layouts (the plugin's output is cut short)";
+		return -1;
+	}
 	r->claimed = 1;
 	kb_sim_fields(r, &sb->sr->model, fields);
+	kb_sim_vl_fields(r, &sb->sr->model, fields);
 
 	/* footprint and attribution: one line per sample in sim.jsonl */
 	if (r->n_funcs)	/* qsort's base must not be NULL, even for 0 items */
@@ -607,6 +753,7 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 		json_object_set_new(j, kb_sim_counter_names[i], json_integer((json_int_t)r->c[i]));
 	json_object_set_new(j, "model_cycles",
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
+	kb_sim_vl_arrays(r, &sb->sr->model, j);
 	json_object_set_new(j, "functions", funcs);
 	if (sb->store)
 		kb_store_append(sb->store, "sim.jsonl", j);
@@ -663,6 +810,7 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 	kb_sim_out_release(&sb->o);
 	free(sb->out);
 	free(sb->spec);
+	free(sb->vl_dump);
 	free(sb->variant);
 	free(sb);
 }

@@ -18,6 +18,16 @@ struct kb_store;
 
 /* The counters' names, as the plugin writes them (simfmt.h). */
 extern const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS];
+/* The per-virtual-layout counters' names (simfmt.h). */
+extern const char *const kb_sim_vl_counter_names[KB_SIM_VL_NCOUNTERS];
+
+/* Virtual layouts asked of the plugin: n seeded ones (seed), and those of a
+ * placement file (file, or NULL); dump: where it writes them all, or NULL. */
+struct kb_sim_vl {
+	unsigned n;
+	unsigned long long seed;
+	const char *file, *dump;
+};
 
 /* A cache: size in bytes, ways, line in bytes; size 0: none. */
 struct kb_sim_geom {
@@ -44,6 +54,8 @@ struct kb_sim_region {
 	uint64_t host_ns;		/* host time inside the region: not deterministic */
 	struct kb_sim_func *funcs;	/* functions that ran in it */
 	size_t n_funcs;
+	uint64_t (*vl)[KB_SIM_VL_NCOUNTERS];	/* per virtual layout, in order */
+	size_t n_vl;
 	int claimed;			/* matched to a sample */
 };
 
@@ -56,6 +68,7 @@ struct kb_sim_error {
 struct kb_sim_out {
 	int header;			/* a valid header line was read */
 	int api, system, markers_only;
+	unsigned vl;			/* virtual layouts (header "vl="), 0: none */
 	struct kb_sim_geom l1i, l2;
 	struct kb_sim_region *regions;
 	size_t n_regions;
@@ -95,6 +108,18 @@ struct kb_sim_model {
 };
 void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields);
 uint64_t kb_sim_model_cycles(const struct kb_sim_region *r, const struct kb_sim_model *m);
+/* Virtual layout k's modeled cycles: the region's instructions, that
+ * layout's misses. */
+uint64_t kb_sim_vl_model_cycles(const struct kb_sim_region *r, size_t k, const struct kb_sim_model *m);
+/* The virtual layouts' summaries as sample fields (integers): vl_l1i_k_min,
+ * _med, _max (kernel L1i misses), vl_l2_min/_med/_max (L2 misses, kernel and
+ * user) and vl_cycles_min/_med/_max (modeled cycles); _med of an even
+ * number of layouts is the mean of the middle two, rounded down.  Nothing
+ * when the region has no layouts. */
+void kb_sim_vl_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields);
+/* Each layout's counters as arrays, "vl_<counter>": [K values], plus
+ * "vl_model_cycles", into a sim.jsonl line. */
+void kb_sim_vl_arrays(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *j);
 
 /* ---- the backend in a run ---- */
 
@@ -103,6 +128,7 @@ struct kb_sim_run {
 	struct kb_sim_geom l1i, l2;
 	struct kb_sim_model model;
 	char *geom_why;			/* where the geometry came from */
+	struct kb_sim_vl vl;		/* virtual layouts: [run] sim_virtual_layouts, seed */
 };
 
 /* $KBENCH_PLUGIN, else the build tree's plugin/kbench-sim.so beside this
@@ -112,9 +138,11 @@ char *kb_sim_find_plugin(void);
  * words (a plugin built for another API version is refused here). */
 int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why);
 /* The plugin's -plugin argument: the plugin, its output file, the
- * geometries and the symbol map (or NULL); malloc'd. */
+ * geometries, the symbol map (or NULL) and the virtual layouts (or NULL:
+ * none); malloc'd. */
 char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
-			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2);
+			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2,
+			 const struct kb_sim_vl *vl);
 /* "32 KiB, 8-way, 64-byte lines", or "off"; malloc'd. */
 char *kb_sim_geom_text(const struct kb_sim_geom *g);
 /* The QEMU arguments of a deterministic sim boot, before -plugin. */
@@ -123,10 +151,14 @@ extern const char *const kb_sim_qemu_args[];
 /* One boot under the plugin. */
 struct kb_sim_boot;
 /* out: where the plugin writes (the run's boots/<variant>-<n>.sim); map:
- * the variant's System.map or NULL; store and the keys name the lines of
- * sim.jsonl (footprint and per-function attribution, one per sample). */
+ * the variant's System.map or NULL; layout: its layout replica, whose
+ * virtual layouts are seeded apart (seed + layout x 0x9e3779b97f4a7c15) so
+ * that no two replicas simulate the same placements; store and the keys
+ * name the lines of sim.jsonl (footprint and per-function attribution, one
+ * per sample). */
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
-				    struct kb_store *store, const char *variant, long boot, long vboot);
+				    int layout, struct kb_store *store, const char *variant, long boot,
+				    long vboot);
 /* QEMU arguments: -icount, -rtc, -plugin; NULL-terminated, owned by sb. */
 const char *const *kb_sim_boot_argv(const struct kb_sim_boot *sb);
 /* A sample of workload wl came in: its region is the plugin's latest one

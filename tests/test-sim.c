@@ -173,6 +173,68 @@ static void output_parsed(void **state)
 	free(path);
 }
 
+/* Virtual layouts: "vl" lines follow their region in order, as many as the
+ * header says; the samples' summaries are their min, median and max. */
+static const char vl_output[] =
+	"kbsim 1 api=1 target=i386 system=1 mode=full l1i=32768:8:64 l2=1048576:16:64 "
+	"page_offset=0xc0000000 symbols=2 vl=4 vl_seeded=4 vl_seed=7 vl_funcs=2\n"
+	"region seq=1 id=0x4b420001 insn_k=900 insn_u=100 l1i_access=1000 l1i_miss_k=10 "
+	"l1i_miss_u=2 l1i_fill=13 l2_miss=3 kfoot_lines=5 kfoot_bytes=300 host_ns=1\n"
+	"vl seq=1 layout=0 l1i_miss_k=12 l1i_miss_u=2 l1i_fill=14 l2_miss_k=2 l2_miss_u=1\n"
+	"vl seq=1 layout=1 l1i_miss_k=7 l1i_miss_u=1 l1i_fill=8 l2_miss_k=1 l2_miss_u=0\n"
+	"vl seq=1 layout=2 l1i_miss_k=30 l1i_miss_u=3 l1i_fill=33 l2_miss_k=4 l2_miss_u=1\n"
+	"vl seq=1 layout=3 l1i_miss_k=10 l1i_miss_u=2 l1i_fill=13 l2_miss_k=2 l2_miss_u=1\n"
+	"vl seq=1 layout=9 l1i_miss_k=1 l1i_miss_u=0 l1i_fill=1 l2_miss_k=0 l2_miss_u=0\n"
+	"vl seq=2 layout=0 l1i_miss_k=1 l1i_miss_u=0 l1i_fill=1 l2_miss_k=0 l2_miss_u=0\n"
+	"total regions=1 insn_k=900 insn_u=100 l1i_access=1000 l1i_miss_k=10 l1i_miss_u=2 "
+	"l1i_fill=13 l2_miss=3 kfoot_lines=5 kfoot_bytes=300\n"
+	"vl seq=0 layout=0 l1i_miss_k=12 l1i_miss_u=2 l1i_fill=14 l2_miss_k=2 l2_miss_u=1\n"
+	"end errors=0 blocks=1 descriptor_bytes=64\n";
+
+static void virtual_layouts_parsed(void **state)
+{
+	char *path = write_tmp(vl_output, sizeof(vl_output) - 1);
+	struct kb_sim_model m = { 1.0, 12, 40 };
+	struct kb_sim_out o;
+	json_t *f = json_object(), *j = json_object();
+
+	(void)state;
+	assert_int_equal(kb_sim_out_read(&o, path), 0);
+	assert_int_equal(o.vl, 4);
+	assert_int_equal(o.n_regions, 1);
+	assert_int_equal(o.regions[0].n_vl, 4);
+	assert_int_equal(o.regions[0].vl[2][KB_SIM_VL_l1i_miss_k], 30);
+	assert_int_equal(o.regions[0].vl[1][KB_SIM_VL_l2_miss_u], 0);
+	assert_int_equal(o.total.n_vl, 1);
+	assert_int_equal(o.bad, 2);	/* layout 9 out of order; seq 2 with no region */
+	/* kernel misses 12 7 30 10: min 7, median (10 + 12) / 2, max 30 */
+	kb_sim_vl_fields(&o.regions[0], &m, f);
+	assert_int_equal(json_integer_value(json_object_get(f, "vl_l1i_k_min")), 7);
+	assert_int_equal(json_integer_value(json_object_get(f, "vl_l1i_k_med")), 11);
+	assert_int_equal(json_integer_value(json_object_get(f, "vl_l1i_k_max")), 30);
+	/* L2 3 1 5 3: median 3 */
+	assert_int_equal(json_integer_value(json_object_get(f, "vl_l2_med")), 3);
+	/* cycles: 1000 + 12 x L1i + 40 x L2; layout 1: 1000 + 96 + 40 */
+	assert_int_equal(json_integer_value(json_object_get(f, "vl_cycles_min")), 1136);
+	assert_int_equal(kb_sim_vl_model_cycles(&o.regions[0], 0, &m), 1000 + 12 * 14 + 40 * 3);
+	kb_sim_vl_arrays(&o.regions[0], &m, j);
+	assert_int_equal(json_array_size(json_object_get(j, "vl_l1i_miss_k")), 4);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "vl_l1i_fill"), 3)), 13);
+	assert_int_equal(json_array_size(json_object_get(j, "vl_model_cycles")), 4);
+	/* no layouts, no fields: the samples as before */
+	json_decref(f);
+	f = json_object();
+	o.regions[0].n_vl = 0;
+	kb_sim_vl_fields(&o.regions[0], &m, f);
+	assert_int_equal(json_object_size(f), 0);
+	o.regions[0].n_vl = 4;
+	json_decref(f);
+	json_decref(j);
+	kb_sim_out_release(&o);
+	unlink(path);
+	free(path);
+}
+
 static void output_damage_counted(void **state)
 {
 	static const char text[] =
@@ -288,7 +350,7 @@ static void samples_take_regions_in_order(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	sb = kb_sim_boot_new(&sr, tmpl, NULL, NULL, "O2", 1, 1);
+	sb = kb_sim_boot_new(&sr, tmpl, NULL, 0, NULL, "O2", 1, 1);
 	argv = kb_sim_boot_argv(sb);
 	assert_string_equal(argv[0], "-icount");
 	assert_string_equal(argv[1], "shift=0,sleep=off");
@@ -296,6 +358,7 @@ static void samples_take_regions_in_order(void **state)
 	/* commas in a path are doubled for QEMU's option parser */
 	assert_non_null(strstr(argv[5], "file=/opt/a,,b/kbench-sim.so,out="));
 	assert_non_null(strstr(argv[5], ",l1i=32768:8:64,l2=off"));
+	assert_null(strstr(argv[5], ",vl"));	/* no virtual layouts: the argument as before */
 	assert_null(argv[6]);
 
 	/* no output yet: the sample has no region */
@@ -315,6 +378,17 @@ static void samples_take_regions_in_order(void **state)
 	assert_int_equal(kb_sim_boot_finish(sb), 2);
 	kb_sim_boot_free(sb);
 	json_decref(f);
+
+	/* with virtual layouts: their number, the run's seed, the placements beside the output */
+	sr.vl.n = 3;
+	sr.vl.seed = 5;
+	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-1.sim", NULL, 0, NULL, "O2", 1, 1);
+	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=3,vl_seed=5,vl_dump=/tmp/run/boots/O2-1.vl"));
+	kb_sim_boot_free(sb);
+	/* layout replica 2: its own placements (5 + 2 x 0x9e3779b97f4a7c15, modulo 2^64) */
+	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-3.sim", NULL, 2, NULL, "O2", 1, 3);
+	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=3,vl_seed=4354685564936845359,"));
+	kb_sim_boot_free(sb);
 	unlink(tmpl);
 }
 
@@ -327,6 +401,7 @@ int main(void)
 		cmocka_unit_test(cache_lru_replacement),
 		cmocka_unit_test(cache_sets_by_modulo),
 		cmocka_unit_test(output_parsed),
+		cmocka_unit_test(virtual_layouts_parsed),
 		cmocka_unit_test(output_damage_counted),
 		cmocka_unit_test(output_read_as_it_grows),
 		cmocka_unit_test(marker_errors_in_words),

@@ -3,7 +3,7 @@
 """The reference for t0225: what a static i386 program of tests/oracle executes,
 and what a textbook LRU instruction cache makes of it, per region.
 
-    reference.py [--objdump PROG] [--trace] PROGRAM GEOMETRY...
+    reference.py [--objdump PROG] [--trace] [--place FILE] PROGRAM GEOMETRY...
 
 GEOMETRY is SIZE:WAYS:LINE (K and M suffixes).  For each geometry it prints
 one line per region between kbench's marker NOPs, in the order they ran,
@@ -26,6 +26,13 @@ lookups missed; each line that missed is one fill.  A begin marker runs before
 its region opens and an end marker after its region closed: neither is
 counted in the region, though both use the cache.  --trace prints the
 executed instructions (address, length) instead.
+
+--place FILE (the plugin's vl_file format: "layout" starts a placement,
+then "START SIZE NEW" per range) adds, per geometry and placement N, the
+same lines with GEOMETRY written GEOMETRY/N, for a cache that sees every
+instruction at its place in that layout: an instruction in a range moves
+with it (whole, by the range's NEW - START), one outside every range stays.
+The ranges of a placement must be disjoint before and after.
 """
 import re
 import struct
@@ -182,7 +189,47 @@ def execute(entry, insns):
     fail("no exit after %d instructions" % MAX_STEPS)
 
 
-def simulate(trace, geometry):
+def read_placements(path):
+    """[[(start, size, new), ...] sorted by start] per layout of the file."""
+    layouts = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#")[0].split()
+            if not line:
+                continue
+            if line[0] == "layout":
+                layouts.append([])
+                continue
+            if not layouts or len(line) != 3:
+                fail("%s:%d: expected 'layout' or START SIZE NEW" % (path, n))
+            start, size, new = (int(x, 0) for x in line)
+            if size <= 0:
+                fail("%s:%d: size must be positive" % (path, n))
+            layouts[-1].append((start, size, new))
+    for lay in layouts:
+        lay.sort()
+        for key in (0, 2):
+            r = sorted(lay, key=lambda e: e[key])
+            for a, b in zip(r, r[1:]):
+                if a[key] + a[1] > b[key]:
+                    fail("%s: overlapping ranges 0x%x and 0x%x" % (path, a[key], b[key]))
+    return layouts
+
+
+def mover(layout):
+    """addr -> addr in that layout (binary search over the ranges)."""
+    import bisect
+    starts = [e[0] for e in layout]
+
+    def move(addr):
+        i = bisect.bisect_right(starts, addr) - 1
+        if i >= 0 and addr < layout[i][0] + layout[i][1]:
+            return addr - layout[i][0] + layout[i][2]
+        return addr
+    return move
+
+
+def simulate(trace, geometry, move=None):
     """[(seq, id, instructions, misses, fills)] per region, then the whole run."""
     cache = Cache(geometry)
     regions, total = [], [0, 0, 0]
@@ -195,7 +242,7 @@ def simulate(trace, geometry):
                 fail("end marker at 0x%x for region 0x%08x while 0x%08x is open" % (addr, mk[1], cur[1]))
             regions.append((cur[0], cur[1], *cur[2]))
             cur = None
-        missed, fills = cache.fetch(addr, length)
+        missed, fills = cache.fetch(move(addr) if move else addr, length)
         for c in [total] if cur is None else [total, cur[2]]:
             c[0] += 1
             c[1] += missed
@@ -210,26 +257,30 @@ def simulate(trace, geometry):
 
 
 def main(argv):
-    objdump, show_trace = "objdump", False
+    objdump, show_trace, place = "objdump", False, None
     while argv and argv[0].startswith("--"):
         if argv[0] == "--objdump" and len(argv) > 1:
             objdump, argv = argv[1], argv[2:]
+        elif argv[0] == "--place" and len(argv) > 1:
+            place, argv = read_placements(argv[1]), argv[2:]
         elif argv[0] == "--trace":
             show_trace, argv = True, argv[1:]
         else:
             fail("unknown option '%s'" % argv[0])
     if len(argv) < (1 if show_trace else 2):
-        sys.exit("usage: reference.py [--objdump PROG] [--trace] PROGRAM GEOMETRY...")
+        sys.exit("usage: reference.py [--objdump PROG] [--trace] [--place FILE] PROGRAM GEOMETRY...")
     trace = execute(elf_entry(argv[0]), disassemble(argv[0], objdump))
     if show_trace:
         for addr, length, _ in trace:
             print("0x%x %d" % (addr, length))
         return
     for g in argv[1:]:
-        regions, total = simulate(trace, g)
-        for seq, mid, insn, miss, fill in regions:
-            print("%s %d 0x%08x %d %d %d" % (g, seq, mid, insn, miss, fill))
-        print("%s total - %d %d %d" % (g, *total))
+        runs = [(g, None)] + [("%s/%d" % (g, k), mover(lay)) for k, lay in enumerate(place or [])]
+        for label, move in runs:
+            regions, total = simulate(trace, g, move)
+            for seq, mid, insn, miss, fill in regions:
+                print("%s %d 0x%08x %d %d %d" % (label, seq, mid, insn, miss, fill))
+            print("%s total - %d %d %d" % (label, *total))
 
 
 if __name__ == "__main__":
