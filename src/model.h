@@ -73,8 +73,11 @@ struct kb_model_opts {
 	double alpha;		/* significance of the verdicts, 1 - level */
 	size_t resamples;	/* bootstrap resamples */
 	double outlier_z;	/* modified z-score beyond which a value is marked */
+	double min_effect;	/* smallest relative difference a verdict calls ([run]
+				 * min_effect; a run's manifest overrides it) */
 };
-#define KB_MODEL_OPTS_INIT { 0.95, 0.05, 10000, 3.5 }
+#define KB_MIN_EFFECT_DEFAULT 0.01
+#define KB_MODEL_OPTS_INIT { 0.95, 0.05, 10000, 3.5, KB_MIN_EFFECT_DEFAULT }
 
 enum kb_verdict {
 	KB_VERDICT_NONE,	/* not tested: the baseline, or no data on a side */
@@ -82,8 +85,9 @@ enum kb_verdict {
 	KB_VERDICT_SLOWER,
 	KB_VERDICT_SAME,	/* identical deterministic counts */
 	KB_VERDICT_UNDECIDED,	/* "not distinguishable" */
+	KB_VERDICT_EQUIVALENT,	/* the ratio's interval inside 1 +- min_effect */
 };
-/* "", "faster", "slower", "same", "not distinguishable" */
+/* "", "faster", "slower", "same", "not distinguishable", "equivalent" */
 const char *kb_verdict_name(enum kb_verdict v);
 
 struct kb_model_kernel {
@@ -123,21 +127,31 @@ struct kb_metric {
 	enum kb_figure_kind source;
 };
 
-/* One side's per-boot medians against a reference's (the baseline, or run A
- * in kbench compare). */
+/* One side's replicates (per-boot medians, or per-layout medians where the
+ * run has layouts) against a reference's (the baseline, or run A in kbench
+ * compare). */
 struct kb_test {
-	int done;			/* both sides had boots: the figures below exist */
-	double ratio;			/* of the medians; 1 on the baseline's own row */
+	int done;			/* both sides had replicates: the figures below exist */
+	int layouts;			/* set by the caller: replicates are layouts */
+	double ratio;			/* of the medians; 1 on the baseline's own row;
+					 * +-inf where the reference's median is 0 */
 	struct kb_interval ratio_ci;
-	double u, p, p_min, cliffs_delta;
+	double difference;		/* median - the reference's median */
+	double noise;			/* layouts: the larger range (max - min) of the
+					 * two sides' replicates, in the metric's unit;
+					 * NAN without layouts */
+	double u, p, p_min, cliffs_delta;	/* p NAN: no test (identical
+						 * deterministic counts, one layout) */
 	int p_exact;
 	const char *effect;		/* static */
-	int identical_counts;		/* every boot the same on both sides */
+	int identical_counts;		/* every replicate the same on both sides */
 	int deterministic;		/* both sides from deterministic backends */
 	/* Holm over its family (kb_model_decide) */
 	int decided;
 	double p_holm;
 	size_t family;
+	int below_noise;		/* |difference| within the layout noise or under
+					 * min_effect: no faster or slower, whatever p */
 	enum kb_verdict verdict;
 };
 
@@ -151,16 +165,27 @@ struct kb_row {
 	long long *outlier_boots;
 	size_t n_outlier_boots;
 	long long outlier_samples;
-	double median;			/* over boots */
+	double median;			/* over the replicates (boots, or layouts) */
 	struct kb_interval ci;
+	/* layouts (the model's unit is the layout): per layout, the median of
+	 * its boots' samples pooled; these are the replicates */
+	int by_layout;			/* the model has layouts: these are set */
+	size_t layouts;
+	long long *layout_ids;		/* [layouts], increasing */
+	double *layout_medians;
+	double lo, hi;			/* the replicates' range */
 	struct kb_test t;
 };
+/* A row's replicates: its layouts' medians in a model with layouts, else
+ * its boots'. */
+const double *kb_row_reps(const struct kb_row *r, size_t *n);
 
 struct kb_correlation {
 	size_t metric, cas, n;
 	double rho, p;
 	size_t smallest, fastest;	/* variant indexes */
-	int smallest_is_fastest;
+	int smallest_is_fastest;	/* no variant costs less than the smallest */
+	size_t cheapest_tied;		/* other variants that cost exactly the least */
 };
 
 /* What a variant's verdicts say about the claim "smaller is faster". */
@@ -180,8 +205,8 @@ const char *kb_answer_name(enum kb_answer a);
 struct kb_claim {
 	size_t variant;
 	double text_change;
-	long long cases;		/* judged: faster + slower + same + undecided */
-	long long faster, slower, same, undecided;
+	long long cases;		/* judged: faster + slower + same + undecided + equivalent */
+	long long faster, slower, same, undecided, equivalent;
 	enum kb_answer answer;
 };
 
@@ -309,6 +334,9 @@ struct kb_model {
 	struct kb_model_opts o;
 	int deterministic;		/* every sample from a deterministic backend */
 	size_t primary;			/* the metric verdicts are about */
+	size_t layouts;			/* most layouts of a variant (manifest "layouts"
+					 * or the samples' "layout"); >= 2: the layout is
+					 * the unit of replication */
 
 	struct kb_model_variant *variants;
 	size_t nv, nv_manifest;
