@@ -247,8 +247,8 @@ static void layout_control(struct kb_doc *d, const struct kb_model *m)
 			   decisive, 100 * m->o.min_effect, cases - decisive);
 		return;
 	}
-	kb_doc_strong(in, kb_pool_printf(&d->pool, "0 of %lld verdicts survive layout control: ", cases));
-	kb_doc_fmt(in, "each variant was measured in one layout, so the %lld faster or slower verdicts on ",
+	kb_doc_strong(in, kb_pool_printf(&d->pool, "0 of %lld verdicts survive layout control", cases));
+	kb_doc_fmt(in, ": each variant was measured in one layout, so the %lld faster or slower verdicts on ",
 		   decisive);
 	kb_doc_str(in, mt->label);
 	kb_doc_fmt(in, " below hold for these builds only; a change of where code lands, not the flags, "
@@ -372,9 +372,13 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 			fam = r->t.decided && r->t.family > fam ? r->t.family : fam;
 			untested += r->t.done && !isfinite(r->t.p);
 		}
+		if (!fam)
+			continue;
 		kb_doc_fmt(in, "%s%zu for ", shown++ ? ", " : "", fam);
 		kb_doc_code(in, m->variants[v].name);
 	}
+	if (!shown)
+		kb_doc_fmt(in, "none has one");
 	kb_doc_fmt(in, " of %zu), at %.0f%% confidence; ratios are medians over %ss with %.0f%% percentile "
 		   "bootstrap intervals (%zu resamples, seed %lld); Cliff's delta is the effect size "
 		   "(negative: fewer ", m->nc, confidence(m), unit, confidence(m), m->o.resamples,
@@ -868,6 +872,8 @@ static void metric_row(struct kb_doc_table *t, const struct kb_model *m, const s
 		td(t, "%s", kb_report_fig(r->median).s);
 	if (isfinite(r->t.ratio))
 		td(t, "%.3f", r->t.ratio);
+	else if (isinf(r->t.ratio))
+		td(t, "%s", kb_report_ratio_ci(&r->t).s);
 	else
 		td(t, "%s", "");
 	td(t, "%zu", r->boots);
