@@ -16,7 +16,8 @@
  *
  *   run_id, kernel{source, id, version, arch, base}, backend, accel, seed,
  *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
- *   primary_metric, accel_why, host_cpu, workloads, scale,
+ *   primary_metric, accel_why, host_cpu, workloads, scale, min_effect,
+ *   layouts, unit ("layout" with 2 or more layouts, else "boot"),
  *   torn_lines{samples, boots, timing, sim}
  *   dropped       {duplicate_samples, names{manifest, samples, boots,
  *                 timing, sim}}  (only where a line or a manifest variant
@@ -30,19 +31,23 @@
  *   results[]     {case, metric, variant, backend, boots, samples,
  *                  boot_ids[], boot_medians[], outlier_boots[],
  *                  outlier_samples, median, deterministic, ci[lo, hi],
- *                  ratio (the baseline's row: 1),
- *                  -- off the baseline, where both have boots --
- *                  ratio_ci[lo, hi], u, p, p_exact, p_min, cliffs_delta,
- *                  effect, identical_counts,
+ *                  -- with layouts --
+ *                  layouts, layout_ids[], layout_medians[], range[lo, hi],
+ *                  ratio (the baseline's row: 1; null where infinite),
+ *                  -- off the baseline, where both have replicates --
+ *                  ratio_ci[lo, hi], u, p, p_exact, p_min (u, p, p_min
+ *                  null: no test), cliffs_delta, effect, identical_counts,
+ *                  difference, noise (with layouts), below_noise,
  *                  -- where p exists, after Holm over the cases --
- *                  p_holm, family, verdict (faster, slower, same, not
- *                  distinguishable)}
+ *                  p_holm, family,
+ *                  verdict (faster, slower, same, not distinguishable,
+ *                  equivalent)}
  *   caveats[]     sentences (hyperfine's warnings); caveat_ids[] says which
  *                 each is (kb_caveat_name: emulated_time, few_boots, ...)
  *   correlation[] {metric, case, n, rho, p, smallest, fastest,
- *                  smallest_is_fastest}
+ *                  smallest_is_fastest, cheapest_tied}
  *   claim[]       {variant, text_change, smaller, faster, slower, same,
- *                  undecided, answer (kb_answer_name: "smaller is faster",
+ *                  undecided, equivalent, answer (kb_answer_name: "smaller is faster",
  *                  ...)}  (primary metric, per non-baseline variant)
  *   boots         {ok, total, failed[] {variant, boot, status, reason, serial}}
  *   bloat[]       {variant, categories[] {what, add, remove, grow, shrink,
