@@ -45,7 +45,7 @@ const char *kb_answer_name(enum kb_answer a)
 {
 	static const char *const names[] = {
 		"no data", "same size", "smaller is faster", "larger is faster", "smaller is slower",
-		"larger is slower", "not distinguishable", "mixed",
+		"larger is slower", "not distinguishable", "mixed", "equivalent",
 	};
 
 	return (size_t)a < KB_ARRAY_SIZE(names) ? names[a] : "";
@@ -857,6 +857,8 @@ static enum kb_answer answer(const struct kb_claim *c)
 		return smaller ? KB_ANSWER_SMALLER_FASTER : KB_ANSWER_LARGER_FASTER;
 	if (c->slower == c->cases)
 		return smaller ? KB_ANSWER_SMALLER_SLOWER : KB_ANSWER_LARGER_SLOWER;
+	if (c->equivalent && c->same + c->equivalent == c->cases)
+		return KB_ANSWER_EQUIVALENT;
 	if (c->undecided + c->same + c->equivalent == c->cases)
 		return KB_ANSWER_UNDECIDED;
 	return KB_ANSWER_MIXED;
@@ -931,7 +933,8 @@ static void caveats(struct kb_model *m, size_t *cap)
 	if (m->deterministic)
 		caveat(m, cap, KB_CAVEAT_DETERMINISTIC,
 		       "The %s backend is deterministic: the same kernel gives the same counts in every "
-		       "boot, so one boot per variant suffices; more boots only repeat them.", m->backend);
+		       "boot, so one boot per %s suffices; more boots only repeat them.", m->backend,
+		       m->layouts >= 2 ? "layout" : "variant");
 	if (worst_min_p > m->o.alpha)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
 		       "With %lld %s of a variant, the smallest p-value the exact rank test can give "

@@ -203,8 +203,9 @@ enum kb_answer {
 	KB_ANSWER_LARGER_SLOWER,
 	KB_ANSWER_UNDECIDED,		/* no case tells the two apart */
 	KB_ANSWER_MIXED,
+	KB_ANSWER_EQUIVALENT,		/* every case equivalent or the same */
 };
-/* "no data", "same size", "smaller is faster", ... "mixed" */
+/* "no data", "same size", "smaller is faster", ... "mixed", "equivalent" */
 const char *kb_answer_name(enum kb_answer a);
 
 struct kb_claim {

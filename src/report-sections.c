@@ -307,8 +307,9 @@ static const char *const answers[] = {
 	"This larger kernel is slower in every case: smaller is faster here.",
 	"Not distinguishable: the measurements do not tell the two apart.",
 	"Mixed: it depends on the case.",
+	"Equivalent: no case differs by the minimum effect or more.",
 };
-_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_MIXED + 1, "a sentence for every answer");
+_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_EQUIVALENT + 1, "a sentence for every answer");
 
 /* The answer for one variant: its size against the baseline's, its
  * verdicts on the primary metric, and what that says about the claim. */

@@ -70,6 +70,9 @@ check "layout only: one plot per case in report.html, one point per layout per v
 	"[ \$(grep -c 'one point per layout per variant' '$d/null/report.html') -eq 2 ]"
 ref null
 check "layout only: every figure and verdict agrees with scipy" test $? -eq 0
+check "layout only: summary.csv carries the difference and the 8 layout medians" sh -c \
+	"head -n 1 '$d/null/summary.csv' | grep -q ',difference,below_noise,layouts,layout_medians\$' &&
+	 grep '^\"getppid\",\"model_cycles_per_op\",.*,\"Os\",' '$d/null/summary.csv' | grep -qE ',true,8,([0-9.]+ ){7}[0-9.]+\$'"
 
 # 4 layouts of 3 boots each, Os's layouts drawn a little higher: its 12
 # boots against O2's 12 look different (before: slower, Holm p 0.04), but
@@ -134,6 +137,9 @@ done
 r=$(row small Os ns_per_op getppid)
 check "0.5% slower, p tiny, default min_effect 1%: equivalent, never slower ($r)" sh -c \
 	"echo '$r' | jq -e '.p_holm < 0.001 and .verdict == \"equivalent\" and .ratio_ci[0] > 0.99 and .ratio_ci[1] < 1.01' >/dev/null"
+check "every case equivalent: the claim says so" sh -c \
+	"jq -e '.claim[0].answer == \"equivalent\" and .claim[0].equivalent == 1' '$d/small/summary.json' >/dev/null &&
+	 grep -q 'Equivalent: no case differs by the minimum effect or more' '$d/small/report.md'"
 r=$(row small0.001 Os ns_per_op getppid)
 check "the same with min_effect 0.001 in the run's manifest: slower ($r)" sh -c \
 	"echo '$r' | jq -e '.verdict == \"slower\"' >/dev/null && jq -e '.min_effect == 0.001' '$d/small0.001/summary.json' >/dev/null"
