@@ -112,6 +112,18 @@ static void mann_whitney_ties(void **state)
 	NEAR(r.u, 0);
 	NEAR(r.p, 2.0 / 11);
 	assert_true(r.p >= kb_stats_mwu_min_p(10, 1) - 1e-12);
+	/* above 50 a side: the normal approximation, raised to the smallest p
+	 * the design allows (51 tied values against 1: z = 7, p 2.6e-12;
+	 * no split of 52 values can give less than 2 / 52) */
+	{
+		double many[51], lone[] = { 2 };
+
+		for (int i = 0; i < 51; i++)
+			many[i] = 1;
+		kb_stats_mann_whitney(many, 51, lone, 1, &r);
+		assert_false(r.exact);
+		NEAR(r.p, 2.0 / 52);
+	}
 	/* c against d: midranks 1 3 3 6 | 3 6 6 8, rank sum of c 13 (U 3);
 	 * 10 of the 70 splits have a sum <= 13 */
 	kb_stats_mann_whitney(c, 4, d, 4, &r);
