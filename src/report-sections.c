@@ -359,8 +359,8 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, "Verdicts: two-sided Mann-Whitney U test (exact permutation distribution, ties "
 		   "included, up to %d replicates a side) of the per-%s medians against ", KB_MWU_EXACT_MAX, unit);
 	kb_doc_code(in, m->baseline_name);
-	kb_doc_fmt(in, " (the %s is the unit of replication%s), Holm-Bonferroni corrected over the cases "
-		   "of each variant that have a test (", unit,
+	kb_doc_fmt(in, " (the %s is the unit of replication%s), Holm-Bonferroni corrected, per variant, over "
+		   "the cases that have a test (", unit,
 		   m->layouts >= 2 ? ": per layout, the median over its boots and samples" : "");
 	for (size_t v = 0; v < m->nv; v++) {
 		size_t fam = 0;
@@ -375,14 +375,16 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 		}
 		if (!fam)
 			continue;
-		kb_doc_fmt(in, "%s%zu for ", shown++ ? ", " : "", fam);
+		if (shown++)
+			kb_doc_fmt(in, ", ");
 		kb_doc_code(in, m->variants[v].name);
+		kb_doc_fmt(in, ": %zu of %zu", fam, m->nc);
 	}
 	if (!shown)
-		kb_doc_fmt(in, "none has one");
-	kb_doc_fmt(in, " of %zu), at %.0f%% confidence; ratios are medians over %ss with %.0f%% percentile "
+		kb_doc_fmt(in, "no case has one here");
+	kb_doc_fmt(in, "), at %.0f%% confidence; ratios are medians over %ss with %.0f%% percentile "
 		   "bootstrap intervals (%zu resamples, seed %lld); Cliff's delta is the effect size "
-		   "(negative: fewer ", m->nc, confidence(m), unit, confidence(m), m->o.resamples,
+		   "(negative: fewer ", confidence(m), unit, confidence(m), m->o.resamples,
 		   (long long)m->seed);
 	kb_doc_str(in, mt->unit);
 	kb_doc_fmt(in, "). No verdict below the noise: a difference under %g%% (min_effect)%s is not "

@@ -99,7 +99,8 @@ check "one layout: deterministic rows have no p and no Holm family" \
 check "one layout: the p column says deterministic, never a p beside slower" sh -c \
 	"grep -qE '^\| getppid \| Os \| -30.0% \| 1\.0[0-9]+ \| deterministic \| \+1\.00 \(large\) \| slower \|' '$d/one/report.md' &&
 	 ! grep -E '\| [0-9.]+ \| [-+][0-9.]+ \([a-z]+\) \| slower \|' '$d/one/report.md' | grep -q .;
-	 ! grep -q 'corrected over the 2 cases' '$d/one/report.md'"
+	 ! grep -q 'corrected over the 2 cases' '$d/one/report.md' &&
+	 grep -q 'over the cases that have a test (no case has one here)' '$d/one/report.md'"
 
 # ---- a real effect beyond the layout noise ----
 mk "{\"dir\": \"$d/effect\", \"seed\": 9, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 8,
@@ -110,7 +111,8 @@ v=$(verdicts effect Os model_cycles_per_op)
 check "10% fewer cycles over 2% layout noise: faster in every case ($v)" test "$v" = "faster"
 check "real effect: Holm p < 0.05, and the first sentence says 2 of 2 survive" sh -c \
 	"jq -e 'all(.results[] | select(.variant == \"Os\" and .metric == \"model_cycles_per_op\"); .p_holm < 0.05 and .family == 2)' '$d/effect/summary.json' >/dev/null &&
-	 sed -n 3p '$d/effect/report.md' | grep -q '^\*\*2 of 2 verdicts survive layout control\*\*'"
+	 sed -n 3p '$d/effect/report.md' | grep -q '^\*\*2 of 2 verdicts survive layout control\*\*' &&
+	 grep -q 'over the cases that have a test (\`Os\`: 2 of 2)' '$d/effect/report.md'"
 ref effect
 check "real effect: every figure and verdict agrees with scipy" test $? -eq 0
 
