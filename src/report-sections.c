@@ -67,7 +67,8 @@ struct kb_num kb_report_ratio_ci(const struct kb_test *t)
 	/* against a reference of 0: the ratio is infinite, the difference says how much */
 	if (isinf(t->ratio) && t->done)
 		return num(1, "%sinf (%+.4g)", t->ratio < 0 ? "-" : "", t->difference);
-	if (isfinite(t->ratio) && t->done && isfinite(t->ratio_ci.lo))
+	/* an interval of one point (identical counts) adds nothing */
+	if (isfinite(t->ratio) && t->done && isfinite(t->ratio_ci.lo) && t->ratio_ci.hi > t->ratio_ci.lo)
 		return num(1, "%.3f [%.3f, %.3f]", t->ratio, t->ratio_ci.lo, t->ratio_ci.hi);
 	return num(isfinite(t->ratio), "%.3f", t->ratio);
 }
