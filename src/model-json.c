@@ -293,8 +293,8 @@ static json_t *model(const struct kb_model *m, int sub)
 					    "accel_why", m->accel_why, "host_cpu", m->host_cpu,
 					    "workloads", m->workloads, "scale", num(m->scale)));
 	json_object_update_new(o, json_pack("{s:f,s:I,s:s}", "min_effect", m->o.min_effect,
-					    "layouts", (json_int_t)m->layouts,
-					    "unit", m->layouts >= 2 ? "layout" : "boot"));
+					    "layouts", (json_int_t)m->nlayouts,
+					    "unit", m->nlayouts >= 2 ? "layout" : "boot"));
 	if (!sub)
 		json_object_set_new(o, "torn_lines", json_pack("{s:I,s:I,s:I,s:I}",
 							       "samples", (json_int_t)m->torn.samples,

@@ -566,7 +566,7 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell 
 	for (size_t i = 0, k = 0; i < r->boots; i++)
 		if (flag[i])
 			r->outlier_boots[k++] = r->boot_ids[i];
-	if (m->layouts >= 2)
+	if (m->nlayouts >= 2)
 		layout_medians(m, r, cell, n, metric);
 	reps = kb_row_reps(r, &nr);
 	r->median = kb_stats_median(reps, nr);
@@ -775,7 +775,7 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 				gsl_rng_set(rng, kb_stats_seed(m->seed + 1, m->cases[c], m->metrics[k].name,
 							       m->variants[v].name));
 				r[v].t.deterministic &= base->t.deterministic;
-				r[v].t.layouts = m->layouts >= 2;
+				r[v].t.layouts = m->nlayouts >= 2;
 				reps = kb_row_reps(&r[v], &nr);
 				kb_model_versus(&r[v].t, reps, nr, breps, nb, rng, &m->o);
 			}
@@ -934,14 +934,14 @@ static void caveats(struct kb_model *m, size_t *cap)
 		caveat(m, cap, KB_CAVEAT_DETERMINISTIC,
 		       "The %s backend is deterministic: the same kernel gives the same counts in every "
 		       "boot, so one boot per %s suffices; more boots only repeat them.", m->backend,
-		       m->layouts >= 2 ? "layout" : "variant");
+		       m->nlayouts >= 2 ? "layout" : "variant");
 	if (worst_min_p > m->o.alpha)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
 		       "With %lld %s of a variant, the smallest p-value the exact rank test can give "
 		       "is %.3g, above %.3g: no difference can be called at this confidence. Use 5 or more "
-		       "%s per variant%s.", nb_min, m->layouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p,
-		       m->o.alpha, m->layouts >= 2 ? "layouts" : "boots",
-		       m->layouts >= 2 ? "" : " (boots = 5 in [run])");
+		       "%s per variant%s.", nb_min, m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p,
+		       m->o.alpha, m->nlayouts >= 2 ? "layouts" : "boots",
+		       m->nlayouts >= 2 ? "" : " (boots = 5 in [run])");
 	if (outl)
 		caveat(m, cap, KB_CAVEAT_OUTLIERS,
 		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "
@@ -1009,7 +1009,7 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 	}
 	m->primary = primary_metric(m);
 	m->deterministic = a->in->samples > 0 && a->in->deterministic;
-	m->layouts = count_layouts(a->in);
+	m->nlayouts = count_layouts(a->in);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	rows(m, a->in, &maps, rng);
 	correlations(m, rng);

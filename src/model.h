@@ -340,9 +340,8 @@ struct kb_model {
 	struct kb_model_opts o;
 	int deterministic;		/* every sample from a deterministic backend */
 	size_t primary;			/* the metric verdicts are about */
-	size_t layouts;			/* most layouts of a variant (manifest "layouts"
-					 * or the samples' "layout"); >= 2: the layout is
-					 * the unit of replication */
+	size_t nlayouts;		/* distinct layouts the samples name ("layout");
+					 * >= 2: the layout is the unit of replication */
 
 	struct kb_model_variant *variants;
 	size_t nv, nv_manifest;

@@ -238,10 +238,10 @@ static void layout_control(struct kb_doc *d, const struct kb_model *m)
 	if (!cases)
 		return;
 	in = kb_doc_para(d);
-	if (m->layouts >= 2) {
+	if (m->nlayouts >= 2) {
 		kb_doc_strong(in, kb_pool_printf(&d->pool, "%lld of %lld verdicts survive layout control", decisive,
 						 cases));
-		kb_doc_fmt(in, " (%zu layouts per variant, the layout the unit of replication): on ", m->layouts);
+		kb_doc_fmt(in, " (%zu layouts per variant, the layout the unit of replication): on ", m->nlayouts);
 		kb_doc_str(in, mt->label);
 		kb_doc_fmt(in, ", %lld cases are faster or slower beyond the spread across layouts and the "
 			   "%g%% minimum effect; the other %lld are not distinguishable, equivalent or the same.",
@@ -353,7 +353,7 @@ static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_cl
 static void method(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	const char *unit = m->layouts >= 2 ? "layout" : "boot";
+	const char *unit = m->nlayouts >= 2 ? "layout" : "boot";
 	struct kb_inline *in = kb_doc_para(d);
 	size_t untested = 0, shown = 0;
 
@@ -362,7 +362,7 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_code(in, m->baseline_name);
 	kb_doc_fmt(in, " (the %s is the unit of replication%s), Holm-Bonferroni corrected, per variant, over "
 		   "the cases that have a test (", unit,
-		   m->layouts >= 2 ? ": per layout, the median over its boots and samples" : "");
+		   m->nlayouts >= 2 ? ": per layout, the median over its boots and samples" : "");
 	for (size_t v = 0; v < m->nv; v++) {
 		size_t fam = 0;
 
@@ -390,7 +390,7 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_str(in, mt->unit);
 	kb_doc_fmt(in, "). No verdict below the noise: a difference under %g%% (min_effect)%s is not "
 		   "distinguishable whatever its p, or equivalent when its interval lies within %g%%.",
-		   100 * m->o.min_effect, m->layouts >= 2 ? " or within the range of either side's layouts" : "",
+		   100 * m->o.min_effect, m->nlayouts >= 2 ? " or within the range of either side's layouts" : "",
 		   100 * m->o.min_effect);
 	if (untested)
 		kb_doc_fmt(in, " %zu row%s of identical deterministic counts in one layout %s no test "
@@ -454,7 +454,7 @@ static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
-	if (m->layouts < 2)
+	if (m->nlayouts < 2)
 		return;
 	in = opening(d, 2, "Layout noise");
 	kb_doc_fmt(in, "What the layout alone moves: per case, metric and variant, the range of the "
@@ -914,7 +914,7 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 	struct kb_inline *in;
 
 	in = opening(d, 2, "Speed");
-	if (m->layouts >= 2)
+	if (m->nlayouts >= 2)
 		kb_doc_fmt(in, "Median over layouts of each layout's median time per operation (its boots' "
 			   "samples pooled). Backend ");
 	else
@@ -924,7 +924,7 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 	source_note(in, &m->metrics[0], ", ");
 	kb_doc_fmt(in, ". Intervals: %.0f%% percentile bootstrap over %s. Outliers (modified z-score "
 		   "of a boot's median above %.1f, or of a sample within its boot) are marked, never "
-		   "dropped.", confidence(m), m->layouts >= 2 ? "layouts" : "boots", m->o.outlier_z);
+		   "dropped.", confidence(m), m->nlayouts >= 2 ? "layouts" : "boots", m->o.outlier_z);
 	kb_report_plot_cost(d, m);
 	kb_report_plot_sweeps(d, m);
 	metric_table(d, m, 0, "workload");
