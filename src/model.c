@@ -904,9 +904,20 @@ static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const 
 	va_end(ap);
 }
 
+/* The fewest replicates a side (equal sides) for which Holm over a family
+ * of k tests can reach alpha: k * 2 / C(2n, n) < alpha. */
+static long long replicates_needed(size_t k, double alpha)
+{
+	for (size_t n = 1; n < 64; n++)
+		if ((double)k * kb_stats_mwu_min_p(n, n) < alpha)
+			return (long long)n;
+	return 64;
+}
+
 static void caveats(struct kb_model *m, size_t *cap)
 {
-	double worst_min_p = 0;
+	double worst_min_p = 0, worst_floor = 0;
+	size_t worst_family = 0;
 	long long outl = 0, nb_min = -1, failed = (long long)m->n_failed_boots;
 	int two = 0;
 
@@ -923,6 +934,12 @@ static void caveats(struct kb_model *m, size_t *cap)
 		}
 		if (has_p(&r->t) && r->t.p_min > worst_min_p)
 			worst_min_p = r->t.p_min;
+		/* the smallest p Holm can give in the row's family */
+		if (has_p(&r->t) && r->t.decided && r->metric == m->primary &&
+		    r->t.p_min * (double)r->t.family > worst_floor) {
+			worst_floor = r->t.p_min * (double)r->t.family;
+			worst_family = r->t.family;
+		}
 	}
 	for (size_t i = 0; i < m->ncorr; i++)
 		two |= m->corr[i].n < 3;
@@ -942,6 +959,14 @@ static void caveats(struct kb_model *m, size_t *cap)
 		       "%s per variant%s.", nb_min, m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p,
 		       m->o.alpha, m->nlayouts >= 2 ? "layouts" : "boots",
 		       m->nlayouts >= 2 ? "" : " (boots = 5 in [run])");
+	else if (worst_floor >= m->o.alpha)
+		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
+		       "With %lld %s of a variant, the smallest p-value the exact rank test can give is "
+		       "%.3g, and Holm over %zu cases multiplies it to %.3g, not below %.3g: no difference "
+		       "can be called at this confidence. Use %lld or more %s per variant.", nb_min,
+		       m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p, worst_family, worst_floor,
+		       m->o.alpha, replicates_needed(worst_family, m->o.alpha),
+		       m->nlayouts >= 2 ? "layouts" : "boots");
 	if (outl)
 		caveat(m, cap, KB_CAVEAT_OUTLIERS,
 		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "

@@ -10,7 +10,9 @@
 #     in one layout each are "slower" (a deterministic difference), and the
 #     first sentence says none of it is under layout control; 4 layouts of 3
 #     boots each, Os's drawn a little higher: 4 replicates a side, not
-#     distinguishable (before: 12 pseudo-replicates, "slower", Holm p 0.039).
+#     distinguishable (before: 12 pseudo-replicates, "slower", Holm p 0.039),
+#     and the report says 4 layouts cannot reach 0.05 after Holm over 2
+#     cases, and that 5 would.
 #   - a real 10% effect over 2% layout noise: faster in every case.
 #   - a shift the rank test finds (Holm p < 0.05) but smaller than the range
 #     of the layouts: not distinguishable, "within layout noise".
@@ -86,6 +88,8 @@ check "layout only, 3 boots per layout: not distinguishable, 4 layouts are 4 rep
 	"[ '$v' = 'not distinguishable' ] && jq -e 'all(.results[] | select(.variant == \"Os\"); .layouts == 4 and .boots == 12 and .p >= 2/70)' '$d/pseudo/summary.json' >/dev/null"
 ref pseudo
 check "pseudo-replicated layouts: every figure and verdict agrees with scipy" test $? -eq 0
+check "4 layouts and Holm over 2 cases can never reach 0.05: the report says so, and how many layouts would" \
+	grep -q 'With 4 layout(s) of a variant, the smallest p-value the exact rank test can give is 0.0286, and Holm over 2 cases multiplies it to 0.0571, not below 0.05: no difference can be called at this confidence. Use 5 or more layouts per variant.' "$d/pseudo/report.md"
 
 mk "{\"dir\": \"$d/one\", \"seed\": 7, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 1,
      \"layout_noise\": 0.03, \"cases\": $sim_cases, \"variants\": $pair}"
