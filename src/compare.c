@@ -84,17 +84,22 @@ static void compare_models(struct kb_compare *c, const struct kb_model *a, const
 		const struct kb_row *ra = kb_model_find(a, b->cases[rb->cas], b->metrics[rb->metric].name,
 							b->variants[rb->variant].name);
 		struct kb_compare_row *r = &c->rows[c->n];
+		const double *xa, *xb;
+		size_t na, nb;
 
 		if (!ra || !ra->boots || !rb->boots)
 			continue;
+		xa = kb_row_reps(ra, &na);
+		xb = kb_row_reps(rb, &nb);
 		memset(r, 0, sizeof(*r));
 		r->a = ra;
 		r->b = rb;
 		r->mb = b;
 		r->t.deterministic = ra->t.deterministic && rb->t.deterministic;
+		r->t.layouts = ra->by_layout && rb->by_layout;
 		gsl_rng_set(rng, kb_stats_seed(a->seed ^ b->seed, b->cases[rb->cas], b->metrics[rb->metric].name,
 					       b->variants[rb->variant].name));
-		kb_model_versus(&r->t, rb->boot_medians, rb->boots, ra->boot_medians, ra->boots, rng, &c->o);
+		kb_model_versus(&r->t, xb, nb, xa, na, rng, &c->o);
 		c->n++;
 	}
 	n = c->n - first;
@@ -122,6 +127,8 @@ void kb_compare_init(struct kb_compare *c, const struct kb_model *a, const struc
 	c->dir_a = dir_a;
 	c->dir_b = dir_b;
 	c->o = *o;
+	/* the larger of the runs' own minimum effects */
+	c->o.min_effect = fmax(a->o.min_effect, b->o.min_effect);
 	c->not_comparable = incomparable(a, b);
 	compare_models(c, a, b, rng);
 	compare_models(c, a->boot_timing, b->boot_timing, rng);
@@ -152,9 +159,11 @@ static void build_doc(struct kb_doc *d, const struct kb_compare *c)
 	kb_doc_fmt(in, " (run ");
 	kb_doc_str(in, c->b->run_id);
 	kb_doc_fmt(in, "). Per variant, case and metric: B against A, two-sided Mann-Whitney U test of "
-		   "per-boot medians, Holm-Bonferroni corrected over the cases, at %.0f%% confidence; "
-		   "ratio B/A of the medians over boots with a %.0f%% percentile bootstrap interval.",
-		   100 * c->o.level, 100 * c->o.level);
+		   "per-boot medians (per-layout where both runs have layouts), Holm-Bonferroni corrected "
+		   "over the cases that have a test, at %.0f%% confidence; ratio B/A of the medians with a "
+		   "%.0f%% percentile bootstrap interval; a difference under %g%% (or within the layouts' "
+		   "range) is not distinguishable, whatever its p.",
+		   100 * c->o.level, 100 * c->o.level, 100 * c->o.min_effect);
 	if (*c->not_comparable) {
 		struct kb_block *l;
 
@@ -183,7 +192,7 @@ static void build_doc(struct kb_doc *d, const struct kb_compare *c)
 		kb_doc_fmt(kb_doc_td(t), "%s", kb_report_fig(r->a->median).s);
 		kb_doc_fmt(kb_doc_td(t), "%s", kb_report_fig(r->b->median).s);
 		kb_doc_fmt(kb_doc_td(t), "%s", kb_report_ratio_ci(&r->t).s);
-		kb_doc_fmt(kb_doc_td(t), "%s", kb_report_p(r->t.decided ? r->t.p_holm : NAN).s);
+		kb_doc_fmt(kb_doc_td(t), "%s", kb_report_test_p(&r->t).s);
 		kb_doc_fmt(kb_doc_td(t), "%s", kb_report_delta(r->t.cliffs_delta).s);
 		kb_doc_fmt(kb_doc_td(t), "%s", kb_verdict_name(r->t.verdict));
 	}

@@ -130,6 +130,11 @@ static const struct kb_option options[] = {
 	  .def = "results", .help = "directory that receives one run directory per run" },
 	{ .name = "seed", .section = KB_SEC_RUN, .type = KB_OPT_U64, .off = KOFF(seed),
 	  .def = "0", .help = "random seed for the boot order (0: chosen from the clock and recorded)" },
+	{ .name = "min_effect", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = KOFF(min_effect),
+	  .def = "0.01", .max = 1,
+	  .help = "smallest relative difference a verdict calls faster or slower (0.01: 1%); a "
+		  "smaller one, or one within the spread across layouts, is not distinguishable, or "
+		  "equivalent when its interval lies inside this margin" },
 	{ .name = "baseline", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = KOFF(baseline),
 	  .help = "variant the others are compared with (default: the first)" },
 	{ .name = "backend", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = KOFF(backend),

@@ -57,6 +57,7 @@ struct kb_conf {
 	char *workloads;	/* comma-separated, validated */
 	long samples;
 	double scale;
+	double min_effect;	/* smallest relative difference a verdict calls */
 	char *sweep;		/* icache sweep, KiB: "0,4,8", validated */
 	long timeout;		/* seconds per boot */
 	long memory;		/* MiB */

@@ -71,10 +71,10 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 	json_object_set_new(m, "seed", json_integer((json_int_t)conf->seed));
 	json_object_set_new(m, "baseline", json_string(conf->baseline));
 	json_object_set_new(m, "run",
-			    json_pack("{s:i,s:s,s:i,s:f,s:i,s:i}", "boots", (int)conf->boots,
+			    json_pack("{s:i,s:s,s:i,s:f,s:i,s:i,s:f}", "boots", (int)conf->boots,
 				      "workloads", conf->workloads, "samples", (int)conf->samples,
 				      "scale", conf->scale, "timeout", (int)conf->timeout,
-				      "memory_mb", (int)conf->memory));
+				      "memory_mb", (int)conf->memory, "min_effect", conf->min_effect));
 	json_object_set_new(m, "layouts", json_integer((json_int_t)conf->layouts));
 	json_object_set_new(m, "host", kb_probe_host(0));
 	for (size_t i = 0; i < conf->n_variants; i++)

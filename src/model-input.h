@@ -55,6 +55,7 @@ static inline const double *kb_vals_of(const struct kb_vals *x)
 struct kb_cell {
 	uint32_t variant, cas;		/* ids in the input's names */
 	long long boot;
+	long long layout;		/* the boot's layout ("layout", absent: 0) */
 	size_t samples;
 	struct kb_vals *metric;		/* [nmetric]: 0 the time, then field i at i + 1 */
 	uint32_t nmetric;

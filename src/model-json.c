@@ -62,10 +62,14 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference)
 	json_object_set_new(row, "cliffs_delta", num(t->cliffs_delta));
 	json_object_set_new(row, "effect", json_string(t->effect));
 	json_object_set_new(row, "identical_counts", json_boolean(t->identical_counts));
-	if (!t->decided)
-		return;
-	json_object_set_new(row, "p_holm", json_real(t->p_holm));
-	json_object_set_new(row, "family", json_integer((json_int_t)t->family));
+	json_object_set_new(row, "difference", num(t->difference));
+	if (t->layouts)
+		json_object_set_new(row, "noise", num(t->noise));
+	json_object_set_new(row, "below_noise", json_boolean(t->below_noise));
+	if (t->decided) {
+		json_object_set_new(row, "p_holm", json_real(t->p_holm));
+		json_object_set_new(row, "family", json_integer((json_int_t)t->family));
+	}
 	json_object_set_new(row, "verdict", json_string(kb_verdict_name(t->verdict)));
 }
 
@@ -106,6 +110,12 @@ static json_t *row(const struct kb_model *m, const void *x)
 			      "outlier_samples", (json_int_t)r->outlier_samples, "median", num(r->median),
 			      "deterministic", r->t.deterministic, "ci", interval(r->ci));
 
+	if (r->by_layout)
+		json_object_update_new(o, json_pack("{s:I,s:o,s:o,s:o}", "layouts", (json_int_t)r->layouts,
+						    "layout_ids", ints(r->layout_ids, r->layouts),
+						    "layout_medians", kb_model_json_reals(r->layout_medians, r->layouts),
+						    "range", json_pack("[o,o]", num(r->lo), num(r->hi))));
+
 	kb_model_json_test(o, &r->t, r->variant == m->baseline);
 	return o;
 }
@@ -114,22 +124,23 @@ static json_t *correlation(const struct kb_model *m, const void *x)
 {
 	const struct kb_correlation *c = x;
 
-	return json_pack("{s:s,s:s,s:I,s:o,s:o,s:s,s:s,s:b}", "metric", m->metrics[c->metric].name,
+	return json_pack("{s:s,s:s,s:I,s:o,s:o,s:s,s:s,s:b,s:I}", "metric", m->metrics[c->metric].name,
 			 "case", m->cases[c->cas], "n", (json_int_t)c->n, "rho", num(c->rho), "p", num(c->p),
 			 "smallest", m->variants[c->smallest].name, "fastest", m->variants[c->fastest].name,
-			 "smallest_is_fastest", c->smallest_is_fastest);
+			 "smallest_is_fastest", c->smallest_is_fastest, "cheapest_tied",
+			 (json_int_t)c->cheapest_tied);
 }
 
 static json_t *claim(const struct kb_model *m, const void *x)
 {
 	const struct kb_claim *c = x;
 
-	return json_pack("{s:s,s:o,s:o,s:I,s:I,s:I,s:I,s:s}", "variant", m->variants[c->variant].name,
+	return json_pack("{s:s,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:s}", "variant", m->variants[c->variant].name,
 			 "text_change", num(c->text_change),
 			 "smaller", isfinite(c->text_change) ? json_boolean(c->text_change < 0) : json_null(),
 			 "faster", (json_int_t)c->faster, "slower", (json_int_t)c->slower,
 			 "same", (json_int_t)c->same, "undecided", (json_int_t)c->undecided,
-			 "answer", kb_answer_name(c->answer));
+			 "equivalent", (json_int_t)c->equivalent, "answer", kb_answer_name(c->answer));
 }
 
 static json_t *boots(const struct kb_model *m)
@@ -281,6 +292,9 @@ static json_t *model(const struct kb_model *m, int sub)
 					    "primary_metric", m->metrics[m->primary].name,
 					    "accel_why", m->accel_why, "host_cpu", m->host_cpu,
 					    "workloads", m->workloads, "scale", num(m->scale)));
+	json_object_update_new(o, json_pack("{s:f,s:I,s:s}", "min_effect", m->o.min_effect,
+					    "layouts", (json_int_t)m->nlayouts,
+					    "unit", m->nlayouts >= 2 ? "layout" : "boot"));
 	if (!sub)
 		json_object_set_new(o, "torn_lines", json_pack("{s:I,s:I,s:I,s:I}",
 							       "samples", (json_int_t)m->torn.samples,

@@ -430,6 +430,8 @@ static void take_sample(struct reader *rd, json_t *j)
 		return;
 	}
 	c = &in->cells[id];
+	if (!c->samples && json_is_integer(json_object_get(j, "layout")))
+		c->layout = json_integer_value(json_object_get(j, "layout"));
 	ci = c->cas;
 	w = kb_names_add(&in->workloads, &rd->pool, workload);
 	htab_get(&in->pair_index, ((uint64_t)w << 32 | ci) + 1, 0, NULL, NULL, 0, &added);

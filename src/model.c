@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The result model of a run (model.h): samples grouped by variant and case,
- * reduced to per-boot medians (the boot is the unit of replication), then
+ * reduced to per-boot medians, and per-layout medians where the run has
+ * layouts (then the layout is the unit of replication, else the boot), then
  * intervals, tests against the baseline, Holm across cases, verdicts, the
  * rank correlation between text size and cost, the claim per variant and
  * the caveats.  The one place where figures are computed. */
@@ -34,7 +35,8 @@ static double num(json_t *o, const char *key)
 
 const char *kb_verdict_name(enum kb_verdict v)
 {
-	static const char *const names[] = { "", "faster", "slower", "same", "not distinguishable" };
+	static const char *const names[] = { "", "faster", "slower", "same", "not distinguishable",
+					      "equivalent" };
 
 	return (size_t)v < KB_ARRAY_SIZE(names) ? names[v] : "";
 }
@@ -43,7 +45,7 @@ const char *kb_answer_name(enum kb_answer a)
 {
 	static const char *const names[] = {
 		"no data", "same size", "smaller is faster", "larger is faster", "smaller is slower",
-		"larger is slower", "not distinguishable", "mixed",
+		"larger is slower", "not distinguishable", "mixed", "equivalent",
 	};
 
 	return (size_t)a < KB_ARRAY_SIZE(names) ? names[a] : "";
@@ -205,6 +207,9 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 		m->layouts = 1;
 	m->boots_at_once = (long)json_integer_value(json_object_get(json_object_get(man, "run"),
 								     "boots_at_once"));
+	/* the run's own [run] min_effect; a run from before it has the default */
+	if (num(json_object_get(man, "run"), "min_effect") > 0 && num(json_object_get(man, "run"), "min_effect") < 1)
+		m->o.min_effect = num(json_object_get(man, "run"), "min_effect");
 	m->baseline_name = str(man, "baseline");
 	if (!*m->baseline_name && json_array_size(mv))
 		m->baseline_name = str(json_array_get(mv, 0), "name");
@@ -481,12 +486,66 @@ static void group(const struct kb_model *m, const struct kb_model_input *in, con
 	free(key);
 }
 
+const double *kb_row_reps(const struct kb_row *r, size_t *n)
+{
+	*n = r->by_layout ? r->layouts : r->boots;
+	return r->by_layout ? r->layout_medians : r->boot_medians;
+}
+
+static int cmp_layout(const void *a, const void *b)
+{
+	const struct kb_cell *x = *(const struct kb_cell *const *)a, *y = *(const struct kb_cell *const *)b;
+
+	if (x->layout != y->layout)
+		return (x->layout > y->layout) - (x->layout < y->layout);
+	return (x->boot > y->boot) - (x->boot < y->boot);
+}
+
+/* The replicates of a model with layouts: per layout, the median of one
+ * metric's values over all its boots and reps. */
+static void layout_medians(struct kb_model *m, struct kb_row *r, const struct kb_cell *const *cell, size_t n,
+			   size_t metric)
+{
+	const struct kb_cell **c = kb_xmalloc((n ? n : 1) * sizeof(*c));
+	size_t total = 0;
+	double *pool;
+
+	memcpy(c, cell, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_layout);
+	for (size_t i = 0; i < n; i++)
+		total += metric < c[i]->nmetric ? c[i]->metric[metric].n : 0;
+	pool = kb_xmalloc((total ? total : 1) * sizeof(*pool));
+	r->by_layout = 1;
+	r->layout_ids = kb_pool_array(&m->pool, n, sizeof(*r->layout_ids));
+	r->layout_medians = kb_pool_array(&m->pool, n, sizeof(*r->layout_medians));
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t k = 0;
+
+		for (j = i; j < n && c[j]->layout == c[i]->layout; j++) {
+			const struct kb_vals *x = metric < c[j]->nmetric ? &c[j]->metric[metric] : NULL;
+
+			if (x && x->n) {
+				memcpy(pool + k, kb_vals_of(x), x->n * sizeof(*pool));
+				k += x->n;
+			}
+		}
+		if (!k)
+			continue;
+		r->layout_ids[r->layouts] = c[i]->layout;
+		r->layout_medians[r->layouts++] = kb_stats_median(pool, k);
+	}
+	free(pool);
+	free(c);
+}
+
 /* Per-boot medians of one metric (boots in increasing order), outliers
  * marked, never dropped.  flag: room for groups->most. */
 static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell *const *cell, size_t n,
 		     size_t metric, unsigned char *flag)
 {
 	int det = n > 0;
+	const double *reps;
+	size_t nr;
 
 	for (size_t i = 0; i < n; i++)
 		det &= !cell[i]->nondet;
@@ -507,7 +566,17 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell 
 	for (size_t i = 0, k = 0; i < r->boots; i++)
 		if (flag[i])
 			r->outlier_boots[k++] = r->boot_ids[i];
-	r->median = kb_stats_median(r->boot_medians, r->boots);
+	if (m->nlayouts >= 2)
+		layout_medians(m, r, cell, n, metric);
+	reps = kb_row_reps(r, &nr);
+	r->median = kb_stats_median(reps, nr);
+	r->lo = r->hi = NAN;
+	for (size_t i = 0; i < nr; i++) {
+		if (!(reps[i] >= r->lo))
+			r->lo = reps[i];
+		if (!(reps[i] <= r->hi))
+			r->hi = reps[i];
+	}
 	r->t.deterministic = det;
 	r->t.ratio = NAN;
 }
@@ -520,37 +589,98 @@ static int constant(const double *v, size_t n)
 	return 1;
 }
 
+static double range_of(const double *v, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return n ? hi - lo : NAN;
+}
+
+static double min_of(const double *v, size_t n)
+{
+	double lo = INFINITY;
+
+	for (size_t i = 0; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo;
+	return lo;
+}
+
 void kb_model_versus(struct kb_test *t, const double *x, size_t nx, const double *base, size_t nb,
 		     gsl_rng *rng, const struct kb_model_opts *o)
 {
 	struct kb_interval ci = { NAN, NAN };
 	struct kb_mwu mwu;
+	double mx, mb;
 
 	if (!nx || !nb)
 		return;
 	t->done = 1;
-	t->ratio = kb_stats_median(x, nx) / kb_stats_median(base, nb);
-	if (nx > 1 || nb > 1)
+	mx = kb_stats_median(x, nx);
+	mb = kb_stats_median(base, nb);
+	t->difference = mx - mb;
+	/* a reference of 0 against more than 0: an infinite ratio, not a null */
+	t->ratio = mb != 0 ? mx / mb : mx > 0 ? INFINITY : mx < 0 ? -INFINITY : 1;
+	t->identical_counts = constant(x, nx) && constant(base, nb);
+	t->noise = t->layouts ? fmax(range_of(x, nx), range_of(base, nb)) : NAN;
+	/* a ratio's interval needs a reference that cannot resample to 0 */
+	if (t->identical_counts && isfinite(t->ratio))
+		ci.lo = ci.hi = t->ratio;
+	else if ((nx > 1 || nb > 1) && min_of(base, nb) > 0)
 		kb_stats_bootstrap_ratio(x, nx, base, nb, rng, o->resamples, o->level, &ci);
 	t->ratio_ci = ci;
+	t->cliffs_delta = kb_stats_cliffs_delta(x, nx, base, nb);
+	t->effect = kb_stats_effect_label(t->cliffs_delta);
+	t->p_min = kb_stats_mwu_min_p(nx, nb);
+	/* Deterministic counts, the same in every boot, of a single layout
+	 * need no test: the difference is the difference, for this layout.
+	 * With layouts, the layouts are tested whatever the backend. */
+	if (t->deterministic && t->identical_counts && !t->layouts) {
+		t->u = t->p = t->p_min = NAN;
+		return;
+	}
 	kb_stats_mann_whitney(x, nx, base, nb, &mwu);
 	t->u = mwu.u;
 	t->p = mwu.p;
 	t->p_exact = mwu.exact;
-	t->p_min = kb_stats_mwu_min_p(nx, nb);
-	t->cliffs_delta = kb_stats_cliffs_delta(x, nx, base, nb);
-	t->effect = kb_stats_effect_label(t->cliffs_delta);
-	/* Deterministic counts that are the same in every boot need no test:
-	 * the difference is the difference. */
-	t->identical_counts = constant(x, nx) && constant(base, nb);
 }
 
-static enum kb_verdict verdict_of(const struct kb_test *t, double alpha)
+/* No verdict below the noise: a difference within the spread of the
+ * layouts, or under min_effect of the reference, is no difference. */
+static int below_noise(const struct kb_test *t, const struct kb_model_opts *o)
 {
-	if (t->deterministic && t->identical_counts)
-		return t->ratio < 1 ? KB_VERDICT_FASTER : t->ratio > 1 ? KB_VERDICT_SLOWER : KB_VERDICT_SAME;
-	if (t->p_holm < alpha && t->cliffs_delta != 0)
-		return t->cliffs_delta < 0 ? KB_VERDICT_FASTER : KB_VERDICT_SLOWER;
+	if (t->difference == 0)
+		return 1;
+	if (isfinite(t->noise) && fabs(t->difference) <= t->noise)
+		return 1;
+	/* an infinite ratio (a reference of 0) is never under min_effect */
+	return isfinite(t->ratio) && fabs(t->ratio - 1) < o->min_effect;
+}
+
+/* The interval of the ratio inside 1 +- min_effect (the identical counts
+ * of one layout: the ratio itself). */
+static int equivalent(const struct kb_test *t, const struct kb_model_opts *o)
+{
+	return isfinite(t->ratio_ci.lo) && isfinite(t->ratio_ci.hi) && t->ratio_ci.lo > 1 - o->min_effect &&
+	       t->ratio_ci.hi < 1 + o->min_effect;
+}
+
+static enum kb_verdict verdict_of(struct kb_test *t, const struct kb_model_opts *o)
+{
+	int untested = !isfinite(t->p);
+
+	t->below_noise = below_noise(t, o);
+	if (t->identical_counts && t->difference == 0)
+		return KB_VERDICT_SAME;
+	if (!t->below_noise && ((untested && t->deterministic && t->identical_counts) ||
+				(t->decided && t->p_holm < o->alpha && t->cliffs_delta != 0 &&
+				 (t->cliffs_delta < 0) == (t->difference < 0))))
+		return t->difference < 0 ? KB_VERDICT_FASTER : KB_VERDICT_SLOWER;
+	if (equivalent(t, o))
+		return KB_VERDICT_EQUIVALENT;
 	return KB_VERDICT_UNDECIDED;
 }
 
@@ -585,9 +715,13 @@ void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
 			x->decided = 1;
 			x->p_holm = adj[q];
 			x->family = k;
-			x->verdict = verdict_of(x, o->alpha);
 		}
 	}
+	/* every test with figures gets a verdict; only those with a p are in
+	 * a family */
+	for (size_t i = 0; i < n; i++)
+		if (t[i]->done)
+			t[i]->verdict = verdict_of(t[i], o);
 	free(done);
 	free(p);
 	free(adj);
@@ -610,6 +744,8 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 	for (size_t c = 0; c < m->nc; c++)
 		for (size_t k = 0; k < m->nm; k++) {
 			struct kb_row *r = &m->rows[(c * m->nm + k) * m->nv], *base = NULL;
+			const double *reps, *breps;
+			size_t nr, nb;
 
 			for (size_t v = 0; v < m->nv; v++) {
 				size_t gi = v * m->nc + c;
@@ -619,27 +755,29 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 				r[v].variant = v;
 				fill_row(m, &r[v], g.cell + g.start[gi], g.start[gi + 1] - g.start[gi], k, flag);
 				r[v].ci = (struct kb_interval){ NAN, NAN };
-				if (r[v].boots > 1) {
+				reps = kb_row_reps(&r[v], &nr);
+				if (nr > 1) {
 					gsl_rng_set(rng, kb_stats_seed(m->seed, m->cases[c], m->metrics[k].name,
 								       m->variants[v].name));
-					kb_stats_bootstrap_median(r[v].boot_medians, r[v].boots, rng,
-								  m->o.resamples, m->o.level, &r[v].ci);
-				} else if (r[v].boots == 1) {
-					r[v].ci.lo = r[v].ci.hi = r[v].boot_medians[0];
+					kb_stats_bootstrap_median(reps, nr, rng, m->o.resamples, m->o.level, &r[v].ci);
+				} else if (nr == 1) {
+					r[v].ci.lo = r[v].ci.hi = reps[0];
 				}
 			}
 			if (m->baseline >= m->nv)
 				continue;
 			base = &r[m->baseline];
 			base->t.ratio = base->boots ? 1 : NAN;
+			breps = kb_row_reps(base, &nb);
 			for (size_t v = 0; v < m->nv; v++) {
 				if (v == m->baseline)
 					continue;
 				gsl_rng_set(rng, kb_stats_seed(m->seed + 1, m->cases[c], m->metrics[k].name,
 							       m->variants[v].name));
-				kb_model_versus(&r[v].t, r[v].boot_medians, r[v].boots, base->boot_medians,
-						base->boots, rng, &m->o);
 				r[v].t.deterministic &= base->t.deterministic;
+				r[v].t.layouts = m->nlayouts >= 2;
+				reps = kb_row_reps(&r[v], &nr);
+				kb_model_versus(&r[v].t, reps, nr, breps, nb, rng, &m->o);
 			}
 		}
 	tests = kb_xcalloc(m->nrows + 1, sizeof(*tests));
@@ -694,7 +832,13 @@ static void correlations(struct kb_model *m, gsl_rng *rng)
 			out->n = n;
 			out->rho = kb_stats_spearman(x, y, n);
 			out->p = kb_stats_spearman_p(x, y, n, rng, m->o.resamples);
-			out->smallest_is_fastest = out->smallest == out->fastest;
+			/* the smallest is the cheapest when no variant costs less,
+			 * tied or not */
+			out->smallest_is_fastest = !(kb_model_row(m, c, k, out->smallest)->median > fast);
+			out->cheapest_tied = 0;
+			for (size_t v = 0; v < m->nv; v++)
+				out->cheapest_tied += v != out->fastest && m->variants[v].has_size &&
+						      kb_model_row(m, c, k, v)->median == fast;
 			m->ncorr++;
 		}
 	free(x);
@@ -713,7 +857,9 @@ static enum kb_answer answer(const struct kb_claim *c)
 		return smaller ? KB_ANSWER_SMALLER_FASTER : KB_ANSWER_LARGER_FASTER;
 	if (c->slower == c->cases)
 		return smaller ? KB_ANSWER_SMALLER_SLOWER : KB_ANSWER_LARGER_SLOWER;
-	if (c->undecided + c->same == c->cases)
+	if (c->equivalent && c->same + c->equivalent == c->cases)
+		return KB_ANSWER_EQUIVALENT;
+	if (c->undecided + c->same + c->equivalent == c->cases)
 		return KB_ANSWER_UNDECIDED;
 	return KB_ANSWER_MIXED;
 }
@@ -737,8 +883,9 @@ static void claims(struct kb_model *m)
 			c->slower += vd == KB_VERDICT_SLOWER;
 			c->same += vd == KB_VERDICT_SAME;
 			c->undecided += vd == KB_VERDICT_UNDECIDED;
+			c->equivalent += vd == KB_VERDICT_EQUIVALENT;
 		}
-		c->cases = c->faster + c->slower + c->same + c->undecided;
+		c->cases = c->faster + c->slower + c->same + c->undecided + c->equivalent;
 		c->answer = answer(c);
 		m->nclaims++;
 	}
@@ -757,22 +904,42 @@ static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const 
 	va_end(ap);
 }
 
+/* The fewest replicates a side (equal sides) for which Holm over a family
+ * of k tests can reach alpha: k * 2 / C(2n, n) < alpha. */
+static long long replicates_needed(size_t k, double alpha)
+{
+	for (size_t n = 1; n < 64; n++)
+		if ((double)k * kb_stats_mwu_min_p(n, n) < alpha)
+			return (long long)n;
+	return 64;
+}
+
 static void caveats(struct kb_model *m, size_t *cap)
 {
-	double worst_min_p = 0;
+	double worst_min_p = 0, worst_floor = 0;
+	size_t worst_family = 0;
 	long long outl = 0, nb_min = -1, failed = (long long)m->n_failed_boots;
 	int two = 0;
 
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct kb_row *r = &m->rows[i];
 
+		size_t nr;
+
+		kb_row_reps(r, &nr);
 		if (r->metric == m->primary) {
 			outl += (long long)r->n_outlier_boots;
-			if (r->boots > 0 && (nb_min < 0 || (long long)r->boots < nb_min))
-				nb_min = (long long)r->boots;
+			if (nr > 0 && (nb_min < 0 || (long long)nr < nb_min))
+				nb_min = (long long)nr;
 		}
-		if (r->t.done && r->t.p_min > worst_min_p && !(r->t.deterministic && r->t.identical_counts))
+		if (has_p(&r->t) && r->t.p_min > worst_min_p)
 			worst_min_p = r->t.p_min;
+		/* the smallest p Holm can give in the row's family */
+		if (has_p(&r->t) && r->t.decided && r->metric == m->primary &&
+		    r->t.p_min * (double)r->t.family > worst_floor) {
+			worst_floor = r->t.p_min * (double)r->t.family;
+			worst_family = r->t.family;
+		}
 	}
 	for (size_t i = 0; i < m->ncorr; i++)
 		two |= m->corr[i].n < 3;
@@ -783,12 +950,23 @@ static void caveats(struct kb_model *m, size_t *cap)
 	if (m->deterministic)
 		caveat(m, cap, KB_CAVEAT_DETERMINISTIC,
 		       "The %s backend is deterministic: the same kernel gives the same counts in every "
-		       "boot, so one boot per variant suffices; more boots only repeat them.", m->backend);
+		       "boot, so one boot per %s suffices; more boots only repeat them.", m->backend,
+		       m->nlayouts >= 2 ? "layout" : "variant");
 	if (worst_min_p > m->o.alpha)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
-		       "With %lld boot(s) of a variant, the smallest p-value the exact rank test can give "
+		       "With %lld %s of a variant, the smallest p-value the exact rank test can give "
 		       "is %.3g, above %.3g: no difference can be called at this confidence. Use 5 or more "
-		       "boots per variant (boots = 5 in [run]).", nb_min, worst_min_p, m->o.alpha);
+		       "%s per variant%s.", nb_min, m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p,
+		       m->o.alpha, m->nlayouts >= 2 ? "layouts" : "boots",
+		       m->nlayouts >= 2 ? "" : " (boots = 5 in [run])");
+	else if (worst_floor >= m->o.alpha)
+		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
+		       "With %lld %s of a variant, the smallest p-value the exact rank test can give is "
+		       "%.3g, and Holm over %zu cases multiplies it to %.3g, not below %.3g: no difference "
+		       "can be called at this confidence. Use %lld or more %s per variant.", nb_min,
+		       m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p, worst_family, worst_floor,
+		       m->o.alpha, replicates_needed(worst_family, m->o.alpha),
+		       m->nlayouts >= 2 ? "layouts" : "boots");
 	if (outl)
 		caveat(m, cap, KB_CAVEAT_OUTLIERS,
 		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "
@@ -802,6 +980,28 @@ static void caveats(struct kb_model *m, size_t *cap)
 		       "With fewer than 3 variants, the rank correlation between size and cost is +1 or -1 "
 		       "by construction and its permutation p-value cannot be small: compare at least 3 "
 		       "variants to test it.");
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* How many distinct layouts the samples name (a line without one: 0). */
+static size_t count_layouts(const struct kb_model_input *in)
+{
+	long long *l = kb_xmalloc((in->ncells + 1) * sizeof(*l));
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->ncells; i++)
+		l[i] = in->cells[i].layout;
+	qsort(l, in->ncells, sizeof(*l), cmp_ll);
+	for (size_t i = 0; i < in->ncells; i++)
+		n += !i || l[i] != l[i - 1];
+	free(l);
+	return n;
 }
 
 /* A run larger than KB_MODEL_MAX_ROWS rows cannot be reported. */
@@ -834,6 +1034,7 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 	}
 	m->primary = primary_metric(m);
 	m->deterministic = a->in->samples > 0 && a->in->deterministic;
+	m->nlayouts = count_layouts(a->in);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	rows(m, a->in, &maps, rng);
 	correlations(m, rng);

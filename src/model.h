@@ -16,7 +16,8 @@
  *
  *   run_id, kernel{source, id, version, arch, base}, backend, accel, seed,
  *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
- *   primary_metric, accel_why, host_cpu, workloads, scale,
+ *   primary_metric, accel_why, host_cpu, workloads, scale, min_effect,
+ *   layouts, unit ("layout" with 2 or more layouts, else "boot"),
  *   torn_lines{samples, boots, timing, sim}
  *   dropped       {duplicate_samples, names{manifest, samples, boots,
  *                 timing, sim}}  (only where a line or a manifest variant
@@ -30,19 +31,23 @@
  *   results[]     {case, metric, variant, backend, boots, samples,
  *                  boot_ids[], boot_medians[], outlier_boots[],
  *                  outlier_samples, median, deterministic, ci[lo, hi],
- *                  ratio (the baseline's row: 1),
- *                  -- off the baseline, where both have boots --
- *                  ratio_ci[lo, hi], u, p, p_exact, p_min, cliffs_delta,
- *                  effect, identical_counts,
+ *                  -- with layouts --
+ *                  layouts, layout_ids[], layout_medians[], range[lo, hi],
+ *                  ratio (the baseline's row: 1; null where infinite),
+ *                  -- off the baseline, where both have replicates --
+ *                  ratio_ci[lo, hi], u, p, p_exact, p_min (u, p, p_min
+ *                  null: no test), cliffs_delta, effect, identical_counts,
+ *                  difference, noise (with layouts), below_noise,
  *                  -- where p exists, after Holm over the cases --
- *                  p_holm, family, verdict (faster, slower, same, not
- *                  distinguishable)}
+ *                  p_holm, family,
+ *                  verdict (faster, slower, same, not distinguishable,
+ *                  equivalent)}
  *   caveats[]     sentences (hyperfine's warnings); caveat_ids[] says which
  *                 each is (kb_caveat_name: emulated_time, few_boots, ...)
  *   correlation[] {metric, case, n, rho, p, smallest, fastest,
- *                  smallest_is_fastest}
+ *                  smallest_is_fastest, cheapest_tied}
  *   claim[]       {variant, text_change, smaller, faster, slower, same,
- *                  undecided, answer (kb_answer_name: "smaller is faster",
+ *                  undecided, equivalent, answer (kb_answer_name: "smaller is faster",
  *                  ...)}  (primary metric, per non-baseline variant)
  *   boots         {ok, total, failed[] {variant, boot, status, reason, serial}}
  *   bloat[]       {variant, categories[] {what, add, remove, grow, shrink,
@@ -73,8 +78,11 @@ struct kb_model_opts {
 	double alpha;		/* significance of the verdicts, 1 - level */
 	size_t resamples;	/* bootstrap resamples */
 	double outlier_z;	/* modified z-score beyond which a value is marked */
+	double min_effect;	/* smallest relative difference a verdict calls ([run]
+				 * min_effect; a run's manifest overrides it) */
 };
-#define KB_MODEL_OPTS_INIT { 0.95, 0.05, 10000, 3.5 }
+#define KB_MIN_EFFECT_DEFAULT 0.01
+#define KB_MODEL_OPTS_INIT { 0.95, 0.05, 10000, 3.5, KB_MIN_EFFECT_DEFAULT }
 
 enum kb_verdict {
 	KB_VERDICT_NONE,	/* not tested: the baseline, or no data on a side */
@@ -82,8 +90,9 @@ enum kb_verdict {
 	KB_VERDICT_SLOWER,
 	KB_VERDICT_SAME,	/* identical deterministic counts */
 	KB_VERDICT_UNDECIDED,	/* "not distinguishable" */
+	KB_VERDICT_EQUIVALENT,	/* the ratio's interval inside 1 +- min_effect */
 };
-/* "", "faster", "slower", "same", "not distinguishable" */
+/* "", "faster", "slower", "same", "not distinguishable", "equivalent" */
 const char *kb_verdict_name(enum kb_verdict v);
 
 struct kb_model_kernel {
@@ -123,21 +132,31 @@ struct kb_metric {
 	enum kb_figure_kind source;
 };
 
-/* One side's per-boot medians against a reference's (the baseline, or run A
- * in kbench compare). */
+/* One side's replicates (per-boot medians, or per-layout medians where the
+ * run has layouts) against a reference's (the baseline, or run A in kbench
+ * compare). */
 struct kb_test {
-	int done;			/* both sides had boots: the figures below exist */
-	double ratio;			/* of the medians; 1 on the baseline's own row */
+	int done;			/* both sides had replicates: the figures below exist */
+	int layouts;			/* set by the caller: replicates are layouts */
+	double ratio;			/* of the medians; 1 on the baseline's own row;
+					 * +-inf where the reference's median is 0 */
 	struct kb_interval ratio_ci;
-	double u, p, p_min, cliffs_delta;
+	double difference;		/* median - the reference's median */
+	double noise;			/* layouts: the larger range (max - min) of the
+					 * two sides' replicates, in the metric's unit;
+					 * NAN without layouts */
+	double u, p, p_min, cliffs_delta;	/* p NAN: no test (identical
+						 * deterministic counts, one layout) */
 	int p_exact;
 	const char *effect;		/* static */
-	int identical_counts;		/* every boot the same on both sides */
+	int identical_counts;		/* every replicate the same on both sides */
 	int deterministic;		/* both sides from deterministic backends */
 	/* Holm over its family (kb_model_decide) */
 	int decided;
 	double p_holm;
 	size_t family;
+	int below_noise;		/* |difference| within the layout noise or under
+					 * min_effect: no faster or slower, whatever p */
 	enum kb_verdict verdict;
 };
 
@@ -151,16 +170,27 @@ struct kb_row {
 	long long *outlier_boots;
 	size_t n_outlier_boots;
 	long long outlier_samples;
-	double median;			/* over boots */
+	double median;			/* over the replicates (boots, or layouts) */
 	struct kb_interval ci;
+	/* layouts (the model's unit is the layout): per layout, the median of
+	 * its boots' samples pooled; these are the replicates */
+	int by_layout;			/* the model has layouts: these are set */
+	size_t layouts;
+	long long *layout_ids;		/* [layouts], increasing */
+	double *layout_medians;
+	double lo, hi;			/* the replicates' range */
 	struct kb_test t;
 };
+/* A row's replicates: its layouts' medians in a model with layouts, else
+ * its boots'. */
+const double *kb_row_reps(const struct kb_row *r, size_t *n);
 
 struct kb_correlation {
 	size_t metric, cas, n;
 	double rho, p;
 	size_t smallest, fastest;	/* variant indexes */
-	int smallest_is_fastest;
+	int smallest_is_fastest;	/* no variant costs less than the smallest */
+	size_t cheapest_tied;		/* other variants that cost exactly the least */
 };
 
 /* What a variant's verdicts say about the claim "smaller is faster". */
@@ -173,15 +203,16 @@ enum kb_answer {
 	KB_ANSWER_LARGER_SLOWER,
 	KB_ANSWER_UNDECIDED,		/* no case tells the two apart */
 	KB_ANSWER_MIXED,
+	KB_ANSWER_EQUIVALENT,		/* every case equivalent or the same */
 };
-/* "no data", "same size", "smaller is faster", ... "mixed" */
+/* "no data", "same size", "smaller is faster", ... "mixed", "equivalent" */
 const char *kb_answer_name(enum kb_answer a);
 
 struct kb_claim {
 	size_t variant;
 	double text_change;
-	long long cases;		/* judged: faster + slower + same + undecided */
-	long long faster, slower, same, undecided;
+	long long cases;		/* judged: faster + slower + same + undecided + equivalent */
+	long long faster, slower, same, undecided, equivalent;
 	enum kb_answer answer;
 };
 
@@ -309,6 +340,8 @@ struct kb_model {
 	struct kb_model_opts o;
 	int deterministic;		/* every sample from a deterministic backend */
 	size_t primary;			/* the metric verdicts are about */
+	size_t nlayouts;		/* distinct layouts the samples name ("layout");
+					 * >= 2: the layout is the unit of replication */
 
 	struct kb_model_variant *variants;
 	size_t nv, nv_manifest;

@@ -248,3 +248,43 @@ void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m)
 	free(sized);
 	free(unit);
 }
+
+void kb_report_plot_layouts(struct kb_doc *d, const struct kb_model *m, size_t cas)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	char *unit = kb_plot_label(mt->unit);
+	struct kb_inline *caption;
+	struct plot p;
+
+	plot_open(&p);
+	fprintf(p.sf, "unset key\nset ylabel '%s'\nset xrange [-0.5:%zu.5]\nset xtics (", unit,
+		m->nv ? m->nv - 1 : 0);
+	for (size_t v = 0; v < m->nv; v++) {
+		char *l = kb_plot_label(m->variants[v].name);
+
+		fprintf(p.sf, "%s'%s' %zu", v ? ", " : "", l, v);
+		free(l);
+	}
+	fputs(")\nplot ", p.sf);
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_row *r = kb_model_row(m, cas, m->primary, v);
+
+		for (size_t i = 0; i < r->layouts; i++) {
+			char x[32];
+
+			/* spread sideways by layout so equal values stay visible */
+			snprintf(x, sizeof(x), "%g", (double)v + 0.3 * ((double)(i + 1) / (double)(r->layouts + 1) - 0.5));
+			plot_point(&p, x, r->layout_medians[i], (struct kb_interval){ NAN, NAN });
+		}
+		plot_series_end(&p, "points", m->variants[v].name);
+	}
+	caption = plot_close(&p, d, "layouts");
+	if (caption) {
+		kb_doc_str(caption, m->cases[cas]);
+		kb_doc_fmt(caption, ": ");
+		kb_doc_str(caption, mt->label);
+		kb_doc_fmt(caption, ", one point per layout per variant (the median over the layout's boots "
+			   "and samples; %s).", kb_figure_kind_name(mt->source));
+	}
+	free(unit);
+}

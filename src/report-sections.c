@@ -45,6 +45,13 @@ struct kb_num kb_report_pct(double fraction)
 	return num(isfinite(fraction), "%+.1f%%", 100 * fraction);
 }
 
+struct kb_num kb_report_test_p(const struct kb_test *t)
+{
+	if (t->done && !isfinite(t->p))
+		return num(1, "deterministic");
+	return kb_report_p(t->decided ? t->p_holm : NAN);
+}
+
 struct kb_num kb_report_p(double p)
 {
 	return num(isfinite(p), p < 0.001 ? "%.1e" : "%.3f", p);
@@ -57,7 +64,11 @@ struct kb_num kb_report_delta(double d)
 
 struct kb_num kb_report_ratio_ci(const struct kb_test *t)
 {
-	if (isfinite(t->ratio) && t->done && isfinite(t->ratio_ci.lo))
+	/* against a reference of 0: the ratio is infinite, the difference says how much */
+	if (isinf(t->ratio) && t->done)
+		return num(1, "%sinf (%+.4g)", t->ratio < 0 ? "-" : "", t->difference);
+	/* an interval of one point (identical counts) adds nothing */
+	if (isfinite(t->ratio) && t->done && isfinite(t->ratio_ci.lo) && t->ratio_ci.hi > t->ratio_ci.lo)
 		return num(1, "%.3f [%.3f, %.3f]", t->ratio, t->ratio_ci.lo, t->ratio_ci.hi);
 	return num(isfinite(t->ratio), "%.3f", t->ratio);
 }
@@ -104,11 +115,28 @@ static void td_str(struct kb_doc_table *t, const char *s)
 	kb_doc_str(kb_doc_td(t), s);
 }
 
-static void verdict_cell(struct kb_doc_table *t, enum kb_verdict v, const char *none)
+static struct kb_inline *verdict_cell(struct kb_doc_table *t, enum kb_verdict v, const char *none)
 {
 	struct kb_inline *in = td(t, "%s", v == KB_VERDICT_NONE ? none : kb_verdict_name(v));
 
 	in->cls = v == KB_VERDICT_FASTER ? "faster" : v == KB_VERDICT_SLOWER ? "slower" : NULL;
+	return in;
+}
+
+/* A test's verdict, with why a difference the rank test found is no
+ * verdict: within the layouts' spread, or under min_effect. */
+static void test_verdict_cell(struct kb_doc_table *t, const struct kb_test *x, const struct kb_model_opts *o,
+			      const char *none)
+{
+	struct kb_inline *in = verdict_cell(t, x->verdict, none);
+
+	if (x->verdict != KB_VERDICT_UNDECIDED || !x->below_noise || x->difference == 0 ||
+	    !(x->decided ? x->p_holm < o->alpha : !isfinite(x->p)))
+		return;
+	if (isfinite(x->noise) && fabs(x->difference) <= x->noise)
+		kb_doc_fmt(in, " (within layout noise)");
+	else
+		kb_doc_fmt(in, " (under min_effect %g%%)", 100 * o->min_effect);
 }
 
 /* A metric's kind and what it is: "measured: wall time in the guest". */
@@ -121,15 +149,19 @@ static void source_note(struct kb_inline *in, const struct kb_metric *mt, const 
 	}
 }
 
-static void caveat_list(struct kb_doc *d, const struct kb_model *m)
+/* The model's caveats but one (skip: an id, or -1 for none). */
+static void caveat_list(struct kb_doc *d, const struct kb_model *m, int skip)
 {
-	struct kb_block *l;
+	struct kb_block *l = NULL;
 
-	if (!m->ncaveats)
-		return;
-	l = kb_doc_list(d);
 	for (size_t i = 0; i < m->ncaveats; i++) {
-		struct kb_inline *it = kb_doc_item(l);
+		struct kb_inline *it;
+
+		if ((int)m->caveats[i].id == skip)
+			continue;
+		if (!l)
+			l = kb_doc_list(d);
+		it = kb_doc_item(l);
 
 		it->cls = "caveat";
 		kb_doc_str(it, m->caveats[i].text);
@@ -190,12 +222,47 @@ static void dropped(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
+/* The report's first sentence: how many verdicts survive layout control,
+ * the layout (where code lands) being what a flag change moves besides the
+ * code itself. */
+static void layout_control(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	long long cases = 0, decisive = 0;
+	struct kb_inline *in;
+
+	for (size_t i = 0; i < m->nclaims; i++) {
+		cases += m->claims[i].cases;
+		decisive += m->claims[i].faster + m->claims[i].slower;
+	}
+	if (!cases)
+		return;
+	in = kb_doc_para(d);
+	if (m->nlayouts >= 2) {
+		kb_doc_strong(in, kb_pool_printf(&d->pool, "%lld of %lld verdicts survive layout control", decisive,
+						 cases));
+		kb_doc_fmt(in, " (%zu layouts per variant, the layout the unit of replication): on ", m->nlayouts);
+		kb_doc_str(in, mt->label);
+		kb_doc_fmt(in, ", %lld cases are faster or slower beyond the spread across layouts and the "
+			   "%g%% minimum effect; the other %lld are not distinguishable, equivalent or the same.",
+			   decisive, 100 * m->o.min_effect, cases - decisive);
+		return;
+	}
+	kb_doc_strong(in, kb_pool_printf(&d->pool, "0 of %lld verdicts survive layout control", cases));
+	kb_doc_fmt(in, ": each variant was measured in one layout, so the %lld faster or slower verdicts on ",
+		   decisive);
+	kb_doc_str(in, mt->label);
+	kb_doc_fmt(in, " below hold for these builds only; a change of where code lands, not the flags, "
+		   "can make such a difference. Build layout replicas to test it.");
+}
+
 static void header(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_inline *in = kb_doc_heading(d, 1);
 
 	kb_doc_fmt(in, "kbench report ");
 	kb_doc_str(in, m->run_id);
+	layout_control(d, m);
 	in = kb_doc_para(d);
 	kb_doc_fmt(in, "Kernel ");
 	kb_doc_str(in, m->kernel.version);
@@ -241,8 +308,9 @@ static const char *const answers[] = {
 	"This larger kernel is slower in every case: smaller is faster here.",
 	"Not distinguishable: the measurements do not tell the two apart.",
 	"Mixed: it depends on the case.",
+	"Equivalent: no case differs by the minimum effect or more.",
 };
-_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_MIXED + 1, "a sentence for every answer");
+_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_EQUIVALENT + 1, "a sentence for every answer");
 
 /* The answer for one variant: its size against the baseline's, its
  * verdicts on the primary metric, and what that says about the claim. */
@@ -271,12 +339,63 @@ static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_cl
 		   confidence(m), c->faster, c->cases, c->slower);
 	if (c->same)
 		kb_doc_fmt(in, ", the same in %lld (identical deterministic counts)", c->same);
+	if (c->equivalent)
+		kb_doc_fmt(in, ", equivalent in %lld (within %g%%)", c->equivalent, 100 * m->o.min_effect);
 	kb_doc_fmt(in, " and not distinguishable in %lld. ", c->undecided);
 	if (c->answer == KB_ANSWER_NO_DATA || c->answer == KB_ANSWER_SAME_SIZE)
 		kb_doc_fmt(in, "%s", answers[c->answer]);
 	else
 		kb_doc_strong(in, answers[c->answer]);
 	boot_claim(in, m, c->variant);
+}
+
+/* How the verdicts are made, with the families' real sizes. */
+static void method(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	const char *unit = m->nlayouts >= 2 ? "layout" : "boot";
+	struct kb_inline *in = kb_doc_para(d);
+	size_t untested = 0, shown = 0;
+
+	kb_doc_fmt(in, "Verdicts: two-sided Mann-Whitney U test (exact permutation distribution, ties "
+		   "included, up to %d replicates a side) of the per-%s medians against ", KB_MWU_EXACT_MAX, unit);
+	kb_doc_code(in, m->baseline_name);
+	kb_doc_fmt(in, " (the %s is the unit of replication%s), Holm-Bonferroni corrected, per variant, over "
+		   "the cases that have a test (", unit,
+		   m->nlayouts >= 2 ? ": per layout, the median over its boots and samples" : "");
+	for (size_t v = 0; v < m->nv; v++) {
+		size_t fam = 0;
+
+		if (v == m->baseline)
+			continue;
+		for (size_t c = 0; c < m->nc; c++) {
+			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
+
+			fam = r->t.decided && r->t.family > fam ? r->t.family : fam;
+			untested += r->t.done && !isfinite(r->t.p);
+		}
+		if (!fam)
+			continue;
+		if (shown++)
+			kb_doc_fmt(in, ", ");
+		kb_doc_code(in, m->variants[v].name);
+		kb_doc_fmt(in, ": %zu of %zu", fam, m->nc);
+	}
+	if (!shown)
+		kb_doc_fmt(in, "no case has one here");
+	kb_doc_fmt(in, "), at %.0f%% confidence; ratios are medians over %ss with %.0f%% percentile "
+		   "bootstrap intervals (%zu resamples, seed %lld); Cliff's delta is the effect size "
+		   "(negative: fewer ", confidence(m), unit, confidence(m), m->o.resamples,
+		   (long long)m->seed);
+	kb_doc_str(in, mt->unit);
+	kb_doc_fmt(in, "). No verdict below the noise: a difference under %g%% (min_effect)%s is not "
+		   "distinguishable whatever its p, or equivalent when its interval lies within %g%%.",
+		   100 * m->o.min_effect, m->nlayouts >= 2 ? " or within the range of either side's layouts" : "",
+		   100 * m->o.min_effect);
+	if (untested)
+		kb_doc_fmt(in, " %zu row%s of identical deterministic counts in one layout %s no test "
+			   "(\"deterministic\"): the difference is the difference, for this layout only.",
+			   untested, untested > 1 ? "s" : "", untested > 1 ? "have" : "has");
 }
 
 static void verdict(struct kb_doc *d, const struct kb_model *m)
@@ -290,15 +409,7 @@ static void verdict(struct kb_doc *d, const struct kb_model *m)
 		claim(d, m, &m->claims[i]);
 	if (!m->nclaims)
 		kb_doc_fmt(kb_doc_para(d), "Only one variant: nothing to compare.");
-	in = kb_doc_para(d);
-	kb_doc_fmt(in, "Verdicts: two-sided Mann-Whitney U test of the per-boot medians against ");
-	kb_doc_code(in, m->baseline_name);
-	kb_doc_fmt(in, " (the boot is the unit of replication), Holm-Bonferroni corrected over the %zu "
-		   "cases, at %.0f%% confidence; ratios are medians over boots with %.0f%% percentile "
-		   "bootstrap intervals (%zu resamples, seed %lld); Cliff's delta is the effect size "
-		   "(negative: fewer ", m->nc, confidence(m), confidence(m), m->o.resamples, (long long)m->seed);
-	kb_doc_str(in, mt->unit);
-	kb_doc_fmt(in, ").");
+	method(d, m);
 	t = kb_doc_table_heads(d, "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>p (Holm)|>Cliff's delta|"
 			       "verdict|size figure|speed figure", WORDS(d, m, mt->unit));
 	for (size_t c = 0; c < m->nc; c++)
@@ -311,21 +422,79 @@ static void verdict(struct kb_doc *d, const struct kb_model *m)
 			td_str(t, m->variants[v].name);
 			td(t, "%s", kb_report_pct(m->variants[v].text_change).s);
 			td(t, "%s", kb_report_ratio_ci(&r->t).s);
-			if (r->t.deterministic && r->t.identical_counts)
-				td(t, "deterministic");
-			else
-				td(t, "%s", kb_report_p(r->t.decided ? r->t.p_holm : NAN).s);
+			td(t, "%s", kb_report_test_p(&r->t).s);
 			in = td(t, "%s", kb_report_delta(r->t.done ? r->t.cliffs_delta : NAN).s);
 			if (r->t.done)
 				kb_doc_fmt(in, " (%s)", r->t.effect);
-			verdict_cell(t, r->t.verdict, "no data");
+			test_verdict_cell(t, &r->t, &m->o, "no data");
 			td(t, "measured (ELF section headers, as binutils size)");
 			source_note(kb_doc_td(t), mt, ": ");
 		}
 	if (!m->ncaveats)
 		return;
 	kb_doc_fmt(kb_doc_para(d), "Caveats:");
-	caveat_list(d, m);
+	caveat_list(d, m, -1);
+}
+
+/* The metrics the layout-noise table shows: the primary, instructions,
+ * L1i misses and cycles (sim's ins_*, l1i_*, model_cycles; the guest
+ * PMU's ins_*, l1i_*, cyc_*). */
+static int noise_metric(const struct kb_model *m, size_t k)
+{
+	const char *f = m->metrics[k].field;
+
+	return k == m->primary || (f && (!strncmp(f, "ins", 3) || !strncmp(f, "l1i", 3) ||
+					 !strncmp(f, "cyc", 3) || strstr(f, "cycles")));
+}
+
+/* Per case, how far the layouts of one variant spread, beside how far the
+ * variants differ: the noise a verdict is judged against. */
+static void layout_noise(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+
+	if (m->nlayouts < 2)
+		return;
+	in = opening(d, 2, "Layout noise");
+	kb_doc_fmt(in, "What the layout alone moves: per case, metric and variant, the range of the "
+		   "per-layout medians (each the median over that layout's boots and samples) and its "
+		   "spread (range over median), beside the variant's effect against ");
+	kb_doc_code(in, m->baseline_name);
+	kb_doc_fmt(in, " (ratio of medians over layouts, minus 1). A difference within either side's range "
+		   "is not a verdict.");
+	for (size_t c = 0; c < m->nc; c++) {
+		kb_doc_str(kb_doc_heading(d, 3), m->cases[c]);
+		kb_report_plot_layouts(d, m, c);
+		t = kb_doc_table_heads(d, "variant|metric|>layouts|>min|>max|>spread|>effect vs {0}|verdict",
+				       WORDS(d, m, NULL));
+		for (size_t k = 0; k < m->nm; k++) {
+			if (!noise_metric(m, k))
+				continue;
+			for (size_t v = 0; v < m->nv; v++) {
+				const struct kb_row *r = kb_model_row(m, c, k, v);
+
+				if (!r->layouts)
+					continue;
+				td_str(t, m->variants[v].name);
+				td_str(t, m->metrics[k].unit);
+				td(t, "%zu", r->layouts);
+				td(t, "%s", kb_report_fig(r->lo).s);
+				td(t, "%s", kb_report_fig(r->hi).s);
+				if (r->median != 0 && isfinite(r->median))
+					td(t, "%.2f%%", 100 * (r->hi - r->lo) / fabs(r->median));
+				else
+					td(t, "%s", r->hi > r->lo ? "n/a" : "0");
+				if (v == m->baseline)
+					td(t, "%s", "");
+				else if (isinf(r->t.ratio))
+					td(t, "%s", kb_report_ratio_ci(&r->t).s);
+				else
+					td(t, "%s", kb_report_pct(r->t.ratio - 1).s);
+				test_verdict_cell(t, &r->t, &m->o, "");
+			}
+		}
+	}
 }
 
 /* Other processes' share of the machine's CPU above which timed boots are
@@ -391,7 +560,7 @@ static void boot_timing(struct kb_doc *d, const struct kb_model *m)
 		verdict_cell(t, r->t.verdict, "");
 		td(t, "%zu", r->n_outlier_boots);
 	}
-	caveat_list(d, bt);
+	caveat_list(d, bt, KB_CAVEAT_FEW_VARIANTS);	/* said once, in the verdict section */
 }
 
 /* A line of binutils size's Berkeley table (the header when s is NULL), as
@@ -707,6 +876,8 @@ static void metric_row(struct kb_doc_table *t, const struct kb_model *m, const s
 		td(t, "%s", kb_report_fig(r->median).s);
 	if (isfinite(r->t.ratio))
 		td(t, "%.3f", r->t.ratio);
+	else if (isinf(r->t.ratio))
+		td(t, "%s", kb_report_ratio_ci(&r->t).s);
 	else
 		td(t, "%s", "");
 	td(t, "%zu", r->boots);
@@ -714,9 +885,9 @@ static void metric_row(struct kb_doc_table *t, const struct kb_model *m, const s
 	td_str(t, m->backend);
 	td(t, "%s", interval(r->ci, 0).s);
 	td(t, "%s", r->t.done ? interval(r->t.ratio_ci, 1).s : "");
-	td(t, "%s", r->t.decided ? kb_report_p(r->t.p_holm).s : "");
+	td(t, "%s", r->t.done ? kb_report_test_p(&r->t).s : "");
 	td(t, "%s", r->t.done ? kb_report_delta(r->t.cliffs_delta).s : "");
-	verdict_cell(t, r->t.verdict, "");
+	test_verdict_cell(t, &r->t, &m->o, "");
 	in = kb_doc_td(t);
 	for (size_t i = 0; i < r->n_outlier_boots; i++)
 		kb_doc_fmt(in, "%s%lld", i ? ", " : "boot ", r->outlier_boots[i]);
@@ -743,13 +914,17 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 	struct kb_inline *in;
 
 	in = opening(d, 2, "Speed");
-	kb_doc_fmt(in, "Median over boots of each boot's median time per operation. Backend ");
+	if (m->nlayouts >= 2)
+		kb_doc_fmt(in, "Median over layouts of each layout's median time per operation (its boots' "
+			   "samples pooled). Backend ");
+	else
+		kb_doc_fmt(in, "Median over boots of each boot's median time per operation. Backend ");
 	kb_doc_code(in, m->backend);
 	kb_doc_fmt(in, ": ");
 	source_note(in, &m->metrics[0], ", ");
-	kb_doc_fmt(in, ". Intervals: %.0f%% percentile bootstrap over boots. Outliers (modified z-score "
+	kb_doc_fmt(in, ". Intervals: %.0f%% percentile bootstrap over %s. Outliers (modified z-score "
 		   "of a boot's median above %.1f, or of a sample within its boot) are marked, never "
-		   "dropped.", confidence(m), m->o.outlier_z);
+		   "dropped.", confidence(m), m->nlayouts >= 2 ? "layouts" : "boots", m->o.outlier_z);
 	kb_report_plot_cost(d, m);
 	kb_report_plot_sweeps(d, m);
 	metric_table(d, m, 0, "workload");
@@ -788,7 +963,7 @@ static void correlation(struct kb_doc *d, const struct kb_model *m)
 		td(t, "%s", kb_report_p(c->p).s);
 		td_str(t, m->variants[c->smallest].name);
 		td_str(t, m->variants[c->fastest].name);
-		td(t, "%s", c->smallest_is_fastest ? "yes" : "no");
+		td(t, "%s", !c->smallest_is_fastest ? "no" : c->cheapest_tied ? "tied" : "yes");
 	}
 	kb_report_plot_size_cost(d, m);
 }
@@ -879,6 +1054,7 @@ static const struct {
 } sections[] = {
 	{ "header", header },
 	{ "verdict", verdict },
+	{ "layout noise", layout_noise },
 	{ "whole boot", boot_timing },
 	{ "text size", text_size },
 	{ "symbols", symbols },

@@ -48,6 +48,8 @@ void kb_report_plot_size(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_cost(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_sweeps(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m);
+/* One case's primary metric, one point per layout per variant. */
+void kb_report_plot_layouts(struct kb_doc *d, const struct kb_model *m, size_t cas);
 
 /* The options kbench report and compare share, --confidence ('c') and
  * --help ('h'), and getopt_long's '?' and ':' (a message and the usage on
@@ -65,6 +67,9 @@ struct kb_num kb_report_fig(double v);
 struct kb_num kb_report_pct(double fraction);
 /* 3 decimals, or scientific below 0.001; "n/a" when undefined. */
 struct kb_num kb_report_p(double p);
+/* A test's Holm-adjusted p, "deterministic" where there is no test (the
+ * identical counts of one layout), "n/a" where there is no figure. */
+struct kb_num kb_report_test_p(const struct kb_test *t);
 /* Cliff's delta: "+0.22", "-1.00". */
 struct kb_num kb_report_delta(double d);
 /* "0.820 [0.790, 0.860]": a test's ratio and its interval; "n/a". */

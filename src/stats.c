@@ -137,8 +137,8 @@ int kb_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t
  * returns the sum over tie groups of t^3 - t. */
 static double joint_ranks(const double *a, size_t na, const double *b, size_t nb, double *rank)
 {
-	size_t n = na + nb, *idx = kb_xmalloc(n * sizeof(*idx));
-	double *all = kb_xmalloc(n * sizeof(*all)), ties = 0;
+	size_t n = na + nb, *idx = kb_xmalloc((n ? n : 1) * sizeof(*idx));
+	double *all = kb_xmalloc((n ? n : 1) * sizeof(*all)), ties = 0;
 
 	memcpy(all, a, na * sizeof(*all));
 	if (nb)
@@ -161,29 +161,6 @@ static double joint_ranks(const double *a, size_t na, const double *b, size_t nb
 	return ties;
 }
 
-/* Number of orderings of na a's and nb b's with U (pairs b before a) = u,
- * for u in [0, na nb]: dp[j] is the count polynomial after placing j a's,
- * rows advanced one b at a time.  Returns the na-th polynomial (malloc'd). */
-static double *u_counts(size_t na, size_t nb)
-{
-	size_t len = na * nb + 1;
-	double *dp = kb_xcalloc((na + 1) * len, sizeof(*dp)), *res;
-
-	dp[0] = 1;
-	for (size_t t = 0; t <= nb; t++)
-		for (size_t j = 1; j <= na; j++) {
-			const double *prev = dp + (j - 1) * len;
-			double *cur = dp + j * len;
-
-			for (size_t u = 0; u + t < len; u++)
-				cur[u + t] += prev[u];
-		}
-	res = kb_xmalloc(len * sizeof(*res));
-	memcpy(res, dp + na * len, len * sizeof(*res));
-	free(dp);
-	return res;
-}
-
 double kb_stats_mwu_min_p(size_t na, size_t nb)
 {
 	double c = 1;
@@ -191,6 +168,66 @@ double kb_stats_mwu_min_p(size_t na, size_t nb)
 	for (size_t i = 1; i <= na; i++)
 		c = c * (double)(nb + i) / (double)i;
 	return 2 / c < 1 ? 2 / c : 1;
+}
+
+/* The exact permutation distribution of the rank sum of k of the n values
+ * whose doubled (mid)ranks are w[0..n) (integers, ties included): the
+ * number of k-subsets with each sum, for sums 0..*len-1 (malloc'd).  One
+ * item at a time, subset sizes counted down so each item is used once. */
+static double *rank_sum_counts(const long *w, size_t n, size_t k, size_t *len)
+{
+	long top = 0;
+	double *dp, *res;
+	size_t cols;
+
+	for (size_t i = 0; i < n; i++)
+		top += w[i];
+	cols = (size_t)top + 1;
+	dp = kb_xcalloc((k + 1) * cols, sizeof(*dp));
+	dp[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = (i + 1 < k ? i + 1 : k); j >= 1; j--) {
+			const double *prev = dp + (j - 1) * cols;
+			double *cur = dp + j * cols;
+
+			for (size_t s = 0; s + (size_t)w[i] < cols; s++)
+				if (prev[s] != 0)
+					cur[s + (size_t)w[i]] += prev[s];
+		}
+	res = kb_xmalloc(cols * sizeof(*res));
+	memcpy(res, dp + k * cols, cols * sizeof(*res));
+	free(dp);
+	*len = cols;
+	return res;
+}
+
+/* Exact two-sided p of the rank sum of a: twice the smaller tail of its
+ * permutation distribution (the observed value counted in both), at most 1
+ * (scipy.stats.permutation_test's convention, the same as
+ * scipy.stats.mannwhitneyu's exact p where there are no ties). */
+static double exact_p(const double *rank, size_t na, size_t nb)
+{
+	size_t n = na + nb, k = na < nb ? na : nb, len, obs = 0;
+	long *w = kb_xmalloc(n * sizeof(*w));
+	double *c, total = 0, le = 0, ge = 0, p;
+
+	for (size_t i = 0; i < n; i++)
+		w[i] = lround(2 * rank[i]);
+	/* the smaller side's rank sum: the same test, a smaller table */
+	for (size_t i = na < nb ? 0 : na; i < (na < nb ? na : n); i++)
+		obs += (size_t)w[i];
+	c = rank_sum_counts(w, n, k, &len);
+	for (size_t s = 0; s < len; s++) {
+		total += c[s];
+		if (s <= obs)
+			le += c[s];
+		if (s >= obs)
+			ge += c[s];
+	}
+	p = 2 * (le < ge ? le : ge) / total;
+	free(c);
+	free(w);
+	return p < 1 ? p : 1;
 }
 
 int kb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct kb_mwu *r)
@@ -205,29 +242,24 @@ int kb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
 	ties = joint_ranks(a, na, b, nb, rank);
 	for (size_t i = 0; i < na; i++)
 		r1 += rank[i];
-	free(rank);
 	u1 = r1 - (double)na * (double)(na + 1) / 2;
 	u2 = mn - u1;
 	ubig = u1 > u2 ? u1 : u2;
 	r->u = u1;
-	if (ties == 0 && na <= KB_MWU_EXACT_MAX && nb <= KB_MWU_EXACT_MAX) {
-		double *c = u_counts(na, nb), total = 0, tail = 0;
-		size_t len = na * nb + 1;
-
-		for (size_t u = 0; u < len; u++) {
-			total += c[u];
-			if ((double)u >= ubig)
-				tail += c[u];
-		}
-		free(c);
-		r->p = 2 * tail / total;
+	if (na <= KB_MWU_EXACT_MAX && nb <= KB_MWU_EXACT_MAX) {
+		r->p = exact_p(rank, na, nb);
 		r->exact = 1;
 	} else {
 		double nn = (double)n;
 		double s = sqrt(mn / 12 * ((nn + 1) - ties / (nn * (nn - 1))));
+		double pmin = kb_stats_mwu_min_p(na, nb);
 
 		r->p = s > 0 ? 2 * gsl_cdf_ugaussian_Q((ubig - mn / 2 - 0.5) / s) : 1;
+		/* never below what any arrangement of these sample sizes allows */
+		if (r->p < pmin)
+			r->p = pmin;
 	}
+	free(rank);
 	if (r->p > 1)
 		r->p = 1;
 	return 0;

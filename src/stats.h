@@ -34,9 +34,15 @@ int kb_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t
 
 /* Two-sided Mann-Whitney U test of a against b.  u is U of a (pairs with
  * a > b, ties counting one half), as scipy.stats.mannwhitneyu returns it.
- * Exact null distribution when there are no ties and both samples have at
- * most KB_MWU_EXACT_MAX values; otherwise the normal approximation with tie
- * correction and continuity correction. */
+ * When both samples have at most KB_MWU_EXACT_MAX values, the exact
+ * permutation distribution of the rank sum, ties included (midranks): p is
+ * twice the smaller tail, the observed value counted in both, at most 1
+ * (scipy.stats.permutation_test's two-sided convention; with no ties the
+ * same as mannwhitneyu's exact p).  So p is never below
+ * kb_stats_mwu_min_p: 3 boots against 3, all tied within each, give 0.1,
+ * not the normal approximation's 0.047.  Larger samples: the normal
+ * approximation with tie and continuity corrections, raised to
+ * kb_stats_mwu_min_p if below it. */
 #define KB_MWU_EXACT_MAX 50
 struct kb_mwu {
 	double u;

@@ -10,9 +10,15 @@ spec: {"dir": PATH, "seed": N, "boots": N, "samples": N, "scale": 0.1,
        "variants": [{"name": "O2", "text": 2000000, "factor": 1.0,
                      "factors": {"case": f}, "noise": 0.02}, ...],
        "brand": "cpu brand", "boot_failures": [["O2", 2, "timeout", "why"]],
-       "spikes": [["O2", 3, 1.5]], "quantum": 10}
+       "spikes": [["O2", 3, 1.5]], "quantum": 10,
+       "layouts": N, "layout_noise": 0.02, "min_effect": 0.01}
 spikes multiply one boot's level (an outlier boot); quantum rounds every
-sample to a multiple (ties between boots).
+sample to a multiple (ties between boots).  layouts: every boot round runs
+each variant in each of N layouts (samples and boots carry "layout"; the
+manifest "layouts" and each variant's "replicas"); a layout multiplies the
+level and the counts by 1 + layout_noise * N(0,1), drawn once per variant
+and layout (a variant's "layout_noise" or "layout_factors" [f0, f1, ...]
+instead).  min_effect goes into the manifest's run.
 Each boot's level is ns * factor * (1 + noise * N(0,1)); each sample adds
 noise / 4 around it.  Boots are interleaved in shuffled rounds like kbench's.
 """
@@ -44,23 +50,41 @@ def main():
         "variants": [], "accel": {"chosen": spec.get("accel", "tcg"), "why": spec.get("why", "synthetic")},
         "backend": spec.get("backend", "clock"),
     }
+    if "min_effect" in spec:
+        manifest["run"]["min_effect"] = spec["min_effect"]
+    nl = spec.get("layouts")
+    if nl:
+        manifest["layouts"] = nl
+    lfac = {}
+    for v in variants:
+        lf = v.get("layout_factors")
+        if lf is None and nl:
+            ln = v.get("layout_noise", spec.get("layout_noise", 0.02))
+            lf = [1 + ln * rnd.gauss(0, 1) for _ in range(nl)]
+        lfac[v["name"]] = lf or [1.0]
     for v in variants:
         mv = {"name": v["name"], "flags": v.get("flags", ""), "status": v.get("status", "built"),
               "vmlinux": "variants/%s/vmlinux" % v["name"]}
         if v.get("text") is not None:
             mv["size"] = {"text": v["text"], "data": 100000, "bss": 200000,
                           "dec": v["text"] + 300000}
+        if nl:
+            mv["replicas"] = [{"layout": r, "seed": 1000 + r, "pad": [r * 64, r * 128], "text": v.get("text")}
+                              for r in range(nl)]
         manifest["variants"].append(mv)
     samples, boots = [], []
     fail = {(f[0], f[1]): f for f in spec.get("boot_failures", [])}
     seq = 0
-    for rnd_i in range(spec.get("boots", 5)):
+    vcount = {}
+    runs = [(rnd_i, lay) for rnd_i in range(spec.get("boots", 5)) for lay in range(nl or 1)]
+    for rnd_i, lay in runs:
         order = list(range(len(variants)))
         rnd.shuffle(order)
         for vi in order:
             v = variants[vi]
+            lm = lfac[v["name"]][lay]
             seq += 1
-            vboot = rnd_i + 1
+            vcount[v["name"]] = vboot = vcount.get(v["name"], 0) + 1
             f = fail.get((v["name"], vboot))
             if f:
                 boots.append({"variant": v["name"], "boot": seq, "vboot": vboot, "status": f[2],
@@ -70,7 +94,7 @@ def main():
             for c in spec["cases"]:
                 factor = v.get("factors", {}).get(c["case"], v.get("factor", 1.0))
                 noise = v.get("noise", spec.get("noise", 0.02))
-                level = c["ns"] * factor * (1 + noise * rnd.gauss(0, 1))
+                level = c["ns"] * factor * lm * (1 + noise * rnd.gauss(0, 1))
                 for sv, sb, sf in spec.get("spikes", []):
                     if sv == v["name"] and sb == vboot:
                         level *= sf
@@ -87,11 +111,15 @@ def main():
                          "backend": manifest["backend"], "accel": manifest["accel"]["chosen"],
                          "fields": fields}
                     for k, per_op in c.get("counts", {}).items():
-                        fields[k] = int(per_op * factor * it)
+                        fields[k] = int(per_op * v.get("count_factors", {}).get(k, factor) * lm * it)
+                    if nl:
+                        s["layout"] = lay
                     samples.append(s)
                     n += 1
             boots.append({"variant": v["name"], "boot": seq, "vboot": vboot, "status": "ok",
                           "reason": "", "samples": n, "serial": "boots/%s-%d.serial" % (v["name"], vboot)})
+            if nl:
+                boots[-1]["layout"] = lay
     with open(os.path.join(d, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)
     with open(os.path.join(d, "samples.jsonl"), "w") as f:

@@ -4,12 +4,19 @@
 from its samples.jsonl with numpy and scipy (or, with a second argument
 "boot_timing", that part of the summary against the whole-boot samples): per-boot medians and medians
 over boots (numpy.median), Mann-Whitney U and its p-value
-(scipy.stats.mannwhitneyu, exact or asymptotic as kbench chose), Holm
+(scipy.stats.mannwhitneyu where there are no ties; with ties, the exact
+permutation distribution of U by scipy.stats.permutation_test over every
+split, or the asymptotic p above 50 a side, never below 2 / C(n1 + n2, n1)),
+the replicates (per-boot medians, or per-layout medians of the pooled
+samples where the run has layouts), Holm
 (written out here), Cliff's delta (every pair counted), modified z-score
 outliers, Spearman's rho (scipy.stats.spearmanr) and its permutation p-value
 (scipy.stats.permutation_test), and the bootstrap intervals
 (scipy.stats.bootstrap, percentile method: a different random stream, so
-compared within a tolerance).  Prints TAP-style lines "ok"/"not ok" with the
+compared within a tolerance), and each verdict from its figures: faster or
+slower only with Holm p < alpha and a difference above min_effect and the
+layouts' range; equivalent when the ratio's interval lies within
+min_effect.  Prints TAP-style lines "ok"/"not ok" with the
 worst disagreement of each statistic; exits 1 on any disagreement."""
 import itertools
 import json
@@ -58,6 +65,67 @@ def boot_medians(variant, case, metric):
     return [float(np.median([value(s, metric) for s in mine if s["boot"] == b])) for b in boots], boots
 
 
+def layout_medians(variant, case, metric):
+    mine = [s for s in samples if s["variant"] == variant and s.get("case") == case
+            and value(s, metric) is not None]
+    lays = sorted({s.get("layout", 0) for s in mine})
+    return [float(np.median([value(s, metric) for s in mine if s.get("layout", 0) == l])) for l in lays], lays
+
+
+by_layout = summary.get("unit") == "layout"
+
+
+def replicates(variant, case, metric):
+    return layout_medians(variant, case, metric) if by_layout else boot_medians(variant, case, metric)
+
+
+def u_stat(x, y, axis=-1):
+    """U of x: pairs x > y, ties one half."""
+    x = np.asarray(x)[..., :, None]
+    y = np.asarray(y)[..., None, :]
+    return np.sum((x > y) + 0.5 * (x == y), axis=(-2, -1))
+
+
+def rank_test(x, y):
+    """Two-sided p of the rank test as kbench defines it (independent of it)."""
+    n1, n2 = len(x), len(y)
+    if n1 > 50 or n2 > 50:
+        mw = stats.mannwhitneyu(x, y, alternative="two-sided", use_continuity=True, method="asymptotic")
+        return float(mw.statistic), max(float(mw.pvalue), min(1.0, 2 / math.comb(n1 + n2, n1))), "asymptotic"
+    if len(set(np.concatenate([x, y]))) == n1 + n2:
+        mw = stats.mannwhitneyu(x, y, alternative="two-sided", method="exact")
+        return float(mw.statistic), float(mw.pvalue), "exact"
+    if min(n1, n2) < 2:
+        # scipy's permutation_test wants two values a side: every split by hand
+        pooled = list(x) + list(y)
+        obs = float(u_stat(x, y))
+        us = []
+        for idx in itertools.combinations(range(n1 + n2), n1):
+            rest = [pooled[i] for i in range(n1 + n2) if i not in idx]
+            us.append(float(u_stat([pooled[i] for i in idx], rest)))
+        le = sum(u <= obs + 1e-9 for u in us) / len(us)
+        ge = sum(u >= obs - 1e-9 for u in us) / len(us)
+        return obs, min(1.0, 2 * min(le, ge)), "permutation"
+    res = stats.permutation_test((np.asarray(x, float), np.asarray(y, float)),
+                                 lambda a, b, axis: u_stat(np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)),
+                                 permutation_type="independent", n_resamples=np.inf,
+                                 alternative="two-sided", vectorized=True)
+    return float(u_stat(x, y)), float(res.pvalue), "permutation"
+
+
+def within_mc(g, res, k):
+    """kbench's bound k (0 low, 1 high) g against scipy's bootstrap of the
+    same statistic from another random stream: inside the quantiles of
+    scipy's bootstrap distribution 0.01 either side of the tail (about six
+    Monte Carlo standard errors at 10000 resamples), where small samples
+    make the distribution lumpy."""
+    tail = (1 - level) / 2 if k == 0 else 1 - (1 - level) / 2
+    dist = np.asarray(res.bootstrap_distribution)
+    lo, hi = np.quantile(dist, max(0.0, tail - 0.01)), np.quantile(dist, min(1.0, tail + 0.01))
+    eps = 1e-9 * max(1.0, abs(g))
+    return lo - eps <= g <= hi + eps
+
+
 def holm(ps):
     order = sorted(range(len(ps)), key=lambda i: ps[i])
     out, run_max = [0.0] * len(ps), 0.0
@@ -88,14 +156,24 @@ level = summary["confidence"]
 rows = summary["results"]
 families = {}
 boot_tol = 0.0
+min_effect = summary.get("min_effect", 0.01)
+alpha = summary["alpha"]
 for r in rows:
     bm, ids = boot_medians(r["variant"], r["case"], r["metric"])
     for g, w in zip(r["boot_medians"], bm):
         check("per-boot median (numpy.median)", g, w)
     check("boots", r["boots"], len(bm))
-    check("median over boots (numpy.median)", r["median"], float(np.median(bm)) if bm else None)
     got_out = r["outlier_boots"]
     want_out = [ids[i] for i in outliers(bm)]
+    if by_layout:
+        lm, lids = layout_medians(r["variant"], r["case"], r["metric"])
+        for g, w in zip(r["layout_medians"], lm):
+            check("per-layout median of pooled samples (numpy.median)", g, w)
+        check("layouts", r["layouts"], len(lm))
+        if r["layout_ids"] != lids:
+            failed.append("layout ids %s/%s/%s: %r, reference %r" % (r["case"], r["metric"], r["variant"], r["layout_ids"], lids))
+        bm = lm
+    check("median over replicates (numpy.median)", r["median"], float(np.median(bm)) if bm else None)
     if got_out != want_out:
         failed.append("outliers %s/%s/%s: kbench %r, reference %r" % (r["case"], r["metric"], r["variant"], got_out, want_out))
     if len(bm) > 1:
@@ -103,38 +181,80 @@ for r in rows:
         res = stats.bootstrap((np.asarray(bm),), np.median, n_resamples=10000, method="percentile",
                               confidence_level=level, random_state=rng, vectorized=True)
         spread = max(bm) - min(bm)
-        for g, w in zip(r["ci"], (res.confidence_interval.low, res.confidence_interval.high)):
+        for k, (g, w) in enumerate(zip(r["ci"], (res.confidence_interval.low, res.confidence_interval.high))):
             err = abs(g - w) / spread if spread else abs(g - w)
             boot_tol = max(boot_tol, err)
-            if err > 0.05:
+            if err > 0.05 and not within_mc(g, res, k):
                 failed.append("bootstrap CI %s/%s/%s: kbench %r, scipy %r" % (r["case"], r["metric"], r["variant"], r["ci"], res.confidence_interval))
-    if r["variant"] == base or "p" not in r:
+    if r["variant"] == base or "verdict" not in r:
         continue
     x = np.asarray(bm)
-    b, _ = boot_medians(base, r["case"], r["metric"])
+    b, _ = replicates(base, r["case"], r["metric"])
     b = np.asarray(b)
-    exact = len(set(np.concatenate([x, b]))) == len(x) + len(b) and len(x) <= 50 and len(b) <= 50
-    check("exact chosen", int(r["p_exact"]), int(exact))
-    mw = stats.mannwhitneyu(x, b, alternative="two-sided", use_continuity=True,
-                            method="exact" if exact else "asymptotic")
-    check("Mann-Whitney U (scipy)", r["u"], float(mw.statistic))
-    check("Mann-Whitney p (scipy, %s)" % ("exact" if exact else "asymptotic"), r["p"], float(mw.pvalue))
+    deterministic_untested = r["deterministic"] and len(set(x)) == 1 and len(set(b)) == 1 and not by_layout
     check("Cliff's delta", r["cliffs_delta"], cliffs(x, b))
-    check("ratio of medians", r["ratio"], float(np.median(x) / np.median(b)))
-    families.setdefault((r["metric"], r["variant"]), []).append(r)
+    mx, mb = float(np.median(x)), float(np.median(b))
+    check("difference of medians", r["difference"], mx - mb)
+    check("ratio of medians (null where infinite)", r["ratio"], mx / mb if mb != 0 else (1.0 if mx == 0 else None))
+    if deterministic_untested:
+        # identical deterministic counts of one layout: no test, no family
+        if r["p"] is not None or "p_holm" in r:
+            failed.append("deterministic row with a p %s/%s/%s: %r" % (r["case"], r["metric"], r["variant"], r["p"]))
+    else:
+        u, p, how = rank_test(x, b)
+        check("exact chosen", int(r["p_exact"]), int(how != "asymptotic"))
+        check("Mann-Whitney U", r["u"], u)
+        check("rank test p (%s)" % {"exact": "scipy mannwhitneyu exact", "permutation":
+              "scipy permutation_test, every split, ties", "asymptotic": "scipy mannwhitneyu asymptotic"}[how],
+              r["p"], p)
+        check("p never below 2 / C(n1 + n2, n1)", int(r["p"] >= min(1.0, 2 / math.comb(len(x) + len(b), len(x))) - 1e-12), 1)
+        families.setdefault((r["metric"], r["variant"]), []).append(r)
     if len(x) > 1 or len(b) > 1:
-        res = stats.bootstrap((x, b), lambda p, q, axis: np.median(p, axis=axis) / np.median(q, axis=axis),
-                              n_resamples=10000, method="percentile", confidence_level=level,
-                              random_state=np.random.default_rng(2), vectorized=True)
-        width = max(res.confidence_interval.high - res.confidence_interval.low, 1e-12)
-        for g, w in zip(r["ratio_ci"], (res.confidence_interval.low, res.confidence_interval.high)):
-            boot_tol = max(boot_tol, abs(g - w) / width)
-            if abs(g - w) > 0.1 * width + 1e-9:
-                failed.append("ratio CI %s/%s: kbench %r, scipy %r" % (r["case"], r["variant"], r["ratio_ci"], res.confidence_interval))
+        if min(b) <= 0 or (len(set(x)) == 1 and len(set(b)) == 1):
+            pass  # no resampled interval: the reference can reach 0, or nothing varies
+        else:
+            res = stats.bootstrap((x, b), lambda p, q, axis: np.median(p, axis=axis) / np.median(q, axis=axis),
+                                  n_resamples=10000, method="percentile", confidence_level=level,
+                                  random_state=np.random.default_rng(2), vectorized=True)
+            width = max(res.confidence_interval.high - res.confidence_interval.low, 1e-12)
+            for k, (g, w) in enumerate(zip(r["ratio_ci"], (res.confidence_interval.low, res.confidence_interval.high))):
+                boot_tol = max(boot_tol, abs(g - w) / width)
+                if abs(g - w) > 0.1 * width + 1e-9 and not within_mc(g, res, k):
+                    failed.append("ratio CI %s/%s: kbench %r, scipy %r" % (r["case"], r["variant"], r["ratio_ci"], res.confidence_interval))
 
 for fam in families.values():
     for r, adj in zip(fam, holm([r["p"] for r in fam])):
         check("Holm-adjusted p", r["p_holm"], adj)
+        check("family size", r["family"], len(fam))
+
+
+def want_verdict(r):
+    """The verdict from the row's own figures, by the rule of issue 13."""
+    d, ratio, ci = r["difference"], r["ratio"], r["ratio_ci"]
+    if r["identical_counts"] and d == 0:
+        return "same"
+    below = d == 0 or (r.get("noise") is not None and abs(d) <= r["noise"]) or \
+        (ratio is not None and abs(ratio - 1) < min_effect)
+    called = (r["p"] is None and r["deterministic"] and r["identical_counts"]) or \
+        ("p_holm" in r and r["p_holm"] < alpha and r["cliffs_delta"] != 0 and (r["cliffs_delta"] < 0) == (d < 0))
+    if called and not below:
+        return "faster" if d < 0 else "slower"
+    if ci[0] is not None and ci[1] is not None and 1 - min_effect < ci[0] and ci[1] < 1 + min_effect:
+        return "equivalent"
+    return "not distinguishable"
+
+
+verdicts = {}
+for r in rows:
+    if r["variant"] == base or "verdict" not in r:
+        continue
+    check("verdict by the rule (faster/slower only beyond min_effect and layout noise)", 0 if r["verdict"] == want_verdict(r) else 1, 0)
+    if r["verdict"] != want_verdict(r):
+        failed.append("verdict %s/%s/%s: kbench %r, rule %r" % (r["case"], r["metric"], r["variant"], r["verdict"], want_verdict(r)))
+    verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    if r["verdict"] in ("faster", "slower") and "p_holm" in r and r["p_holm"] >= alpha:
+        failed.append("%s beside p %g: %s/%s/%s" % (r["verdict"], r["p_holm"], r["case"], r["metric"], r["variant"]))
+print("# verdicts: " + ", ".join("%s %d" % kv for kv in sorted(verdicts.items())))
 
 for c in summary["correlation"]:
     xs, ys = [], []
@@ -158,7 +278,7 @@ for c in summary["correlation"]:
         check("Spearman permutation p, exact (scipy.stats.permutation_test)", c["p"], float(perm.pvalue))
     else:
         check("Spearman permutation p, sampled (scipy.stats.permutation_test)", c["p"], float(perm.pvalue), rel=0.0, absolute=0.03)
-    check("smallest is cheapest", int(c["smallest_is_fastest"]), int(np.argmin(xs) == np.argmin(ys)))
+    check("smallest is cheapest (ties count)", int(c["smallest_is_fastest"]), int(ys[int(np.argmin(xs))] == min(ys)))
 
 for name in sorted(worst):
     print("# %-62s worst |difference| %.3g" % (name, worst[name]))

@@ -82,18 +82,54 @@ static void mann_whitney_exact(void **state)
 	assert_int_equal(kb_stats_mann_whitney(a, 0, b, 3, &r), -EINVAL);
 }
 
+/* Ties at small n: the exact permutation distribution, never the normal
+ * approximation, which gave p below the smallest the design allows (issue
+ * 13: 3 vs 3 all tied within each side, 0.047; 4 vs 4, 0.013; 1 vs 10,
+ * 0.0044).  Worked by hand: with every value of a below every value of b
+ * and all tied within each side, only the observed split and its mirror
+ * are as extreme (k of a's values drawn from b's side gives U = n k), so
+ * p = 2 / C(2n, n); with 1 against 10, the one baseline value is the odd
+ * one out in 1 of the 11 splits: 2 / 11. */
 static void mann_whitney_ties(void **state)
 {
 	double a[] = { 1, 1, 1 }, b[] = { 1, 1, 1 }, c[] = { 1, 2, 2, 3 }, d[] = { 2, 3, 3, 4 };
+	double lo3[] = { 5, 5, 5 }, hi3[] = { 7, 7, 7 }, lo4[] = { 5, 5, 5, 5 }, hi4[] = { 7, 7, 7, 7 };
+	double ten[] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 }, one[] = { 4 };
 	struct kb_mwu r;
 
 	(void)state;
 	kb_stats_mann_whitney(a, 3, b, 3, &r);
-	assert_false(r.exact);
+	assert_true(r.exact);
 	NEAR(r.p, 1);	/* all tied: no evidence at all */
+	kb_stats_mann_whitney(lo3, 3, hi3, 3, &r);
+	assert_true(r.exact);
+	NEAR(r.u, 0);
+	NEAR(r.p, 2.0 / 20);
+	kb_stats_mann_whitney(hi4, 4, lo4, 4, &r);
+	NEAR(r.u, 16);
+	NEAR(r.p, 2.0 / 70);
+	kb_stats_mann_whitney(ten, 10, one, 1, &r);
+	NEAR(r.u, 0);
+	NEAR(r.p, 2.0 / 11);
+	assert_true(r.p >= kb_stats_mwu_min_p(10, 1) - 1e-12);
+	/* above 50 a side: the normal approximation, raised to the smallest p
+	 * the design allows (51 tied values against 1: z = 7, p 2.6e-12;
+	 * no split of 52 values can give less than 2 / 52) */
+	{
+		double many[51], lone[] = { 2 };
+
+		for (int i = 0; i < 51; i++)
+			many[i] = 1;
+		kb_stats_mann_whitney(many, 51, lone, 1, &r);
+		assert_false(r.exact);
+		NEAR(r.p, 2.0 / 52);
+	}
+	/* c against d: midranks 1 3 3 6 | 3 6 6 8, rank sum of c 13 (U 3);
+	 * 10 of the 70 splits have a sum <= 13 */
 	kb_stats_mann_whitney(c, 4, d, 4, &r);
-	assert_false(r.exact);
-	assert_true(r.p > 0 && r.p < 1);
+	assert_true(r.exact);
+	NEAR(r.u, 3);
+	NEAR(r.p, 2 * 10.0 / 70);
 }
 
 /* Under the null (same distribution), p < 0.05 about 5% of the time or

@@ -1,0 +1,223 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Layouts as the unit of replication and no verdict below the noise (issue
+# 13, items 3 and 4, and its statistics defects), on crafted run
+# directories whose truth is known, every figure checked against
+# tests/stats-ref.py (scipy):
+#   - a variant pair whose only difference is layout (sim, 8 layouts each,
+#     3% layout noise): not distinguishable in every case, and the report's
+#     first sentence says 0 verdicts survive layout control; the same kernels
+#     in one layout each are "slower" (a deterministic difference), and the
+#     first sentence says none of it is under layout control; 4 layouts of 3
+#     boots each, Os's drawn a little higher: 4 replicates a side, not
+#     distinguishable (before: 12 pseudo-replicates, "slower", Holm p 0.039),
+#     and the report says 4 layouts cannot reach 0.05 after Holm over 2
+#     cases, and that 5 would.
+#   - a real 10% effect over 2% layout noise: faster in every case.
+#   - a shift the rank test finds (Holm p < 0.05) but smaller than the range
+#     of the layouts: not distinguishable, "within layout noise".
+#   - min_effect: 0.5% slower with 0.1% boot noise is "equivalent" at the
+#     default 1% and "slower" with min_effect 0.001 in the manifest.
+#   - ties at small n (before: the normal approximation): 3 vs 3 boots all
+#     tied within each variant, p 0.047 "slower" -> exact 0.1; 1 baseline
+#     boot vs 10 identical ones, p 0.0044 "faster" and "Yes: this smaller
+#     kernel is also faster" -> 2/11; 4 vs 4, 0.013 -> 2/70.
+#   - a baseline median of 0 against more (sim, l2_miss): before a null ratio
+#     and "same"; now "slower", the ratio infinite with the difference.
+#   - deterministic rows carry no p and are in no Holm family; kbench
+#     compare prints "deterministic", never "p 1.000" beside "slower";
+#     "smallest is cheapest" says "tied" where two variants cost the same;
+#     the whole-boot section does not repeat the correlation caveat.
+. "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
+d=$(scratch)
+needs_python 'numpy, scipy.stats' python3-scipy "layouts and noise against scipy"
+needs_cmd jq "layouts and noise"
+
+mk() { "$PY" "$TEST_SRCDIR/mkrun.py" "$1"; }
+report() { "$KBENCH" report "$d/$1" > "$d/$1.out" 2> "$d/$1.err"; }
+# ref RUN: every statistic of RUN against scipy (tests/stats-ref.py)
+ref() {
+	"$PY" "$TEST_SRCDIR/stats-ref.py" "$d/$1" > "$d/$1.ref" 2>&1
+	local rc=$?
+	sed 's/^#/# '"$1"':/' "$d/$1.ref" | grep -v '^# [a-z]*: [A-Z]' | grep -E 'verdicts|rank test|MISMATCH|layout'
+	return $rc
+}
+# verdicts RUN VARIANT METRIC: the variant's verdicts over the cases, sorted and unique
+verdicts() {
+	jq -r "[.results[] | select(.variant == \"$2\" and .metric == \"$3\") | .verdict] | unique | join(\",\")" "$d/$1/summary.json"
+}
+row() { jq -c "[.results[] | select(.variant == \"$2\" and .metric == \"$3\" and .case == \"$4\")][0]" "$d/$1/summary.json"; }
+
+sim_cases='[{"workload": "getppid", "case": "getppid", "ns": 400, "counts": {"ins_k": 263, "l1i_k": 3, "model_cycles": 400}},
+	    {"workload": "pipe", "case": "pipe", "ns": 3000, "counts": {"ins_k": 2000, "l1i_k": 40, "model_cycles": 3000}}]'
+pair='[{"name": "O2", "text": 2000000}, {"name": "Os", "text": 1400000}]'
+
+# ---- (c) the only difference is layout ----
+mk "{\"dir\": \"$d/null\", \"seed\": 7, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 8,
+     \"layout_noise\": 0.03, \"cases\": $sim_cases, \"variants\": $pair}"
+report null
+v=$(verdicts null Os model_cycles_per_op)
+check "layout only, 8 layouts: not distinguishable in every case ($v)" test "$v" = "not distinguishable"
+check "layout only: no metric has a faster or slower row" \
+	jq_true "$d/null/summary.json" '[.results[] | select(.verdict == "faster" or .verdict == "slower")] | length == 0'
+check "layout only: summary.json says the unit is the layout, 8 of them, min_effect 0.01" \
+	jq_true "$d/null/summary.json" '.unit == "layout" and .layouts == 8 and .min_effect == 0.01 and
+		all(.results[]; .layouts == 8 and (.layout_medians | length) == 8)'
+check "layout only: the report's first sentence says 0 of 2 verdicts survive layout control" sh -c \
+	"sed -n 3p '$d/null/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control\*\* (8 layouts per variant'"
+check "layout only: a layout-noise table per case, the range beside the effect" sh -c \
+	"grep -q '^## Layout noise' '$d/null/report.md' && grep -q '^### getppid' '$d/null/report.md' &&
+	 grep -qE '^\| Os \| model\\\\_cycles/op \| 8 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+% \| [-+][0-9.]+% \| not distinguishable \|' '$d/null/report.md'"
+check "layout only: one plot per case in report.html, one point per layout per variant" sh -c \
+	"[ \$(grep -c 'one point per layout per variant' '$d/null/report.html') -eq 2 ]"
+ref null
+check "layout only: every figure and verdict agrees with scipy" test $? -eq 0
+check "layout only: summary.csv carries the difference and the 8 layout medians" sh -c \
+	"head -n 1 '$d/null/summary.csv' | grep -q ',difference,below_noise,layouts,layout_medians\$' &&
+	 grep '^\"getppid\",\"model_cycles_per_op\",.*,\"Os\",' '$d/null/summary.csv' | grep -qE ',true,8,([0-9.]+ ){7}[0-9.]+\$'"
+
+# 4 layouts of 3 boots each, Os's layouts drawn a little higher: its 12
+# boots against O2's 12 look different (before: slower, Holm p 0.04), but
+# there are 4 layouts a side, not 12 replicates
+mk "{\"dir\": \"$d/pseudo\", \"seed\": 7, \"boots\": 3, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 4, \"cases\": $sim_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000, \"layout_factors\": [0.97, 0.99, 1.00, 1.02]},
+		  {\"name\": \"Os\", \"text\": 1400000, \"layout_factors\": [0.99, 1.01, 1.03, 1.04]}]}"
+report pseudo
+v=$(verdicts pseudo Os model_cycles_per_op)
+check "layout only, 3 boots per layout: not distinguishable, 4 layouts are 4 replicates, not 12 ($v)" sh -c \
+	"[ '$v' = 'not distinguishable' ] && jq -e 'all(.results[] | select(.variant == \"Os\"); .layouts == 4 and .boots == 12 and .p >= 2/70)' '$d/pseudo/summary.json' >/dev/null"
+ref pseudo
+check "pseudo-replicated layouts: every figure and verdict agrees with scipy" test $? -eq 0
+check "4 layouts and Holm over 2 cases can never reach 0.05: the report says so, and how many layouts would" \
+	grep -q 'With 4 layout(s) of a variant, the smallest p-value the exact rank test can give is 0.0286, and Holm over 2 cases multiplies it to 0.0571, not below 0.05: no difference can be called at this confidence. Use 5 or more layouts per variant.' "$d/pseudo/report.md"
+
+mk "{\"dir\": \"$d/one\", \"seed\": 7, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 1,
+     \"layout_noise\": 0.03, \"cases\": $sim_cases, \"variants\": $pair}"
+report one
+v=$(verdicts one Os model_cycles_per_op)
+check "the same kernels in one layout each: a deterministic difference called ($v)" test "$v" = "slower"
+check "one layout: the first sentence says no verdict is under layout control" sh -c \
+	"sed -n 3p '$d/one/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control\*\*: each variant was measured in one layout, so the 2 faster or slower'"
+check "one layout: deterministic rows have no p and no Holm family" \
+	jq_true "$d/one/summary.json" 'all(.results[] | select(.variant == "Os"); .p == null and (has("p_holm") | not) and (has("family") | not))'
+check "one layout: the p column says deterministic, never a p beside slower" sh -c \
+	"grep -qE '^\| getppid \| Os \| -30.0% \| 1\.0[0-9]+ \| deterministic \| \+1\.00 \(large\) \| slower \|' '$d/one/report.md' &&
+	 ! grep -qE '\| [0-9.]+ \| [-+][0-9.]+( \([a-z]+\))? \| (slower|faster) \|' '$d/one/report.md' &&
+	 ! grep -q 'corrected over the 2 cases' '$d/one/report.md' &&
+	 grep -q 'over the cases that have a test (no case has one here)' '$d/one/report.md'"
+
+# ---- a real effect beyond the layout noise ----
+mk "{\"dir\": \"$d/effect\", \"seed\": 9, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 8,
+     \"layout_noise\": 0.02, \"cases\": $sim_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
+report effect
+v=$(verdicts effect Os model_cycles_per_op)
+check "10% fewer cycles over 2% layout noise: faster in every case ($v)" test "$v" = "faster"
+check "real effect: Holm p < 0.05, and the first sentence says 2 of 2 survive" sh -c \
+	"jq -e 'all(.results[] | select(.variant == \"Os\" and .metric == \"model_cycles_per_op\"); .p_holm < 0.05 and .family == 2)' '$d/effect/summary.json' >/dev/null &&
+	 sed -n 3p '$d/effect/report.md' | grep -q '^\*\*2 of 2 verdicts survive layout control\*\*' &&
+	 grep -q 'over the cases that have a test (\`Os\`: 2 of 2)' '$d/effect/report.md'"
+ref effect
+check "real effect: every figure and verdict agrees with scipy" test $? -eq 0
+
+# ---- significant, but within the range of the layouts ----
+mk "{\"dir\": \"$d/within\", \"seed\": 9, \"boots\": 2, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 8, \"cases\": $sim_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000, \"layout_factors\": [1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07]},
+		  {\"name\": \"Os\", \"text\": 1400000, \"layout_factors\": [1.05, 1.06, 1.07, 1.08, 1.09, 1.10, 1.11, 1.12]}]}"
+report within
+r=$(row within Os model_cycles_per_op getppid)
+check "a 5% shift inside a 7% layout range: Holm p < 0.05 but not distinguishable ($r)" sh -c \
+	"echo '$r' | jq -e '.p_holm < 0.05 and .verdict == \"not distinguishable\" and .below_noise and .noise > (.difference | fabs)' >/dev/null"
+check "the report says why: within layout noise" grep -qE '^\| getppid \| Os \| .* \| not distinguishable \(within layout noise\) \|' "$d/within/report.md"
+ref within
+check "within the noise: every figure and verdict agrees with scipy" test $? -eq 0
+
+# ---- min_effect: from the manifest, default 1% ----
+clock_cases='[{"workload": "getppid", "case": "getppid", "ns": 400}]'
+for me in "" 0.001; do
+	mk "{\"dir\": \"$d/small$me\", \"seed\": 3, \"boots\": 10, \"noise\": 0.001, \"cases\": $clock_cases
+	     ${me:+, \"min_effect\": $me},
+	     \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 1.005}]}"
+	report small$me
+done
+r=$(row small Os ns_per_op getppid)
+check "0.5% slower, p tiny, default min_effect 1%: equivalent, never slower ($r)" sh -c \
+	"echo '$r' | jq -e '.p_holm < 0.001 and .verdict == \"equivalent\" and .ratio_ci[0] > 0.99 and .ratio_ci[1] < 1.01' >/dev/null"
+check "every case equivalent: the claim says so" sh -c \
+	"jq -e '.claim[0].answer == \"equivalent\" and .claim[0].equivalent == 1' '$d/small/summary.json' >/dev/null &&
+	 grep -q 'Equivalent: no case differs by the minimum effect or more' '$d/small/report.md'"
+r=$(row small0.001 Os ns_per_op getppid)
+check "the same with min_effect 0.001 in the run's manifest: slower ($r)" sh -c \
+	"echo '$r' | jq -e '.verdict == \"slower\"' >/dev/null && jq -e '.min_effect == 0.001' '$d/small0.001/summary.json' >/dev/null"
+ref small
+check "min_effect: every figure and verdict agrees with scipy" test $? -eq 0
+
+# ---- ties at small n: the exact permutation test ----
+tie_cases='[{"workload": "getppid", "case": "getppid", "ns": 400}]'
+mk "{\"dir\": \"$d/tie3\", \"seed\": 2, \"boots\": 3, \"noise\": 0, \"cases\": $tie_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 1.5}]}"
+mk "{\"dir\": \"$d/tie4\", \"seed\": 2, \"boots\": 4, \"noise\": 0, \"cases\": $tie_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 1.5}]}"
+mk "{\"dir\": \"$d/tie1\", \"seed\": 2, \"boots\": 10, \"noise\": 0, \"cases\": $tie_cases,
+     \"boot_failures\": [[\"O2\", 2, \"timeout\", \"x\"], [\"O2\", 3, \"timeout\", \"x\"], [\"O2\", 4, \"timeout\", \"x\"],
+			[\"O2\", 5, \"timeout\", \"x\"], [\"O2\", 6, \"timeout\", \"x\"], [\"O2\", 7, \"timeout\", \"x\"],
+			[\"O2\", 8, \"timeout\", \"x\"], [\"O2\", 9, \"timeout\", \"x\"], [\"O2\", 10, \"timeout\", \"x\"]],
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.5}]}"
+for r in tie3 tie4 tie1; do report $r; done
+r=$(row tie3 Os ns_per_op getppid)
+check "3 vs 3 boots, all tied within each: exact p 0.1, not distinguishable (was 0.047, slower) ($r)" sh -c \
+	"echo '$r' | jq -e '.p_exact and (.p - 0.1 | fabs) < 1e-12 and .verdict == \"not distinguishable\"' >/dev/null &&
+	 grep -q 'smallest p-value the exact rank test can give is 0.1' '$d/tie3/report.md'"
+r=$(row tie4 Os ns_per_op getppid)
+check "4 vs 4, all tied within each: exact p 2/70 (was 0.013) ($r)" sh -c \
+	"echo '$r' | jq -e '(.p - 2/70 | fabs) < 1e-12 and .verdict == \"slower\"' >/dev/null"
+r=$(row tie1 Os ns_per_op getppid)
+check "1 baseline boot vs 10 identical: p 2/11, not distinguishable (was 0.0044, faster) ($r)" sh -c \
+	"echo '$r' | jq -e '.boots == 10 and (.p - 2/11 | fabs) < 1e-12 and .verdict == \"not distinguishable\"' >/dev/null &&
+	 ! grep -q 'Yes: this smaller kernel is also faster' '$d/tie1/report.md'"
+for r in tie3 tie4 tie1; do
+	ref $r
+	check "$r: every figure and verdict agrees with scipy's permutation test" test $? -eq 0
+done
+
+# ---- a baseline median of 0; tied cheapest; deterministic compare ----
+zero_cases='[{"workload": "getppid", "case": "getppid", "ns": 400, "counts": {"model_cycles": 400, "l2_miss": 0.5}}]'
+mk "{\"dir\": \"$d/zero\", \"seed\": 2, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"cases\": $zero_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000, \"count_factors\": {\"l2_miss\": 0}},
+		  {\"name\": \"Os\", \"text\": 1400000, \"factor\": 1.02},
+		  {\"name\": \"Oz\", \"text\": 1300000, \"count_factors\": {\"l2_miss\": 0}}]}"
+report zero
+r=$(row zero Os l2_miss_per_op getppid)
+check "baseline 0 against 0.51 L2 misses per op: slower, ratio infinite (null), difference 0.51 ($r)" sh -c \
+	"echo '$r' | jq -e '.verdict == \"slower\" and .ratio == null and .difference == 0.51' >/dev/null &&
+	 grep -qE '^\| getppid \| Os \| l2\\\\_miss/op \| 0\.51 \| inf \(\+0\.51\) \|' '$d/zero/report.md'"
+check "0 against 0: the same" sh -c "echo '$(row zero Oz l2_miss_per_op getppid)' | jq -e '.verdict == \"same\" and .ratio == 1' >/dev/null"
+check "smallest (Oz) costs exactly the baseline's least: 'tied', not 'no'" sh -c \
+	"jq -e '[.correlation[] | select(.metric == \"model_cycles_per_op\")][0] | .smallest == \"Oz\" and .smallest_is_fastest and .cheapest_tied == 1' '$d/zero/summary.json' >/dev/null &&
+	 grep -qE '^\| getppid \| model\\\\_cycles/op \| 3 \| .* \| Oz \| O2 \| tied \|' '$d/zero/report.md'"
+mk "{\"dir\": \"$d/zero2\", \"seed\": 2, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"cases\": $zero_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000, \"count_factors\": {\"l2_miss\": 0}},
+		  {\"name\": \"Os\", \"text\": 1400000, \"factor\": 1.1},
+		  {\"name\": \"Oz\", \"text\": 1300000, \"count_factors\": {\"l2_miss\": 0}}]}"
+report zero2
+"$KBENCH" compare "$d/zero" "$d/zero2" > "$d/cmp.md" 2>&1
+check "kbench compare on deterministic runs: slower beside 'deterministic', never beside a p" sh -c \
+	"grep -qE '^\| getppid \| Os \| model\\\\_cycles/op \| 408\.0 \| 440\.0 \| 1\.078 \| deterministic \| \+1\.00 \| slower \|' '$d/cmp.md' &&
+	 ! grep -qE '\| [0-9.]+ \| [-+][0-9.]+ \| (slower|faster) \|' '$d/cmp.md'"
+
+# ---- the whole-boot section says the correlation caveat no more ----
+"$PY" - "$d/tie3" <<'PY'
+import json, sys
+d = sys.argv[1]
+with open(d + "/samples.jsonl", "a") as f:
+    for v, base in (("O2", 1.2e9), ("Os", 1.25e9)):
+        for i in range(5):
+            f.write(json.dumps({"variant": v, "boot": 100 + i, "workload": "boot", "case": "boot", "rep": 1,
+                                "iterations": 1, "ns": base + i * 1e7, "ns_per_op": base + i * 1e7,
+                                "backend": "hyperfine", "accel": "tcg", "fields": {}}) + "\n")
+PY
+report tie3
+check "whole boots reported, the correlation caveat said once" sh -c \
+	"grep -q '^## Whole boot (hyperfine)' '$d/tie3/report.md' &&
+	 [ \$(grep -c 'rank correlation between size and cost is +1 or -1' '$d/tie3/report.md') -eq 1 ]"
+test_done
