@@ -376,27 +376,12 @@ struct worker {
  * (0 ok, -1 failed or interrupted), or -2 when none was running. */
 static int reap(struct worker *w, size_t *n)
 {
-	int status, forwarded = 0;
-	pid_t pid;
+	int status;
+	size_t i = kb_wait_one(w, *n, sizeof(*w), &status);
 
-	if (!*n)
+	if (i == *n)
 		return -2;
-	for (;;) {
-		pid = waitpid(-1, &status, 0);
-		if (pid > 0)
-			break;
-		if (errno != EINTR)
-			return -2;
-		/* a signal to kbench alone (SIGTERM) reaches its boots too */
-		if (kb_interrupted && !forwarded++)
-			for (size_t i = 0; i < *n; i++)
-				kill(w[i].pid, SIGTERM);
-	}
-	for (size_t i = 0; i < *n; i++)
-		if (w[i].pid == pid) {
-			w[i] = w[--*n];
-			break;
-		}
+	w[i] = w[--*n];
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 

@@ -90,45 +90,28 @@ static void take_result(const struct job *j, struct kb_run_variant *rs, size_t p
  * running. */
 static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 {
-	int status, forwarded = 0;
-	pid_t pid;
+	int status, ok;
+	size_t k = kb_wait_one(j, *n, sizeof(*j), &status), built = 0;
+	struct kb_run_variant *rs;
 
-	if (!*n)
+	if (k == *n)
 		return -1;
-	for (;;) {
-		pid = waitpid(-1, &status, 0);
-		if (pid > 0)
-			break;
-		if (errno != EINTR)
-			return -1;
-		/* a signal to kbench alone (SIGTERM) stops its builds too */
-		if (kb_interrupted && !forwarded++)
-			for (size_t k = 0; k < *n; k++)
-				kill(j[k].pid, SIGTERM);
-	}
-	for (size_t k = 0; k < *n; k++)
-		if (j[k].pid == pid) {
-			struct kb_run_variant *rs = &vs[j[k].i * per];
-			int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-			size_t built = 0;
-
-			if (ok)
-				take_result(&j[k], rs, per);
-			for (size_t r = 0; r < per; r++)
-				built += rs[r].pre.built != 0;
-			if (!ok)
-				kb_info("build of variant '%s' failed after %.0f s (the build pass says why)",
-					rs->v->name, kb_now() - j[k].t0);
-			else
-				kb_info("build of variant '%s' done after %.0f s: %zu of %zu kernel%s built, "
-					"the others from the cache", rs->v->name, kb_now() - j[k].t0, built, per,
-					per == 1 ? "" : "s");
-			unlink(j[k].log);
-			free(j[k].log);
-			free(j[k].result);
-			j[k] = j[--*n];
-			break;
-		}
+	rs = &vs[j[k].i * per];
+	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (ok)
+		take_result(&j[k], rs, per);
+	for (size_t r = 0; r < per; r++)
+		built += rs[r].pre.built != 0;
+	if (!ok)
+		kb_info("build of variant '%s' failed after %.0f s (the build pass says why)",
+			rs->v->name, kb_now() - j[k].t0);
+	else
+		kb_info("build of variant '%s' done after %.0f s: %zu of %zu kernel%s built, the others "
+			"from the cache", rs->v->name, kb_now() - j[k].t0, built, per, per == 1 ? "" : "s");
+	unlink(j[k].log);
+	free(j[k].log);
+	free(j[k].result);
+	j[k] = j[--*n];
 	return 0;
 }
 

@@ -551,3 +551,27 @@ int kb_mkstemp(const char *what, char **path)
 	*path = p;
 	return fd;
 }
+
+size_t kb_wait_one(const void *first, size_t n, size_t stride, int *status)
+{
+	const char *base = first;
+	int forwarded = 0;
+	pid_t pid;
+
+	if (!n)
+		return n;
+	for (;;) {
+		pid = waitpid(-1, status, 0);
+		if (pid > 0)
+			break;
+		if (errno != EINTR)
+			return n;
+		if (kb_interrupted && !forwarded++)
+			for (size_t i = 0; i < n; i++)
+				kill(*(const pid_t *)(const void *)(base + i * stride), SIGTERM);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (*(const pid_t *)(const void *)(base + i * stride) == pid)
+			return i;
+	return n;
+}

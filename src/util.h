@@ -65,6 +65,12 @@ void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
  * after timeout seconds.  Returns its exit status (128 + signal), or
  * -ETIMEDOUT or -errno after a message. */
 int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_path, double timeout);
+/* Wait for one of n children kbench runs side by side (boots, builds),
+ * whose pids are the first member of n structures stride bytes apart; a
+ * signal to kbench alone (SIGTERM) is passed on to all of them, once.  The
+ * index of the one that ended, its wait status in *status; n when none was
+ * running or waitpid failed. */
+size_t kb_wait_one(const void *first, size_t n, size_t stride, int *status);
 /* Same, with KB_CHILD_DEADLINE. */
 int kb_run_argv(char *const argv[], const char *dir, const char *log_path);
 /* First line of what argv prints on stdout and stderr (e.g. "gcc
