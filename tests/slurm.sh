@@ -120,25 +120,26 @@ EOF
 }
 
 slurm_stop() {
-	local p i
+	local p= i rev=
 	# jobs still running would leave their slurmstepd behind: cancel them
 	# (every job of this private cluster is the test's) and let them end
 	if [ -n "$slurm_pids" ] && [ -n "${SLURM_CONF:-}" ]; then
-		scancel --full -p debug >/dev/null 2>&1
+		scancel --full -p debug >/dev/null 2>&1 || true
 		for i in $(seq 100); do
 			[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
 			sleep 0.1
 		done
 	fi
-	local rev=
-	for p in $slurm_pids; do rev="$p $rev"; done	# slurmd, slurmctld, then munged
-	for p in $rev; do kill "$p" 2>/dev/null; sleep 0.2; done
+	# slurmd, slurmctld, then munged; safe under set -e (some may be gone)
+	for p in $slurm_pids; do rev="$p $rev"; done
+	for p in $rev; do kill "$p" 2>/dev/null || true; done
 	for i in $(seq 50); do
+		p=
 		for p in $slurm_pids; do kill -0 "$p" 2>/dev/null && break; p=; done
 		[ -z "$p" ] && break
 		sleep 0.1
 	done
-	for p in $slurm_pids; do kill -9 "$p" 2>/dev/null; done
+	for p in $slurm_pids; do kill -9 "$p" 2>/dev/null || true; done
 	slurm_pids=
 	return 0
 }
