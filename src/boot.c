@@ -261,9 +261,7 @@ static char *guest_cmdline(const struct kb_conf *conf, const struct kb_variant *
 			    conf->sweep, extra);
 }
 
-/* Boot seq of the plan, the variant's boot vboot.  0, or -1 when it failed
- * or was interrupted. */
-static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv, long seq,
+int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, long seq,
 		     long vboot, long total)
 {
 	const struct kb_conf *conf = env->conf;
@@ -328,6 +326,12 @@ static int boot_once(const struct kb_boots *env, const struct kb_run_variant *rv
 	 * (with boots at once, the others count as other processes) */
 	if (other >= 0)
 		json_object_set_new(j, "host_other_cpu", json_real(other));
+	/* a Slurm job's boot: where it ran, and as which job */
+	if (getenv("SLURMD_NODENAME"))
+		json_object_set_new(j, "node", json_string(getenv("SLURMD_NODENAME")));
+	if (getenv("SLURM_ARRAY_JOB_ID") && getenv("SLURM_ARRAY_TASK_ID"))
+		json_object_set_new(j, "slurm_job", json_sprintf("%s_%s", getenv("SLURM_ARRAY_JOB_ID"),
+								 getenv("SLURM_ARRAY_TASK_ID")));
 	for (size_t i = 0; i < b.n_act; i++)
 		if (b.act[i].run->b->boot_end)
 			problems += b.act[i].run->b->boot_end(b.act[i].bs, j);
@@ -422,7 +426,7 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 				el / (double)*ran * (double)(todo - *ran));
 		++*ran;
 		if (jobs == 1) {
-			if (boot_once(env, rv, seq, vboot, plan->total) < 0 && !kb_interrupted)
+			if (kb_boots_one(env, rv, seq, vboot, plan->total) < 0 && !kb_interrupted)
 				bad++;
 			continue;
 		}
@@ -438,7 +442,7 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() != parent)
 				_exit(KB_EXIT_FAILED);
-			_exit(boot_once(env, rv, seq, vboot, plan->total) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK);
+			_exit(kb_boots_one(env, rv, seq, vboot, plan->total) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK);
 		}
 		if (pid < 0) {
 			kb_error_errno(errno, "cannot fork for boot %ld", seq);

@@ -30,6 +30,11 @@ struct kb_boots {
  * measures time ([run] jobs; else one at a time on an otherwise idle host). */
 int kb_boots_concurrent(const struct kb_backends_chosen *c);
 
+/* Boot seq of the plan, the variant's boot vboot (of total boots): its
+ * samples to samples.jsonl, its outcome to boots.jsonl (with the Slurm node
+ * and job when it runs as one).  0, or -1 when it failed or was interrupted. */
+int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, long seq, long vboot,
+		 long total);
 /* Boot the plan's unfinished boots in order, up to env->jobs at once when
  * kb_boots_concurrent allows, with a progress line; the variants' boots_done
  * count the finished ones too.  Stops early when interrupted (the boots

@@ -16,7 +16,7 @@ static int cmd_build(int argc, char **argv)
 	struct kb_run_variant *vs;
 	const char *path;
 	char *logdir;
-	int resume, failed, r = kb_run_args(&kb_command_build, argc, argv, 0, &path, &resume);
+	int resume, failed, r = kb_run_args(&kb_command_build, argc, argv, 0, &path, &resume, NULL);
 
 	if (r >= 0)
 		return r;

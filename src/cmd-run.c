@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "boot.h"
 #include "commands.h"
+#include "executor.h"
 #include "image.h"
 #include "manifest.h"
 #include "plan.h"
@@ -27,10 +28,28 @@ static char *find_runner(void)
 				 PKGLIBEXECDIR "/kbench-runner");
 }
 
+/* --executor over [run] executor; with slurm, what Slurm needs of this
+ * host and of dir, checked before a run directory is made.  0 or the exit
+ * code. */
+static int executor_check(struct kb_conf *conf, const char *executor, const char *dir)
+{
+	int r;
+
+	if (executor) {
+		free(conf->executor);
+		conf->executor = kb_xstrdup(executor);
+	}
+	if (strcmp(conf->executor, "slurm"))
+		return 0;
+	r = kb_slurm_check(conf, dir);
+	return r == -ENOTSUP ? KB_EXIT_NOT_SUPPORTED : r < 0 ? KB_EXIT_USAGE : 0;
+}
+
 /* A new run: configuration, run directory, the manifest first (whatever
  * happens later, the run says what it was) and a copy of the configuration
  * for --resume. */
-static int start_run(const char *path, struct kb_conf *conf, struct kb_store *store, int *lockfd)
+static int start_run(const char *path, const char *executor, struct kb_conf *conf,
+		     struct kb_store *store, int *lockfd)
 {
 	char *conftext = NULL, *copy;
 	size_t len = 0;
@@ -38,6 +57,9 @@ static int start_run(const char *path, struct kb_conf *conf, struct kb_store *st
 
 	if (kb_conf_load(conf, path) < 0 || kb_conf_check_paths(conf) < 0)
 		return KB_EXIT_USAGE;
+	r = executor_check(conf, executor, conf->output);
+	if (r)
+		return r;
 	*lockfd = kb_store_lock(conf->output);
 	if (*lockfd < 0 || kb_store_create(store, conf->output) < 0)
 		return KB_EXIT_FAILED;
@@ -55,7 +77,8 @@ static int start_run(const char *path, struct kb_conf *conf, struct kb_store *st
 
 /* --resume: the run directory's own copy of the configuration, resolved as
  * the original was, and the seed of the original plan. */
-static int resume_run(const char *dir, struct kb_conf *conf, struct kb_store *store, int *lockfd)
+static int resume_run(const char *dir, const char *executor, struct kb_conf *conf,
+		      struct kb_store *store, int *lockfd)
 {
 	char *copy, *real;
 	int r;
@@ -86,6 +109,9 @@ static int resume_run(const char *dir, struct kb_conf *conf, struct kb_store *st
 	free(copy);
 	if (r < 0 || kb_store_repair(store) < 0)
 		return KB_EXIT_USAGE;
+	r = executor_check(conf, executor, dir);
+	if (r)
+		return r;
 	conf->seed = (unsigned long long)json_integer_value(json_object_get(store->manifest, "seed"));
 	return 0;
 }
@@ -204,17 +230,19 @@ static int cmd_run(int argc, char **argv)
 	struct kb_plan plan = { 0 };
 	struct kb_run_variant *vs = NULL;
 	struct kb_boots env = { .conf = &conf, .store = &store, .backends = &bc };
-	const char *path;
+	struct kb_slurm sl = { 0 };
+	const char *path, *executor;
 	char *runner = NULL, *image = NULL, *logdir = NULL;
-	long bad_boots = 0, bad_stages = 0, ran = 0;
+	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0;
 	size_t nbuilt = 0, first;
-	int resume, lockfd = -1, failed = 0, refused = 0, ret = KB_EXIT_FAILED;
-	int r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume);
+	int resume, lockfd = -1, failed = 0, refused = 0, slurm = 0, ret = KB_EXIT_FAILED;
+	int r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume, &executor);
 	double t0 = kb_now();
 
 	if (r >= 0)
 		return r;
-	r = resume ? resume_run(path, &conf, &store, &lockfd) : start_run(path, &conf, &store, &lockfd);
+	r = resume ? resume_run(path, executor, &conf, &store, &lockfd)
+		   : start_run(path, executor, &conf, &store, &lockfd);
 	if (r) {
 		if (lockfd >= 0)
 			close(lockfd);
@@ -227,7 +255,16 @@ static int cmd_run(int argc, char **argv)
 
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_store_path(&store, "variants");
-	kb_run_prebuild(&conf, vs, logdir);
+	slurm = !strcmp(conf.executor, "slurm");
+	json_object_set_new(store.manifest, "executor", json_string(conf.executor));
+	if (slurm) {
+		/* the builds as Slurm jobs; the pass below finds their kernels cached */
+		if (kb_slurm_init(&sl, &conf, &store) < 0 || kb_slurm_submit_builds(&sl, vs) < 0 ||
+		    kb_slurm_wait_builds(&sl, vs) < 0)
+			goto report;
+	} else {
+		kb_run_prebuild(&conf, vs, logdir);
+	}
 	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, &store, logdir);
 	if (failed < 0 || kb_interrupted)
 		goto report;	/* the manifest and report say what was tried */
@@ -262,11 +299,18 @@ static int cmd_run(int argc, char **argv)
 		kb_info("%ld of %ld boots finished before; %zu to go", plan.total - (long)plan.n_todo,
 			plan.total, plan.n_todo);
 	}
-	bad_boots = kb_boots_run(&env, &plan, vs, t0, &ran);
+	if (!slurm)
+		bad_boots = kb_boots_run(&env, &plan, vs, t0, &ran);
+	else if (kb_slurm_submit_boots(&sl, &plan, vs, !kb_boots_concurrent(&bc), !failed) < 0)
+		goto report;
+	else
+		bad_boots = kb_slurm_wait_boots(&sl, &plan, vs, &ran, &unfinished);
 	if (!kb_interrupted)
 		bad_stages = stages(&conf, &env, &plan, vs, resume);
 	ret = failed || bad_boots || bad_stages ? KB_EXIT_FAILED : KB_EXIT_OK;
 report:
+	if (slurm)
+		kb_slurm_cancel(&sl);	/* whatever is still queued: the run stops here */
 	/* "complete" only once the report is written: a run killed while
 	 * reporting resumes into its report */
 	if (kb_interrupted)
@@ -279,13 +323,17 @@ report:
 		ret = KB_EXIT_FAILED;
 	} else {
 		printf("%s/report.md\n", store.dir);
+		/* boots whose jobs ended without an outcome: --resume runs them */
 		if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
-			kb_manifest_state(&store, "complete", kb_now() - t0);
+			kb_manifest_state(&store, unfinished ? "unfinished" : "complete", kb_now() - t0);
 	}
 	if (kb_interrupted)
 		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
 			store.dir);
-	else
+	else if (unfinished)
+		kb_info("%ld boot%s did not finish; run %s with: kbench run --resume %s", unfinished,
+			unfinished == 1 ? "" : "s", unfinished == 1 ? "it" : "them", store.dir);
+	if (!kb_interrupted)
 		kb_info("%ld boots, %ld failed; %zu of %zu %s built; %.0f s", ran, bad_boots,
 			nbuilt, kb_run_n(&conf), conf.layouts > 1 ? "layout replicas" : "variants",
 			kb_now() - t0);
@@ -293,6 +341,7 @@ out:
 	kb_run_variants_free(&conf, vs);
 	kb_plan_release(&plan);
 	kb_backends_release(&bc);
+	kb_slurm_release(&sl);
 	free(runner);
 	free(image);
 	free(logdir);
@@ -306,12 +355,14 @@ out:
 const struct kb_command kb_command_run = {
 	.name = "run",
 	.summary = "build, boot and measure every variant, then write the report",
-	.usage = "usage: kbench run [--help-config] VARIANTS.CONF\n"
-		 "       kbench run --resume RUN_DIR\n\n"
+	.usage = "usage: kbench run [--executor local|slurm] [--help-config] VARIANTS.CONF\n"
+		 "       kbench run [--executor local|slurm] --resume RUN_DIR\n\n"
 		 "Build each variant of VARIANTS.CONF, boot it under QEMU, measure the workloads\n"
 		 "in the guest and write a run directory with its report.\n\n"
 		 "  --resume       continue a run stopped by SIGINT or killed: finished boots are\n"
 		 "                 kept, an unfinished one runs again\n"
+		 "  --executor E   local (builds and boots here) or slurm (each a Slurm job);\n"
+		 "                 overrides [run] executor\n"
 		 "  --help-config  every key of VARIANTS.CONF, with its default, and the backends\n",
 	.fn = cmd_run,
 };

@@ -59,6 +59,55 @@ static const char *backend_check(const char *value)
 #define KOFF(f) offsetof(struct kb_conf, f)
 #define VOFF(f) offsetof(struct kb_variant, f)
 
+/* A partition or account name: one word. */
+static const char *slurm_word(const char *v)
+{
+	return strchr(v, ' ') ? "one name, no spaces" : NULL;
+}
+
+/* sbatch --time: digits with ':' and at most one '-' before them, or
+ * "infinite"/"unlimited" (sbatch checks the rest). */
+static const char *slurm_time_check(const char *v)
+{
+	if (!strcmp(v, "infinite") || !strcmp(v, "unlimited"))
+		return NULL;
+	if (!isdigit((unsigned char)v[0]) || v[strspn(v, "0123456789:-")] ||
+	    strchr(v, '-') != strrchr(v, '-') || (strchr(v, '-') && strchr(v, ':') &&
+						  strchr(v, ':') < strchr(v, '-')))
+		return "not a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
+		       "D-HH:MM:SS or infinite)";
+	return NULL;
+}
+
+/* Options only: kbench gives the array, the dependency, the output files
+ * and the script itself. */
+static const char *slurm_args_check(const char *v)
+{
+	static const char *const own[] = { "--array", "-a", "--dependency", "-d", "--output",
+					   "-o", "--error", "-e", "--parsable", "--wrap",
+					   "--job-name", "-J", "--chdir", "-D", "--wait", "-W" };
+
+	for (const char *p = v; *p; ) {
+		size_t n;
+
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		if (p[0] != '-')
+			return "every word an sbatch option starting with '-' (the job script is kbench's)";
+		for (size_t i = 0; i < KB_ARRAY_SIZE(own); i++) {
+			size_t l = strlen(own[i]);
+
+			if (!strncmp(p, own[i], l) && (n == l || p[l] == '=' || own[i][1] != '-'))
+				return "kbench gives --array, --dependency, --output, --error, "
+				       "--job-name, --chdir and the script itself";
+		}
+		p += n;
+	}
+	return NULL;
+}
+
 static const struct kb_option options[] = {
 	{ .name = "source", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(source),
 	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = make_inert_path,
@@ -146,6 +195,25 @@ static const struct kb_option options[] = {
 	  .help = "counters kbench reads on the QEMU vCPU thread around each region (backend clock): "
 		  "hardware: backend pmu-host; software: backend host-sw; auto: hardware where it "
 		  "works, else off" },
+	{ .name = "executor", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE, .off = KOFF(executor),
+	  .def = "local", .allowed = { "local", "slurm" },
+	  .help = "where builds and boots run: local (here), or slurm (each build and each boot a "
+		  "Slurm job; results and the build cache on a filesystem every node sees)" },
+	{ .name = "slurm_partition", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS,
+	  .off = KOFF(slurm_partition), .check = slurm_word,
+	  .help = "executor = slurm: the partition of every job (sbatch --partition; default: the "
+		  "cluster's)" },
+	{ .name = "slurm_account", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS,
+	  .off = KOFF(slurm_account), .check = slurm_word,
+	  .help = "executor = slurm: the account jobs are charged to (sbatch --account)" },
+	{ .name = "slurm_time", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS, .off = KOFF(slurm_time),
+	  .check = slurm_time_check,
+	  .help = "executor = slurm: time limit of each job, as sbatch --time takes it (MM, "
+		  "HH:MM:SS, D-HH:MM...; default: the partition's)" },
+	{ .name = "slurm_args", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS, .off = KOFF(slurm_args),
+	  .check = slurm_args_check,
+	  .help = "executor = slurm: more sbatch options for every job, split at spaces, e.g. "
+		  "--cpus-per-task=4 --qos=short" },
 
 	{ .name = "description", .section = KB_SEC_VARIANT, .type = KB_OPT_STR, .off = VOFF(description),
 	  .help = "one line shown in the report" },

@@ -67,6 +67,11 @@ struct kb_conf {
 	char *baseline;
 	char *backend;		/* "auto" or a primary backend's name */
 	char *host_counters;	/* auto, off, hardware or software */
+	char *executor;		/* local or slurm */
+	char *slurm_partition;	/* sbatch --partition, --account, --time, or NULL */
+	char *slurm_account;
+	char *slurm_time;
+	char *slurm_args;	/* more sbatch options, split at spaces */
 	/* each backend's own [run] keys, by its index in the table */
 	void *backend_opts[KB_N_BACKENDS];
 

@@ -85,6 +85,7 @@ struct kb_boot_line {
 	const char *variant, *status, *reason, *serial;
 	long long boot;
 	double other_cpu;	/* other processes' share of the CPU during it, or NAN */
+	const char *node;	/* the Slurm node it ran on, or NULL */
 };
 
 /* The statistics of a model from its input (model.c); NULL after a

@@ -501,6 +501,7 @@ static void take_boot(struct reader *rd, json_t *j)
 	b->variant = rd->boot_variants.v[id];
 	b->boot = json_integer_value(json_object_get(j, "boot"));
 	b->other_cpu = other_cpu(j);
+	b->node = json_is_string(json_object_get(j, "node")) ? pool_str(rd, j, "node") : NULL;
 	/* only a failed boot's words are shown */
 	if (!strcmp(status, "ok")) {
 		b->status = "ok";

@@ -351,10 +351,19 @@ static void variants(struct kb_model *m, const struct kb_model_build_args *a, st
 		if (strcmp(b->status, "ok"))
 			m->failed_boots[m->n_failed_boots++] = (struct kb_boot){
 				kb_pool_strdup(&m->pool, b->variant), kb_pool_strdup(&m->pool, b->status),
-				kb_pool_strdup(&m->pool, b->reason), kb_pool_strdup(&m->pool, b->serial), b->boot };
+				kb_pool_strdup(&m->pool, b->reason), kb_pool_strdup(&m->pool, b->serial), b->boot,
+				b->node ? kb_pool_strdup(&m->pool, b->node) : NULL };
 	}
 	m->host_other = host_other(others, nothers);
 	free(others);
+	m->node_boots = kb_pool_array(&m->pool, m->boots_total, sizeof(*m->node_boots));
+	for (i = 0; i < a->nboots; i++)
+		if (a->boots[i].node)
+			m->node_boots[m->n_node_boots++] = (struct kb_boot){
+				.variant = kb_pool_strdup(&m->pool, a->boots[i].variant),
+				.status = kb_pool_strdup(&m->pool, a->boots[i].status),
+				.boot = a->boots[i].boot,
+				.node = kb_pool_strdup(&m->pool, a->boots[i].node) };
 	kb_names_release(&idx);
 	kb_pool_release(&tmp);
 	free(first);

@@ -237,6 +237,7 @@ struct kb_caveat {
 struct kb_boot {
 	const char *variant, *status, *reason, *serial;
 	long long boot;
+	const char *node;	/* executor = slurm: the node it ran on */
 };
 
 /* timing.jsonl: how one variant's whole-boot timing went. */
@@ -366,6 +367,8 @@ struct kb_model {
 	struct kb_host_other host_other;	/* the measuring boots */
 	struct kb_boot *failed_boots;
 	size_t n_failed_boots;
+	struct kb_boot *node_boots;	/* boots that name their Slurm node, in file order */
+	size_t n_node_boots;
 	struct {
 		long samples, boots, timing, sim;
 	} torn;				/* lines skipped as torn or invalid */

@@ -989,6 +989,17 @@ static void boots(struct kb_doc *d, const struct kb_model *m)
 		kb_doc_fmt(in, " Boots ran one at a time: their figures are times.");
 	if (!m->deterministic)
 		host_load(in, &m->host_other, "the measuring boots");
+	if (m->n_node_boots) {
+		/* executor = slurm: a timed boot's figures belong to its machine */
+		kb_doc_fmt(kb_doc_para(d), "Slurm nodes the boots ran on:");
+		t = kb_doc_table_heads(d, ">boot|variant|node|status", NULL);
+		for (size_t i = 0; i < m->n_node_boots; i++) {
+			td(t, "%lld", m->node_boots[i].boot);
+			td_str(t, m->node_boots[i].variant);
+			td_str(t, m->node_boots[i].node);
+			td_str(t, m->node_boots[i].status);
+		}
+	}
 	if (!m->n_failed_boots)
 		return;
 	t = kb_doc_table_heads(d, "variant|>boot|status|reason|serial log", NULL);

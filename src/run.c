@@ -41,8 +41,10 @@ struct kb_run_variant *kb_run_variants_new(const struct kb_conf *conf)
 
 void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs)
 {
-	for (size_t i = 0; vs && i < kb_run_n(conf); i++)
+	for (size_t i = 0; vs && i < kb_run_n(conf); i++) {
 		kb_kernel_release(&vs[i].k);
+		free(vs[i].not_built);
+	}
 	free(vs);
 }
 
@@ -105,6 +107,10 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 			/* the same configuration and flags: it would fail the same way */
 			kb_warn("variant %s: not built, as layout 0 was not", what);
 			rv->k.failure = "layout 0 of the variant was not built";
+			ok = 0;
+		} else if (rv->not_built) {
+			/* its build job said why; building here would hide that */
+			rv->k.failure = rv->not_built;
 			ok = 0;
 		} else {
 			if (layout)
@@ -213,18 +219,21 @@ const char *kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_
 }
 
 int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
-		const char **path, int *resume)
+		const char **path, int *resume, const char **executor)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "help-config", no_argument, NULL, 'C' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "executor", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	*path = NULL;
 	*resume = 0;
+	if (executor)
+		*executor = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -233,6 +242,16 @@ int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_res
 		case 'C':
 			kb_conf_help(stdout);
 			return KB_EXIT_OK;
+		case 'x':
+			if (executor && (!strcmp(optarg, "local") || !strcmp(optarg, "slurm"))) {
+				*executor = optarg;
+				break;
+			}
+			if (executor) {
+				kb_error("--executor '%s': local or slurm", optarg);
+				return KB_EXIT_USAGE;
+			}
+			return kb_command_usage(c, KB_EXIT_USAGE);
 		case 'r':
 			if (allow_resume) {
 				*resume = 1;

@@ -28,6 +28,8 @@ struct kb_run_variant {
 		long ccache_hits, ccache_misses;
 		double seconds;
 	} pre;
+	char *not_built;	/* set before kb_run_build: why not to build it here (its
+				 * Slurm build job failed); owned */
 };
 
 /* conf's variants, each layouts times, replica r of variant i at
@@ -51,7 +53,8 @@ void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs)
  * when its layout 0 failed).  With a store, the manifest says how each went
  * and the run directory keeps its own vmlinux, .config and System.map
  * (results outlive the cache); logs go to logdir/<variant>/build.log
- * (logdir/<variant>/layout-R/build.log).  Returns the number of failed
+ * (logdir/<variant>/layout-R/build.log).  A replica with not_built is
+ * recorded failed, not built.  Returns the number of failed
  * replicas, or -1 when the source cannot be prepared. */
 int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct kb_store *store,
 		 const char *logdir);
@@ -65,11 +68,12 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
 
 struct kb_command;
 /* The arguments of `kbench run` (allow_resume) and `kbench build`: the
- * configuration (or run directory) in *path, --resume in *resume.  Returns
+ * configuration (or run directory) in *path, --resume in *resume,
+ * --executor in *executor (NULL: not given; executor NULL: no such option).  Returns
  * -1 to go on, else the exit code (after --help, --help-config or a usage
  * error). */
 int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
-		const char **path, int *resume);
+		const char **path, int *resume, const char **executor);
 
 /* The accelerator for [run] accel: KVM only if a guest really makes
  * progress under it and, given a built variant rv and the guest image, that
