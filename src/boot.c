@@ -413,17 +413,25 @@ long kb_boots_run(const struct kb_boots *env, const struct kb_plan *plan, struct
 		long vboot = ++vboots[rv->vi];
 		char lay[32] = "";
 		pid_t pid, parent;
+		long finished;
 
 		rv->boots_done++;
 		if (plan->done[seq])
 			continue;
 		if (rv->layout.layout)
 			snprintf(lay, sizeof(lay), " layout %d", rv->layout.layout);
-		if (*ran)
+		/* the estimate from the boots finished so far (with boots at
+		 * once, those started are not all finished) */
+		finished = *ran - (long)running;
+		if (finished > 0)
 			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s'%s boot %ld/%ld; "
 				"%.0f s elapsed, about %.0f s left", seq, plan->total, rv->vi + 1,
 				env->conf->n_variants, rv->v->name, lay, vboot, per, kb_now() - t0,
-				el / (double)*ran * (double)(todo - *ran));
+				el / (double)finished * (double)(todo - finished));
+		else if (*ran)
+			kb_info("progress: measuring: boot %ld/%ld, variant %zu/%zu '%s'%s boot %ld/%ld; "
+				"%.0f s elapsed, none finished yet", seq, plan->total, rv->vi + 1,
+				env->conf->n_variants, rv->v->name, lay, vboot, per, kb_now() - t0);
 		++*ran;
 		if (jobs == 1) {
 			if (kb_boots_one(env, rv, seq, vboot, plan->total) < 0 && !kb_interrupted)

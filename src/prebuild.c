@@ -105,9 +105,14 @@ static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 	if (!ok)
 		kb_info("build of variant '%s' failed after %.0f s (the build pass says why)",
 			rs->v->name, kb_now() - j[k].t0);
+	else if (!built)
+		kb_info("build of variant '%s' done after %.0f s: found in the cache", rs->v->name,
+			kb_now() - j[k].t0);
+	else if (built == per)
+		kb_info("build of variant '%s' done after %.0f s: built", rs->v->name, kb_now() - j[k].t0);
 	else
-		kb_info("build of variant '%s' done after %.0f s: %zu of %zu kernel%s built, the others "
-			"from the cache", rs->v->name, kb_now() - j[k].t0, built, per, per == 1 ? "" : "s");
+		kb_info("build of variant '%s' done after %.0f s: %zu of %zu kernels built, the others "
+			"from the cache", rs->v->name, kb_now() - j[k].t0, built, per);
 	unlink(j[k].log);
 	free(j[k].log);
 	free(j[k].result);
