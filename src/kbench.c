@@ -13,12 +13,17 @@ static void usage(FILE *f)
 {
 	const struct kb_command *const *cmds;
 	size_t n;
+	int width = 0;
 
 	fprintf(f, "usage: kbench <command> [options]\n\ncommands:\n");
 	cmds = kb_commands(&n);
 	for (size_t i = 0; i < n; i++)
+		if (!cmds[i]->hidden && (int)strlen(cmds[i]->name) > width)
+			width = (int)strlen(cmds[i]->name);
+	/* two spaces at least between a name and its summary */
+	for (size_t i = 0; i < n; i++)
 		if (!cmds[i]->hidden)
-			fprintf(f, "  %-8s %s\n", cmds[i]->name, cmds[i]->summary);
+			fprintf(f, "  %-*s  %s\n", width, cmds[i]->name, cmds[i]->summary);
 	fprintf(f, "\n'kbench <command> --help' for a command's options; man kbench for all\n");
 }
 
