@@ -21,66 +21,14 @@
 #define SLURM_DEADLINE 120.0	/* seconds an sbatch, squeue or scancel may take */
 #define POLL_MS 1000		/* between two looks at the queue */
 
-/* Run argv (no shell, its own process group, so a ^C reaches kbench alone
- * and it can still scancel); what it prints on stdout and stderr in *out
- * (malloc'd).  Its exit status, or -1 when it could not run or hung. */
+/* Run argv (kb_capture: its own process group, so a ^C reaches kbench
+ * alone and it can still scancel); what it prints in *out (malloc'd).  Its
+ * exit status, or -1 when it could not run, hung, or died of a signal. */
 static int capture(char *const argv[], char **out)
 {
-	double deadline = kb_now() + SLURM_DEADLINE;
-	size_t len = 0, cap = 4096;
-	int pfd[2], status;
-	pid_t pid;
+	int r = kb_capture(argv, SLURM_DEADLINE, (size_t)1 << 24, out);
 
-	*out = kb_xcalloc(1, cap);
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-
-		setpgid(0, 0);
-		dup2(nul, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(pfd[1]);
-	for (;;) {
-		struct pollfd p = { pfd[0], POLLIN, 0 };
-		int left = (int)((deadline - kb_now()) * 1000);
-		ssize_t got;
-
-		if (left <= 0) {
-			kill(-pid, SIGKILL);
-			break;
-		}
-		if (poll(&p, 1, left) < 0 && errno != EINTR)
-			break;
-		if (len + 1024 > cap)
-			*out = kb_xrealloc(*out, cap *= 2);
-		got = read(pfd[0], *out + len, cap - len - 1);
-		if (got < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (got <= 0)
-			break;
-		len += (size_t)got;
-	}
-	(*out)[len] = '\0';
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (kb_now() > deadline)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return r >= 128 ? -1 : r;
 }
 
 /* The first line of text, for a message. */

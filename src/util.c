@@ -438,22 +438,22 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
 	return kb_run_argv_deadline(argv, dir, log_path, KB_CHILD_DEADLINE);
 }
 
-char *kb_capture_line(char *const argv[], int any_status)
+int kb_capture(char *const argv[], double timeout, size_t max, char **out)
 {
-	double deadline = kb_now() + KB_PROBE_DEADLINE;
-	int pfd[2], status = 0, r;
-	char buf[512];
-	ssize_t n = 0;
+	double deadline = kb_now() + timeout;
+	size_t n = 0, cap = max < 4096 ? max + 1 : 4096;
+	int pfd[2], status = 0;
 	pid_t pid;
 
+	*out = kb_xcalloc(1, cap);
 	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return NULL;
+		return -1;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
-		return NULL;
+		return -1;
 	}
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDWR);
@@ -468,27 +468,42 @@ char *kb_capture_line(char *const argv[], int any_status)
 	setpgid(pid, pid);
 	close(pfd[1]);
 	/* what it prints, until it closes its output or the deadline passes */
-	while (n < (ssize_t)sizeof(buf) - 1) {
+	while (n < max) {
 		struct pollfd p = { pfd[0], POLLIN, 0 };
 		int left = (int)((deadline - kb_now()) * 1000);
 		ssize_t got;
 
 		if (left <= 0 || poll(&p, 1, left) == 0)
 			break;
-		got = read(pfd[0], buf + n, sizeof(buf) - 1 - (size_t)n);
+		if (n + 1 >= cap) {
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			*out = kb_xrealloc(*out, cap);
+		}
+		got = read(pfd[0], *out + n, cap - 1 - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			break;
-		n += got;
+		n += (size_t)got;
 	}
+	(*out)[n] = '\0';
 	close(pfd[0]);
-	r = wait_until(pid, deadline, &status);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (r < 0 || !WIFEXITED(status) || (WEXITSTATUS(status) != 0 && !any_status) || !buf[0])
+	if (wait_until(pid, deadline, &status) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+char *kb_capture_line(char *const argv[], int any_status)
+{
+	char *out;
+	int r = kb_capture(argv, KB_PROBE_DEADLINE, 511, &out);
+
+	out[strcspn(out, "\n")] = '\0';
+	if (r < 0 || r >= 128 || (r != 0 && !any_status) || !out[0]) {
+		free(out);
 		return NULL;
-	return kb_xstrdup(buf);
+	}
+	return out;
 }
 
 double kb_now(void)

@@ -77,6 +77,12 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path);
  * --version"), within KB_PROBE_DEADLINE; malloc'd, or NULL if it printed
  * nothing, did not finish in time or, unless any_status, exited non-zero. */
 char *kb_capture_line(char *const argv[], int any_status);
+/* Run argv (no shell, its own process group, stdin /dev/null) and keep what
+ * it prints on stdout and stderr, at most max bytes, in *out (malloc'd,
+ * NUL-terminated, even on failure); it is killed when timeout seconds pass.
+ * Its exit status (128 + a signal's number), or -1 when it could not run or
+ * ran out of time. */
+int kb_capture(char *const argv[], double timeout, size_t max, char **out);
 /* Interruption: SIGINT, SIGTERM and SIGHUP set kb_interrupted and kill the
  * process group of the child registered with kb_child_started (QEMU, make),
  * so the caller can stop cleanly between steps. */
