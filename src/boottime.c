@@ -48,6 +48,11 @@ static char *self_exe(void)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
+	/* kbench rebuilt or upgraded while it runs: its own image, by this
+	 * process's link, which exec follows while the process lives (it does:
+	 * it waits for hyperfine) */
+	if (access(buf, X_OK) != 0)
+		return kb_xasprintf("/proc/%ld/exe", (long)getpid());
 	return kb_xstrdup(buf);
 }
 

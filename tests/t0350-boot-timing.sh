@@ -140,4 +140,18 @@ rc2=$?
 check "boot-check: usage without --initrd/--append, range error for --memory" sh -c \
 	"test $rc1 -eq 2 && grep -q '^usage: kbench boot-check' '$d/bc.out' &&
 	 test $rc2 -eq 2 && grep -q \"memory: '5' is not 32 to 3072 MiB\" '$d/bc2.out'"
+
+# 6. kbench rebuilt or removed while a run goes on: hyperfine still times
+#    boot-check from the running kbench's own image.
+mkdir -p "$d/f"
+cp "$KBENCH" "$d/f/kbench"
+conf "$d/f/variants.conf" 2 O2
+(cd "$d/f" && exec ./kbench run variants.conf > run.out 2> run.err) &
+pid=$!
+wait_lines "$d/f/run.err" 1 60
+rm -f "$d/f/kbench"
+wait $pid
+rc=$?
+check "the kbench binary removed during the run: exit 0, both boots timed (rc $rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -q \"boot timing: variant 'O2': 2 boots, mean\" '$d/f/run.err'"
 test_done
