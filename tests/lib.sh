@@ -183,6 +183,26 @@ build_first() {
 	check "the kernels of $(basename "$1") are built or cached (rc $rc)" test $rc -eq 0
 	[ $rc -eq 0 ] || { sed 's/^/# /' "$1.build.err" | tail -n 20; test_done; }
 }
+# oracle_programs DIR PYTHON_IMPORT: the oracle's static i386 programs
+# ($progs, from tests/oracle) built into DIR, with the tools their tests
+# need (objdump, python3 with PYTHON_IMPORT, qemu-user for kbench sim); else
+# the test is skipped, saying which is missing
+oracle_programs() {
+	local p src=$TEST_SRCDIR/oracle
+	for p in $progs; do
+		if ! ${CC:-cc} -m32 -static -nostdlib -no-pie -I"$src" -o "$1/$p" "$src/$p.S" 2> "$1/cc.err"; then
+			sed 's/^/# /' "$1/cc.err"
+			skip_all "needs:gcc-multilib" "oracle"
+		fi
+	done
+	command -v "${OBJDUMP:-objdump}" > /dev/null || skip_all "needs:binutils (objdump)" "oracle"
+	find_python "$2" || skip_all "needs:python3" "oracle"
+	"$KBENCH" sim --l2 off "$1/lines" > /dev/null 2> "$1/probe.err"
+	if [ $? -eq 3 ]; then
+		sed 's/^/# /' "$1/probe.err"
+		skip_all "needs:qemu-user" "oracle"
+	fi
+}
 # find_bloat_o_meter DIR: the kernel's scripts/bloat-o-meter in $bom:
 # $KBENCH_BLOAT_O_METER, else the script of an unpacked Linux source
 # (kbench's cache, /usr/src), else taken out of Debian's tarball into DIR;

@@ -21,23 +21,10 @@
 progs="lines sets pages"
 geoms="32K:8:64 16K:4:32 4K:2:64 1K:1:16 1K:64:16 3K:4:64"
 d=$(scratch)
-cc=${CC:-cc}
 objdump=${OBJDUMP:-objdump}
 srcdir=$TEST_SRCDIR/oracle
 
-for p in $progs; do
-	if ! $cc -m32 -static -nostdlib -no-pie -I"$srcdir" -o "$d/$p" "$srcdir/$p.S" 2> "$d/cc.err"; then
-		sed 's/^/# /' "$d/cc.err"
-		skip_all "needs:gcc-multilib" "oracle"
-	fi
-done
-command -v "$objdump" > /dev/null || skip_all "needs:binutils (objdump)" "oracle"
-find_python struct || skip_all "needs:python3" "oracle"
-"$KBENCH" sim --l2 off "$d/lines" > /dev/null 2> "$d/probe.err"
-if [ $? -eq 3 ]; then
-	sed 's/^/# /' "$d/probe.err"
-	skip_all "needs:qemu-user" "oracle"
-fi
+oracle_programs "$d" struct
 
 # fields FILE F: "seq id" and field F (3 instructions, 4 misses, 5 fills)
 fields() { cut -d' ' -f1,2,"$2" "$1"; }

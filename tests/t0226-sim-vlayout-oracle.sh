@@ -20,25 +20,14 @@
 progs="lines sets pages"
 geoms="32K:8:64 16K:4:32 4K:2:64 1K:1:16 1K:64:16 3K:4:64"
 d=$(scratch)
-cc=${CC:-cc}
 nm=${NM:-nm}
 objdump=${OBJDUMP:-objdump}
 srcdir=$TEST_SRCDIR/oracle
 
+oracle_programs "$d" bisect
 for p in $progs; do
-	if ! $cc -m32 -static -nostdlib -no-pie -I"$srcdir" -o "$d/$p" "$srcdir/$p.S" 2> "$d/cc.err"; then
-		sed 's/^/# /' "$d/cc.err"
-		skip_all "needs:gcc-multilib" "oracle"
-	fi
 	$nm -n "$d/$p" > "$d/$p.nm"
 done
-command -v "$objdump" > /dev/null || skip_all "needs:binutils (objdump)" "oracle"
-find_python bisect || skip_all "needs:python3" "oracle"
-"$KBENCH" sim --l2 off "$d/lines" > /dev/null 2> "$d/probe.err"
-if [ $? -eq 3 ]; then
-	sed 's/^/# /' "$d/probe.err"
-	skip_all "needs:qemu-user" "oracle"
-fi
 
 # table FILE.json: "GEOMETRY/N seq id instructions misses fills" per layout
 # N, region and the whole run, as reference.py --place prints them
