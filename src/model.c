@@ -271,20 +271,15 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	replicas_of(p, json_object_get(v, "replicas"), out);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The median and largest of n shares. */
+static struct kb_host_other host_other(const double *v, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double max = n ? v[0] : NAN;
 
-	return (x > y) - (x < y);
-}
-
-/* The median and largest of n shares (sorted in place). */
-static struct kb_host_other host_other(double *v, size_t n)
-{
-	if (!n)
-		return (struct kb_host_other){ 0, NAN, NAN };
-	qsort(v, n, sizeof(*v), cmp_double);
-	return (struct kb_host_other){ n, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[n - 1] };
+	for (size_t i = 1; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	return (struct kb_host_other){ n, kb_stats_median(v, n), max };
 }
 
 /* The manifest's variants in its order (one whose name is not a plain one
