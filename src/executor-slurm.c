@@ -550,6 +550,20 @@ static int read_built(const struct kb_slurm *s, size_t u, struct kb_run_variant 
 	return 0;
 }
 
+/* One look at job's tasks in the queue: 1 when none is left, 0 when some
+ * are pending or running (*pending, *running), -1 when squeue failed (said
+ * once it has failed 30 times in a row; *failures counts them). */
+static int look(const char *job, long *pending, long *running, char (*seen)[12], long n, long *failures)
+{
+	if (queued(job, pending, running, seen, n) < 0) {
+		if (++*failures == 30)
+			kb_warn("slurm: squeue has failed for 30 s; still waiting (^C cancels)");
+		return -1;
+	}
+	*failures = 0;
+	return !*pending && !*running;
+}
+
 int kb_slurm_wait_builds(struct kb_slurm *s, struct kb_run_variant *vs)
 {
 	size_t n = kb_run_n(s->conf), nb = 0;
@@ -559,15 +573,14 @@ int kb_slurm_wait_builds(struct kb_slurm *s, struct kb_run_variant *vs)
 	for (size_t u = 0; u < n; u++)
 		nb += !vs[u].v->bzimage;
 	while (s->builds[0] && !kb_interrupted) {
-		if (queued(s->builds, &pending, &running, seen, (long)n) < 0) {
-			if (++failures == 30)
-				kb_warn("slurm: squeue has failed for 30 s; still waiting (^C cancels)");
+		int r = look(s->builds, &pending, &running, seen, (long)n, &failures);
+
+		if (r > 0)
+			break;
+		if (r < 0) {
 			pause_poll();
 			continue;
 		}
-		failures = 0;
-		if (!pending && !running)
-			break;
 		if (pending * 1000 + running != last)
 			kb_info("progress: slurm: builds: %ld running, %ld pending, %zu done; %.0f s "
 				"elapsed", running, pending, nb - (size_t)(pending + running),
@@ -643,16 +656,14 @@ long kb_slurm_wait_boots(struct kb_slurm *s, const struct kb_plan *plan, struct 
 	json_decref(by);
 	while (s->boots[0] && !kb_interrupted) {
 		char now[128];
+		int r = look(s->boots, &pending, &running, seen, plan->total + 1, &failures);
 
-		if (queued(s->boots, &pending, &running, seen, plan->total + 1) < 0) {
-			if (++failures == 30)
-				kb_warn("slurm: squeue has failed for 30 s; still waiting (^C cancels)");
+		if (r > 0)
+			break;
+		if (r < 0) {
 			pause_poll();
 			continue;
 		}
-		failures = 0;
-		if (!pending && !running)
-			break;
 		json_decref(read_outcomes(s, plan->total, &done));
 		done -= before;
 		snprintf(now, sizeof(now), "%ld %ld %ld", running, pending, done);
