@@ -42,19 +42,26 @@ layout() {
 	jq -r --argjson k "$2" '(.regions[], .total) | "\(.seq) \(.vl_l1i_miss_u[$k] + .vl_l1i_miss_k[$k]) \(.vl_l1i_fill[$k])"' "$1"
 }
 
+# packed NAME MAP VL: a check that the layouts of VL (a --vl-dump) are a
+# packing of MAP's functions, each keeping its alignment (placement.py)
+packed() {
+	$PY "$srcdir/placement.py" check "$2" "$3" 0 > "$3.bad" 2>&1
+	if [ -s "$3" ] && [ ! -s "$3.bad" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/# /' "$3.bad" | head -n 10
+	fi
+}
+
 shift64_differs=0
 for p in $progs; do
 	# the seeded layouts alone, then the crafted ones from their ranges
 	"$KBENCH" sim --l2 off --map "$d/$p.nm" --vl 3 --vl-seed 11 --vl-dump "$d/$p.seeded" "$d/$p" \
 		> /dev/null 2> "$d/$p.err" || sed 's/^/# /' "$d/$p.err"
 	$PY "$srcdir/placement.py" craft "$d/$p.seeded" > "$d/$p.crafted"
-	$PY "$srcdir/placement.py" check "$d/$p.nm" "$d/$p.seeded" 0 > "$d/$p.bad" 2>&1
-	if [ -s "$d/$p.seeded" ] && [ ! -s "$d/$p.bad" ]; then
-		ok "$p: 3 seeded layouts pack its functions anew, each keeping its alignment"
-	else
-		not_ok "$p: 3 seeded layouts pack its functions anew, each keeping its alignment"
-		sed 's/^/# /' "$d/$p.bad" | head -n 10
-	fi
+	packed "$p: 3 seeded layouts pack its functions anew, each keeping its alignment" \
+		"$d/$p.nm" "$d/$p.seeded"
 	: > "$d/$p.plugin"
 	for g in $geoms; do
 		# layouts 0-2 crafted, 3-5 seeded (the same as above: same seed)
@@ -91,13 +98,8 @@ check "a shift by one line changes the misses somewhere ($shift64_differs of 18 
 $PY "$srcdir/placement.py" synth > "$d/synth.nm"
 "$KBENCH" sim --l2 off --map "$d/synth.nm" --vl 3 --vl-seed 3 --vl-dump "$d/synth.vl" "$d/lines" \
 	> /dev/null 2> "$d/synth.err" || sed 's/^/# /' "$d/synth.err"
-$PY "$srcdir/placement.py" check "$d/synth.nm" "$d/synth.vl" 0 > "$d/synth.bad" 2>&1
-if [ -s "$d/synth.vl" ] && [ ! -s "$d/synth.bad" ]; then
-	ok "9000 functions at any alignment: packed, each keeps its alignment, none overlap"
-else
-	not_ok "9000 functions at any alignment: packed, each keeps its alignment, none overlap"
-	sed 's/^/# /' "$d/synth.bad" | head -n 10
-fi
+packed "9000 functions at any alignment: packed, each keeps its alignment, none overlap" \
+	"$d/synth.nm" "$d/synth.vl"
 
 # a bad placement file is refused, naming its line
 printf 'layout a\n0x1000 0x100 0x2000\n0x1080 0x10 0x3000\n' > "$d/overlap"
