@@ -31,13 +31,8 @@ static const char *hyperfine_path(void)
 /* One argument as hyperfine -N splits its command (POSIX shell words). */
 static void quote(FILE *f, const char *s)
 {
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputs("' ", f);
+	kb_shell_quote(f, s);
+	fputc(' ', f);
 }
 
 static char *self_exe(void)

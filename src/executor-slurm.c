@@ -214,12 +214,20 @@ void kb_slurm_release(struct kb_slurm *s)
 /* The job script: one kbench job, the task's id its argument. */
 static char *write_script(struct kb_slurm *s, const char *kind)
 {
-	char *path = kb_xasprintf("%s/%s.sh", s->dir, kind);
-	char *text = kb_xasprintf("#!/bin/sh\n# kbench run %s: one %s per task of the array\n"
-				  "exec '%s' job %s '%s' \"$SLURM_ARRAY_TASK_ID\"\n",
-				  s->store->id, kind, s->self, kind, s->store->dir);
+	char *path = kb_xasprintf("%s/%s.sh", s->dir, kind), *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-	if (kb_write_file_atomic(path, text, strlen(text)) < 0 || chmod(path, 0755) < 0) {
+	if (!f)
+		abort();
+	/* paths as shell words: a run directory may hold any character */
+	fprintf(f, "#!/bin/sh\n# kbench run %s: one %s per task of the array\nexec ", s->store->id, kind);
+	kb_shell_quote(f, s->self);
+	fprintf(f, " job %s ", kind);
+	kb_shell_quote(f, s->store->dir);
+	fputs(" \"$SLURM_ARRAY_TASK_ID\"\n", f);
+	fclose(f);
+	if (kb_write_file_atomic(path, text, len) < 0 || chmod(path, 0755) < 0) {
 		free(path);
 		path = NULL;
 	}

@@ -590,3 +590,14 @@ size_t kb_wait_one(const void *first, size_t n, size_t stride, int *status)
 			return i;
 	return n;
 }
+
+void kb_shell_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}

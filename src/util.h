@@ -65,6 +65,9 @@ void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
  * after timeout seconds.  Returns its exit status (128 + signal), or
  * -ETIMEDOUT or -errno after a message. */
 int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_path, double timeout);
+/* s as one POSIX shell word: single-quoted, a quote inside as '\'' (what
+ * a job script or hyperfine's command line needs of a path). */
+void kb_shell_quote(FILE *f, const char *s);
 /* Wait for one of n children kbench runs side by side (boots, builds),
  * whose pids are the first member of n structures stride bytes apart; a
  * signal to kbench alone (SIGTERM) is passed on to all of them, once.  The

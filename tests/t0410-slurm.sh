@@ -178,5 +178,14 @@ check "a partition with no nodes: file:line error (rc $rc)" sh -c \
 rc=$?
 check "--executor nowhere: usage error (rc $rc)" sh -c \
 	"[ $rc -eq 2 ] && grep -q \"executor 'nowhere': local or slurm\" '$d/exec.err'"
+# a run directory whose path a shell would split or end a quote in: the job
+# scripts hold it as one shell word
+write_tcg_conf "$d/quote.conf" backend=sim boots=2 samples=2 workloads=getppid seed=11 \
+	timeout=240 executor=slurm output="$d/it's a run"
+"$KBENCH" run "$d/quote.conf" > "$d/quote.out" 2> "$d/quote.err"
+rc=$?
+qrun=$(sed -n '$s|/report.md$||p' "$d/quote.out")
+check "a run directory named with a quote and spaces: the Slurm jobs run in it (rc $rc)" \
+	jq -se 'length == 4 and all(.status == "ok" and .slurm_job != null)' "$qrun/boots.jsonl"
 slurm_stop
 test_done
