@@ -199,6 +199,9 @@ static int cmd_miss_o_meter(int argc, char **argv)
 				ret = KB_EXIT_FAILED;
 		}
 	}
+	if (m.names)
+		kb_warn("miss-o-meter: %ld variant, case or function names in sim.jsonl that are not plain "
+			"names were left out", m.names);
 	if (m.unmatched)
 		kb_warn("miss-o-meter: %ld sim.jsonl lines without their sample in samples.jsonl were "
 			"left out", m.unmatched);

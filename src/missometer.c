@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "missometer.h"
+#include "model.h"
 #include "store.h"
 #include "util.h"
 
@@ -123,6 +124,18 @@ static void add_function(struct kb_miss *m, struct cell *cl, const char *vc, con
 	free(k);
 }
 
+/* A symbol name as System.map has them (or the plugin's "[kernel]"):
+ * printable, no space, at most 256 bytes. */
+static int symbol_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] <= ' ' || (unsigned char)s[n] >= 0x7f || n == 256)
+			return 0;
+	return n > 0;
+}
+
 static int sim_line(void *ctx, char *line, size_t len)
 {
 	struct sim_read *x = ctx;
@@ -137,6 +150,12 @@ static int sim_line(void *ctx, char *line, size_t len)
 		m->torn += !json_is_object(l);
 		json_decref(l);
 		return 0;
+	}
+	/* names reach the terminal and the report: plain ones only */
+	if (!kb_model_name_ok(KB_NAME_VARIANT, json_string_value(json_object_get(l, "variant"))) ||
+	    !kb_model_name_ok(KB_NAME_CASE, json_string_value(json_object_get(l, "case")))) {
+		m->names++;
+		goto out;
 	}
 	id = kb_names_find(&x->it->keys, key);
 	if (id >= x->it->keys.n || !json_is_array(funcs)) {
@@ -157,7 +176,9 @@ static int sim_line(void *ctx, char *line, size_t len)
 
 		/* the plugin's attribution is whole: "[user]" is user code, left
 		 * out here; "[kernel]", kernel code outside System.map's functions */
-		if (name && *name && strcmp(name, "[user]") && json_is_integer(ins) && json_is_integer(mis))
+		if (name && !symbol_ok(name))
+			m->names++;
+		else if (name && strcmp(name, "[user]") && json_is_integer(ins) && json_is_integer(mis))
 			add_function(m, cl, vc, name, (double)json_integer_value(ins),
 				     (double)json_integer_value(mis));
 	}

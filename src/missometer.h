@@ -48,6 +48,7 @@ struct kb_miss {
 	struct cell *cells;			/* by (variant, case): [cap_cells] */
 	size_t cap_cells;
 	long unmatched;				/* sim.jsonl lines with no sample */
+	long names;				/* lines and functions left out for their names */
 	long torn;
 };
 

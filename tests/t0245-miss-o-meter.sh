@@ -43,6 +43,20 @@ check "--case poll --top 3 Os O2: one block, Os -> O2, at most 3 rows each way" 
 	 [ \$(awk '/^Function/ { on = 1; next } on && \$4 <= 0' '$d/poll.out' | wc -l) -le 3 ] &&
 	 [ \$(awk '/^Function/ { on = 1; next } on' '$d/poll.out' | wc -l) -ge 1 ]"
 
+# names from a run directory reach the terminal: a function or case name
+# with a control character is left out, and counted
+mkdir -p "$d/hostile"
+cp "$sim/manifest.json" "$sim/samples.jsonl" "$d/hostile/"
+jq -c 'if .case == "getppid" then .functions[0][0] = "evil\u001b[2Jname" else . end' "$sim/sim.jsonl" \
+	> "$d/hostile/sim.jsonl"
+jq -c 'select(.case == "pipe") | .case = "pi\u001bpe"' "$sim/sim.jsonl" >> "$d/hostile/sim.jsonl"
+"$KBENCH" miss-o-meter "$d/hostile" > "$d/hostile.out" 2> "$d/hostile.err"
+rc=$?
+check "control characters in sim.jsonl names never reach the output; the names left out are counted" sh -c \
+	"[ $rc -eq 0 ] && ! LC_ALL=C grep -q '[[:cntrl:]]' '$d/hostile.out' && ! grep -q evil '$d/hostile.out' &&
+	 grep -q 'names in sim.jsonl that are not plain names were left out' '$d/hostile.err' &&
+	 [ \$(grep -c '^case ' '$d/hostile.out') -eq 3 ]"
+
 # what is refused, and why
 "$KBENCH" miss-o-meter "$sim" O2 O3 > /dev/null 2> "$d/unknown.err"
 rc=$?
