@@ -976,12 +976,15 @@ static void boots(struct kb_doc *d, const struct kb_model *m)
 
 	kb_doc_fmt(in, "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
 	if (m->boots_per_variant > 0 && m->layouts > 1)
-		kb_doc_fmt(in, " %ld boot%s per layout replica, %ld layouts per variant: %s.",
-			   m->boots_per_variant, m->boots_per_variant == 1 ? "" : "s", m->layouts,
-			   m->boots_why);
+		kb_doc_fmt(in, " %ld boot%s per layout replica, %ld layouts per variant: ",
+			   m->boots_per_variant, m->boots_per_variant == 1 ? "" : "s", m->layouts);
 	else if (m->boots_per_variant > 0)
-		kb_doc_fmt(in, " %ld boot%s per variant: %s.", m->boots_per_variant,
-			   m->boots_per_variant == 1 ? "" : "s", m->boots_why);
+		kb_doc_fmt(in, " %ld boot%s per variant: ", m->boots_per_variant,
+			   m->boots_per_variant == 1 ? "" : "s");
+	if (m->boots_per_variant > 0) {
+		kb_doc_str(in, m->boots_why);	/* the manifest's words: data */
+		kb_doc_fmt(in, ".");
+	}
 	if (m->deterministic && m->boots_at_once > 1)
 		kb_doc_fmt(in, " Boots ran up to %ld at once: the counts do not depend on the machine's load.",
 			   m->boots_at_once);

@@ -130,6 +130,17 @@ not_regular() {
 not_regular "samples.jsonl a symlink to /dev/zero" samples.jsonl /dev/zero
 not_regular "samples.jsonl a FIFO" samples.jsonl fifo
 not_regular "boots.jsonl a symlink to /dev/zero" boots.jsonl /dev/zero
+# the manifest's own words (why so many boots) are data in both reports
+cp -r "$d/clean" "$d/why"
+jq '.run.boots = 5 | .run.boots_why = "see [here](javascript:alert(1)) <script>x</script> | *bold*"' \
+	"$d/clean/manifest.json" > "$d/why/manifest.json"
+"$KBENCH" report "$d/why" > /dev/null 2> "$d/why.err"
+rc=$?
+check "boots_why from the manifest: escaped in report.md and report.html (exit $rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -qF '5 boots per variant: see \\[here\\](javascript:alert(1)) \\<script\\>x\\</script\\> \\| \\*bold\\*.' '$d/why/report.md' &&
+	 grep -qF 'see [here](javascript:alert(1)) &lt;script&gt;x&lt;/script&gt; | *bold*.' '$d/why/report.html' &&
+	 ! grep -q '<script>' '$d/why/report.html'"
+
 not_regular "manifest.json a symlink to /dev/zero" manifest.json /dev/zero
 not_regular "manifest.json a FIFO" manifest.json fifo
 not_regular "timing.jsonl a FIFO" timing.jsonl fifo
