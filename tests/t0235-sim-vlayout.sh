@@ -11,7 +11,8 @@
 # run, the real L1i misses, kernel and user, and fills exactly (and the real
 # L2 misses for 0 and 65536); a shift by one line (64) does not.  User code
 # does not move: that is why only whole set spans are exact.  Last, with
-# [run] layouts (real replicas), a virtual layout placed as a replica is.
+# [run] layouts (real replicas), a virtual layout placed as a replica gives
+# its misses, up to one per L1i line where the two histories differ.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "sim virtual layouts"
@@ -96,11 +97,12 @@ check "kernel functions 64 bytes on: the L1i misses differ somewhere" test $diff
 # A real layout replica ([run] layouts: O2 again with seeded padding in its
 # text).  A virtual layout of the O2 kernel whose placement is the
 # replica's (each function where the replica's System.map has it) must give
-# the replica's own L1i misses in every region where both kernels ran the
-# same instructions.  Where they did not, the timer interrupt (paced by the
-# instruction count under -icount) fell elsewhere in the region, because the
-# replica ran another number of instructions before it (its bigger image):
-# the functions whose counts differ are shown; the misses may differ there.
+# the replica's own L1i misses, up to what the cache carries in from the
+# kernels' different histories (below), in every region where both kernels
+# ran the same instructions.  Where they did not, the timer interrupt (paced
+# by the instruction count under -icount) fell elsewhere in the region,
+# because the replica ran another number of instructions before it (its
+# bigger image): the functions whose counts differ are shown.
 if ! "$KBENCH" run --help-config 2>/dev/null | grep -q '^  layouts '; then
 	skip "needs:[run] layouts (layout replicas)" "a virtual layout equal to a real replica's gives its L1i misses"
 	test_done
@@ -137,18 +139,32 @@ awk 'FNR == 1 { f++ } /^region / { for (i = 2; i <= NF; i++) { split($i, kv, "="
 sed 's/^/# region, instructions k u (replica, O2) | replica L1i k u fill | virtual: /' "$d/replica.cmp"
 same_ins=$(awk '$2 == $4 && $3 == $5' "$d/replica.cmp" | wc -l)
 exact=$(awk '$2 == $4 && $3 == $5 && $7 == $11 && $8 == $12 && $9 == $13' "$d/replica.cmp" | wc -l)
-# A region that ran the same instructions per function in both kernels has
-# once (1 of 2,028 misses, pipe, with a runner built elsewhere) differed by
-# one miss, unexplained so far: such a region must agree to 0.1% and is
-# named; every region must agree exactly in at least one of them.
-near=$(awk '$2 == $4 && $3 == $5 { d = $7 - $11; if (d < 0) d = -d; if (d > 0.001 * $7 + 0.5) print }' \
+# A region's misses depend on the cache it starts with, not only on its own
+# instructions: the two kernels' histories differ before it (the replica's
+# boot ran other instructions, so its timer interrupts fall elsewhere and a
+# region may wake ksoftirqd in one kernel only), and lines left from that
+# history stay in the sets the region does not use.  For LRU, the same
+# accesses from two different starting states agree once each set has seen
+# as many distinct lines as it has ways: they differ by at most one miss per
+# line the L1i holds (32768 / 64 = 512).  So where a region ran the same
+# instructions in both kernels, the virtual layout must give the replica's
+# L1i misses within 512 (exactly where the histories met), while the O2
+# kernel's own misses, in its own layout, must miss that bound somewhere:
+# else the check would not tell a layout from any other.
+lines=512
+near=$(awk -v b=$lines '$2 == $4 && $3 == $5 { d = $7 - $11; if (d < 0) d = -d; if (d > b) print }' \
 	"$d/replica.cmp" | wc -l)
 awk '$2 == $4 && $3 == $5 && ($7 != $11 || $8 != $12 || $9 != $13) { print "region " $1 ": same instructions, L1i misses " $7 " " $8 " " $9 " (replica) against " $11 " " $12 " " $13 " (virtual): not exact" }' \
 	"$d/replica.cmp" | while read -r l; do diag "$l"; done
+# the O2 kernel's own misses in the same boot (its real layout), per region
+awk '/^region / { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+		print r["seq"], r["l1i_miss_k"] }' "$d/virtual.sim" > "$d/own"
+far=$(awk -v b=$lines 'FNR == NR { own[$1] = $2; next } { d = $7 - own[$1]; if (d < 0) d = -d; if (d > b) n++ } END { print n + 0 }' \
+	"$d/own" "$d/replica.cmp")
 check "4 regions in both boots, $same_ins of them with the same instructions in both kernels" \
 	sh -c "[ \$(wc -l < '$d/replica.cmp') = 4 ] && [ $same_ins -ge 1 ]"
-check "where the instructions are the same, the virtual layout gives the replica's L1i misses ($exact of $same_ins exactly, the others within 0.1%)" \
-	sh -c "[ $exact -ge 1 ] && [ $near = 0 ]"
+check "where the instructions are the same, the virtual layout gives the replica's L1i misses within the L1i's $lines lines ($exact of $same_ins exactly); the O2 kernel's own layout misses by more in $far region(s)" \
+	sh -c "[ $near = 0 ] && [ $far -ge 1 ]"
 for s in $(awk '$2 != $4 || $3 != $5 { print $1 }' "$d/replica.cmp"); do
 	diag "region $s ran other instructions in the replica; functions whose counts differ (O2, replica):" \
 		"$(join -a1 -a2 -e0 -o 0,1.2,2.2 \
