@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "hybrid.h"
 #include "util.h"
 
 /* Bump when the way kernels are configured or built changes: old cache
@@ -461,6 +462,7 @@ void kb_kernel_release(struct kb_kernel *k)
 	free(k->system_map);
 	free(k->dotconfig);
 	free(k->compiler);
+	free(k->objdir);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -578,9 +580,12 @@ static void make_argv(struct argv *a, const struct kb_conf *conf, const struct k
 	/* through ccache the compiler is the same one (the cache key and the
 	 * .config do not change); only its results are reused */
 	if (ccache_path(conf))
-		a->v[a->n++] = kb_xasprintf("CC=%s %s", ccache_path(conf), v->cc ? v->cc : "gcc");
-	else if (v->cc)
-		a->v[a->n++] = kb_xasprintf("CC=%s", v->cc);
+		a->v[a->n++] = kb_xasprintf("CC=%s%s%s %s", v->cc_wrap ? v->cc_wrap : "",
+					    v->cc_wrap ? " " : "", ccache_path(conf),
+					    v->cc ? v->cc : "gcc");
+	else if (v->cc || v->cc_wrap)
+		a->v[a->n++] = kb_xasprintf("CC=%s%s%s", v->cc_wrap ? v->cc_wrap : "",
+					    v->cc_wrap ? " " : "", v->cc ? v->cc : "gcc");
 	if (v->kcflags)
 		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
 	if (jobs > 0)
@@ -764,6 +769,102 @@ static int fill_outputs(struct kb_kernel *k)
 	       is_file(k->dotconfig);
 }
 
+/* ---- hybrids ---- */
+
+/* Characters a path may have to reach make and its shell inert. */
+static int make_inert(const char *s)
+{
+	return !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789/._-+,=@%:~")];
+}
+
+/* [variant] hybrid: A and B built (or from the cache), the spec of B's
+ * objects under the paths, then A's build with CC through kbench hybrid-cc
+ * (hybrid.h). */
+static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
+			const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
+			struct kb_kernel *out)
+{
+	const struct kb_variant *a = &conf->variants[v->hy_a], *b = &conf->variants[v->hy_b];
+	struct kb_kernel ka, kb;
+	struct kb_hybrid_counts c;
+	struct kb_variant hv;
+	char *spec = NULL, *exe = NULL, *diff = NULL;
+	int ret = -1, err;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	memset(&kb, 0, sizeof(kb));
+	if (kb_build_variant(conf, src, a, NULL, log_path, &ka) < 0) {
+		kb_error("variant '%s': its variant A, '%s', did not build", v->name, a->name);
+		out->failure = "variant A did not build";
+		goto out;
+	}
+	if (kb_build_variant(conf, src, b, NULL, log_path, &kb) < 0) {
+		kb_error("variant '%s': its variant B, '%s', did not build", v->name, b->name);
+		out->failure = "variant B did not build";
+		goto out;
+	}
+	diff = kb_hybrid_config_diff(ka.dotconfig, kb.dotconfig, &err);
+	if (err || diff) {
+		if (err)
+			kb_error("variant '%s': cannot read the .config of '%s' or '%s'", v->name,
+				 a->name, b->name);
+		else
+			kb_error("variant '%s': the .configs of '%s' and '%s' differ in %s, not only in "
+				 "the optimization level: objects compiled for one do not fit the "
+				 "other", v->name, a->name, b->name, diff);
+		out->failure = "A and B have other .configs";
+		goto out;
+	}
+	if (kb_hybrid_spec(conf->cache, v->name, &ka, &kb, v->hy_paths, v->n_hy_paths, &spec,
+			   &c) < 0) {
+		out->failure = "no spec of the hybrid";
+		goto out;
+	}
+	exe = realpath("/proc/self/exe", NULL);
+	if (!exe || !make_inert(exe) || !make_inert(spec)) {
+		kb_error("variant '%s': '%s' or '%s' has characters make would expand: cannot be "
+			 "the compiler of a hybrid", v->name, exe ? exe : "/proc/self/exe", spec);
+		out->failure = "kbench's path is not make-inert";
+		goto out;
+	}
+	f = fopen(log_path, "a");
+	if (f) {
+		fprintf(f, "kbench: hybrid of '%s' and '%s': %zu objects, %zu compiled differently, "
+			"%zu of them under the paths, compiled as in '%s' (spec %s)\n", a->name,
+			b->name, c.objects, c.differ, c.chosen, b->name, spec);
+		fclose(f);
+	}
+	hv = *a;
+	hv.name = v->name;
+	hv.hy_spec = spec;
+	hv.cc_wrap = kb_xasprintf("%s hybrid-cc %s --", exe, spec);
+	ret = kb_build_variant(conf, src, &hv, l, log_path, out);
+	free((char *)hv.cc_wrap);
+	out->hy_objects = c.objects;
+	out->hy_differ = c.differ;
+	out->hy_chosen = c.chosen;
+	if (ret == 0) {
+		char *d2 = kb_hybrid_config_diff(ka.dotconfig, out->dotconfig, &err);
+
+		if (err || d2) {
+			kb_error("variant '%s': its .config is not '%s''s (%s)", v->name, a->name,
+				 d2 ? d2 : "unreadable");
+			out->failure = "the hybrid's .config is not A's";
+			ret = -1;
+		}
+		free(d2);
+	}
+out:
+	kb_kernel_release(&ka);
+	kb_kernel_release(&kb);
+	free(spec);
+	free(exe);
+	free(diff);
+	return ret;
+}
+
 int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
 		     struct kb_kernel *out)
@@ -774,6 +875,8 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	double t0 = kb_now();
 	int ret = -1, lockfd = -1, r;
 
+	if (v->hybrid)
+		return build_hybrid(conf, src, v, l, log_path, out);
 	memset(out, 0, sizeof(*out));
 	out->ccache_hits = out->ccache_misses = -1;
 	/* only kbench says whether the padding is in (make reads the environment) */
@@ -841,10 +944,13 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 			goto out;
 		}
 		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, conf->base, guest,
-					 frag ? frag : "", kopts, v->cc, v->kcflags, out->compiler };
-		sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields));
+					 frag ? frag : "", kopts, v->cc, v->kcflags, out->compiler,
+					 v->hy_spec };
+		/* a hybrid has its own (its objects are not A's) */
+		sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - !v->hy_spec);
 	}
 	objdir = kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
+	out->objdir = kb_xstrdup(objdir);
 	if (kb_mkdir_p(objdir, 0755) < 0)
 		goto out;
 	lock = kb_xasprintf("%s.lock", objdir);
@@ -882,11 +988,13 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		goto out;
 	}
 	{
+		char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s", pads, v->hy_spec) : NULL;
 		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
-					 v->cc, v->kcflags, out->compiler, pads };
+					 v->cc, v->kcflags, out->compiler, extra ? extra : pads };
 
 		/* layout 0 keeps the key of a build without the feature */
-		sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields) - !pads[0]);
+		sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
+		free(extra);
 	}
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (fill_outputs(out)) {

@@ -24,6 +24,10 @@ struct kb_kernel {
 	long ccache_hits;	/* this build's compilations ccache answered; -1: no ccache */
 	long ccache_misses;
 	double seconds;		/* wall time of this step */
+	char *objdir;		/* its object directory (NULL: prebuilt) */
+	/* a hybrid's objects (hybrid.h): compiled by both A and B, with
+	 * different commands, and of those taken from B */
+	size_t hy_objects, hy_differ, hy_chosen;
 	const char *failure;	/* on failure: what went wrong, in a few words */
 };
 

@@ -56,6 +56,21 @@ static const char *backend_check(const char *value)
 	return "not a primary backend (see the backends in kbench run --help-config)";
 }
 
+/* [variant] hybrid: words of path characters (A B PATH...; names and
+ * paths are checked once every variant is known). */
+static const char *hybrid_check(const char *v)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789/._-+ ";
+	int words = 0;
+
+	if (v[strspn(v, ok)])
+		return "only variant names and kernel paths (letters, digits, /._-+) separated by spaces";
+	for (const char *p = v; *p; p++)
+		words += *p != ' ' && (p == v || p[-1] == ' ');
+	return words < 3 ? "A B PATH...: two variants and at least one path" : NULL;
+}
+
 #define KOFF(f) offsetof(struct kb_conf, f)
 #define VOFF(f) offsetof(struct kb_variant, f)
 
@@ -230,6 +245,13 @@ static const struct kb_option options[] = {
 	  .help = "prebuilt kernel image (with vmlinux): no build" },
 	{ .name = "vmlinux", .section = KB_SEC_VARIANT, .type = KB_OPT_PATH, .off = VOFF(vmlinux),
 	  .help = "the vmlinux that goes with bzimage" },
+	{ .name = "hybrid", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(hybrid),
+	  .check = hybrid_check,
+	  .help = "A B PATH...: a hybrid kernel, built as variant A with the objects under each "
+		  "PATH (a directory of the kernel tree, an object such as kernel/fork.o, or '.' "
+		  "for all) compiled exactly as variant B compiled them (its recorded commands); A "
+		  "and B come earlier in the file and their .configs may differ only in the "
+		  "optimization level (kbench explain builds these)" },
 };
 
 static const char *const section_names[] = { "kernel", "run", "variant NAME" };
@@ -790,6 +812,56 @@ static void check_table(void)
 			}
 }
 
+/* A hybrid variant's A, B and paths (hybrid_check passed the characters). */
+static void hybrid_parse(struct parse *p, struct kb_conf *c, size_t i)
+{
+	struct kb_variant *v = &c->variants[i];
+	char *s = kb_xstrdup(v->hybrid), *save = NULL, *w;
+	int n = 0;
+
+	if (v->n_kopts || v->kcflags || v->cc || v->bzimage)
+		perr(p, "variant '%s': a hybrid takes its config, kcflags and cc from its variants A "
+		     "and B; it cannot have its own", v->name);
+	for (w = strtok_r(s, " ", &save); w; w = strtok_r(NULL, " ", &save), n++) {
+		if (n < 2) {
+			size_t j;
+
+			for (j = 0; j < i && strcmp(c->variants[j].name, w); j++)
+				;
+			if (j == i) {
+				perr(p, "variant '%s': hybrid: '%s' is not a variant defined before it",
+				     v->name, w);
+			} else if (c->variants[j].hybrid || c->variants[j].bzimage) {
+				perr(p, "variant '%s': hybrid: '%s' is %s; A and B must be built from "
+				     "source as configured", v->name, w,
+				     c->variants[j].hybrid ? "a hybrid itself" : "prebuilt");
+			} else if (n == 0) {
+				v->hy_a = j;
+			} else if (j == v->hy_a) {
+				perr(p, "variant '%s': hybrid: A and B are both '%s'", v->name, w);
+			} else {
+				v->hy_b = j;
+			}
+			continue;
+		}
+		if (w[0] == '/' || !strcmp(w, "..") || !strncmp(w, "../", 3) || strstr(w, "/../") ||
+		    (strlen(w) >= 3 && !strcmp(w + strlen(w) - 3, "/..")) || strstr(w, "//")) {
+			perr(p, "variant '%s': hybrid: path '%s' must be relative to the kernel tree, "
+			     "without '..' or '//'", v->name, w);
+			continue;
+		}
+		v->hy_paths = kb_xrealloc(v->hy_paths, (v->n_hy_paths + 1) * sizeof(*v->hy_paths));
+		if (!strcmp(w, ".") || !strcmp(w, "./"))
+			v->hy_paths[v->n_hy_paths++] = kb_xstrdup("");
+		else if (strlen(w) > 2 && !strcmp(w + strlen(w) - 2, ".o"))
+			v->hy_paths[v->n_hy_paths++] = kb_xstrdup(w);
+		else
+			v->hy_paths[v->n_hy_paths++] = w[strlen(w) - 1] == '/' ? kb_xstrdup(w)
+						       : kb_xasprintf("%s/", w);
+	}
+	free(s);
+}
+
 static void finish(struct parse *p)
 {
 	struct kb_conf *c = p->conf;
@@ -809,6 +881,8 @@ static void finish(struct parse *p)
 			perr(p, "variant '%s': cmdline: kb_ parameters belong to kbench's guest runner", v->name);
 		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc))
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
+		if (v->hybrid)
+			hybrid_parse(p, c, i);
 		if (v->bzimage && c->layouts > 1) {
 			p->line = kb_conf_key_line(c, KB_SEC_RUN, "layouts");
 			perr(p, "'layouts': %ld, but variant '%s' is a prebuilt bzimage: kbench cannot "
@@ -1099,6 +1173,9 @@ void kb_conf_release(struct kb_conf *conf)
 			free(v->kopts[k].value);
 		}
 		free(v->kopts);
+		for (size_t k = 0; k < v->n_hy_paths; k++)
+			free(v->hy_paths[k]);
+		free(v->hy_paths);
 		free(v->name);
 	}
 	for (size_t b = 0; b < KB_N_BACKENDS; b++)

@@ -26,6 +26,15 @@ struct kb_variant {
 	char *cmdline;		/* extra kernel command line at boot (not a build input) */
 	char *bzimage;		/* prebuilt pair instead of a build */
 	char *vmlinux;
+	/* hybrid = A B PATH...: built as variant A, the objects under the
+	 * paths compiled exactly as variant B compiled them (kbench explain) */
+	char *hybrid;
+	size_t hy_a, hy_b;	/* indexes of A and B in the configuration */
+	char **hy_paths;	/* "" (all), "dir/" or "dir/file.o" */
+	size_t n_hy_paths;
+	/* set only on the copy of A that builds a hybrid (build.c), never
+	 * from a file: CC's wrapper ("kbench hybrid-cc SPEC --") and the spec */
+	const char *cc_wrap, *hy_spec;
 };
 
 /* Options kbench knows at most (core and backends'), and a configuration's size. */

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Hybrid kernels: the spec of which objects a hybrid takes from variant B
+ * (hybrid.h), read from the two builds' Kbuild command files. */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hybrid.h"
+#include "util.h"
+
+int kb_hybrid_match(const char *object, char *const *paths, size_t npaths)
+{
+	for (size_t i = 0; i < npaths; i++) {
+		size_t n = strlen(paths[i]);
+
+		if (!n || (paths[i][n - 1] == '/' ? !strncmp(object, paths[i], n)
+						  : !strcmp(object, paths[i])))
+			return 1;
+	}
+	return 0;
+}
+
+/* The command Kbuild recorded for the object of command file path (its
+ * first line, "cmd_OBJ := CMD", with make's escapes of '$' and '#' undone),
+ * the object's name in *obj; NULL when there is none. */
+static char *recorded_command(const char *path, char **obj)
+{
+	char *text = NULL, *nl, *sep, *cmd, *o;
+	const char *s;
+
+	*obj = NULL;
+	if (kb_read_file_max(path, &text, NULL, 1 << 22) < 0)
+		return NULL;
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = 0;
+	s = !strncmp(text, "cmd_", 4) ? text + 4 : !strncmp(text, "savedcmd_", 9) ? text + 9 : NULL;
+	sep = s ? strstr(s, " := ") : NULL;
+	if (!sep) {
+		free(text);
+		return NULL;
+	}
+	*obj = kb_xstrndup(s, (size_t)(sep - s));
+	cmd = o = kb_xstrdup(sep + 4);
+	for (const char *p = cmd; *p;) {
+		if (!strncmp(p, "$(pound)", 8)) {
+			*o++ = '#';
+			p += 8;
+		} else if (p[0] == '$' && p[1] == '$') {
+			*o++ = '$';
+			p += 2;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = 0;
+	free(text);
+	return cmd;
+}
+
+/* nftw has no closure: the walk's state. */
+static struct walk {
+	const char *a_dir, *b_dir;
+	size_t b_len;
+	char *const *paths;
+	size_t npaths;
+	struct kb_hybrid_counts *c;
+	char **objs, **cmds;
+	size_t n, cap;
+} W;
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base, *rel = path + W.b_len + 1;
+	size_t blen = strlen(base);
+	char *obj = NULL, *aobj = NULL, *bcmd, *acmd, *apath;
+
+	(void)st;
+	if (type == FTW_D && ftw->level == 1 && (!strcmp(base, "scripts") || !strcmp(base, "tools")))
+		return FTW_SKIP_SUBTREE;	/* host programs */
+	if (type != FTW_F || base[0] != '.' || blen < 7 || strcmp(base + blen - 6, ".o.cmd"))
+		return FTW_CONTINUE;
+	bcmd = recorded_command(path, &obj);
+	if (!bcmd || strcmp(obj + strlen(obj) - 2, ".o") || strstr(obj, "..")) {
+		free(bcmd);
+		free(obj);
+		return FTW_CONTINUE;
+	}
+	apath = kb_xasprintf("%s/%s", W.a_dir, rel);
+	acmd = recorded_command(apath, &aobj);
+	free(apath);
+	if (acmd && !strcmp(obj, aobj)) {
+		W.c->objects++;
+		if (strcmp(acmd, bcmd)) {
+			W.c->differ++;
+			if (kb_hybrid_match(obj, W.paths, W.npaths)) {
+				W.c->chosen++;
+				if (W.n == W.cap) {
+					W.cap = W.cap ? 2 * W.cap : 256;
+					W.objs = kb_xrealloc(W.objs, W.cap * sizeof(*W.objs));
+					W.cmds = kb_xrealloc(W.cmds, W.cap * sizeof(*W.cmds));
+				}
+				W.objs[W.n] = obj;
+				W.cmds[W.n++] = bcmd;
+				obj = bcmd = NULL;
+			}
+		}
+	}
+	free(acmd);
+	free(aobj);
+	free(bcmd);
+	free(obj);
+	return FTW_CONTINUE;
+}
+
+char *kb_hybrid_config_diff(const char *a, const char *b, int *err)
+{
+	char *ta = NULL, *tb = NULL, *found = NULL;
+	char *sa = NULL, *sb = NULL;
+
+	*err = 0;
+	if (kb_read_file(a, &ta, NULL) < 0 || kb_read_file(b, &tb, NULL) < 0) {
+		*err = 1;
+		goto out;
+	}
+	/* line by line: the same options in the same order, as Kconfig writes them */
+	for (char *la = strtok_r(ta, "\n", &sa), *lb = strtok_r(tb, "\n", &sb); la || lb;
+	     la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
+		static const char opt[] = "CONFIG_CC_OPTIMIZE_FOR_";
+		const char *na, *nb;
+
+		if (la && lb && !strcmp(la, lb))
+			continue;
+		na = la ? la + strspn(la, "# ") : "";
+		nb = lb ? lb + strspn(lb, "# ") : "";
+		if (!strncmp(na, opt, strlen(opt)) && !strncmp(nb, opt, strlen(opt)))
+			continue;
+		found = kb_xstrndup(na, strcspn(na, "= "));
+		if (!*found) {
+			free(found);
+			found = kb_xstrndup(nb, strcspn(nb, "= "));
+		}
+		break;
+	}
+out:
+	free(ta);
+	free(tb);
+	return found;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The walk of b's object directory against a's over paths: W filled. */
+static int walk(const char *variant, const struct kb_kernel *a, const struct kb_kernel *b,
+		char *const *paths, size_t npaths, struct kb_hybrid_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	memset(&W, 0, sizeof(W));
+	W.a_dir = a->objdir;
+	W.b_dir = b->objdir;
+	W.b_len = strlen(b->objdir);
+	W.paths = paths;
+	W.npaths = npaths;
+	W.c = c;
+	if (!a->objdir || !b->objdir)
+		return kb_error("variant '%s': a prebuilt kernel has no objects to mix", variant);
+	if (nftw(b->objdir, visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0)
+		return kb_error_errno(errno, "variant '%s': cannot read the object directory '%s'",
+				      variant, b->objdir);
+	if (!c->objects)
+		return kb_error("variant '%s': no Kbuild command files in '%s' and '%s': cannot tell "
+				"how each object was compiled", variant, a->objdir, b->objdir);
+	return 0;
+}
+
+static void walk_free(void)
+{
+	for (size_t i = 0; i < W.n; i++) {
+		free(W.objs[i]);
+		free(W.cmds[i]);
+	}
+	free(W.objs);
+	free(W.cmds);
+	memset(&W, 0, sizeof(W));
+}
+
+int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct kb_kernel *b,
+		      char ***objs, size_t *n, struct kb_hybrid_counts *c)
+{
+	static char *const all[] = { "" };
+
+	*objs = NULL;
+	*n = 0;
+	if (walk(what, a, b, all, 1, c) < 0) {
+		walk_free();
+		return -1;
+	}
+	qsort(W.objs, W.n, sizeof(*W.objs), by_name);
+	*objs = W.objs;
+	*n = W.n;
+	for (size_t i = 0; i < W.n; i++)
+		free(W.cmds[i]);
+	free(W.cmds);
+	memset(&W, 0, sizeof(W));
+	return 0;
+}
+
+int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kernel *a,
+		   const struct kb_kernel *b, char *const *paths, size_t npaths, char **specdir,
+		   struct kb_hybrid_counts *c)
+{
+	unsigned char d[SHA256_DIGEST_LENGTH];
+	char hexd[2 * SHA256_DIGEST_LENGTH + 1], *tmp = NULL;
+	SHA2_CTX ctx;
+	int ret = -1;
+
+	*specdir = NULL;
+	if (walk(variant, a, b, paths, npaths, c) < 0)
+		goto out;
+	/* sorted, so that the spec's name is its content's */
+	{
+		size_t *ix = kb_xcalloc(W.n ? W.n : 1, sizeof(*ix));
+		char **objs = kb_xcalloc(W.n ? W.n : 1, sizeof(*objs));
+
+		for (size_t i = 0; i < W.n; i++)
+			objs[i] = W.objs[i];
+		qsort(objs, W.n, sizeof(*objs), by_name);
+		for (size_t i = 0; i < W.n; i++)
+			for (size_t j = 0; j < W.n; j++)
+				if (W.objs[j] == objs[i])
+					ix[i] = j;
+		SHA256Init(&ctx);
+		SHA256Update(&ctx, (const unsigned char *)a->key, strlen(a->key));
+		SHA256Update(&ctx, (const unsigned char *)b->key, strlen(b->key));
+		for (size_t i = 0; i < W.n; i++) {
+			SHA256Update(&ctx, (const unsigned char *)W.objs[ix[i]], strlen(W.objs[ix[i]]) + 1);
+			SHA256Update(&ctx, (const unsigned char *)W.cmds[ix[i]], strlen(W.cmds[ix[i]]) + 1);
+		}
+		SHA256Final(d, &ctx);
+		free(ix);
+		free(objs);
+	}
+	for (size_t i = 0; i < sizeof(d); i++)
+		snprintf(hexd + 2 * i, 3, "%02x", d[i]);
+	*specdir = kb_xasprintf("%s/hybrid/%.16s", cache, hexd);
+	if (access(*specdir, F_OK) == 0) {
+		ret = 0;
+		goto out;
+	}
+	/* written aside, then renamed into place: a spec is whole or absent */
+	tmp = kb_xasprintf("%s.tmp.%ld", *specdir, (long)getpid());
+	for (size_t i = 0; i < W.n; i++) {
+		char *f = kb_xasprintf("%s/%s", tmp, W.objs[i]), *slash = strrchr(f, '/');
+
+		*slash = 0;
+		if (kb_mkdir_p(f, 0755) < 0) {
+			free(f);
+			goto out;
+		}
+		*slash = '/';
+		if (kb_write_file_atomic(f, W.cmds[i], strlen(W.cmds[i])) < 0) {
+			free(f);
+			goto out;
+		}
+		free(f);
+	}
+	if (kb_mkdir_p(tmp, 0755) < 0)
+		goto out;
+	if (rename(tmp, *specdir) < 0 && access(*specdir, F_OK) < 0) {
+		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, *specdir);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (tmp && access(tmp, F_OK) == 0) {
+		char *argv[] = { "rm", "-rf", tmp, NULL };
+
+		kb_run_argv(argv, NULL, "/dev/null");
+	}
+	free(tmp);
+	walk_free();
+	if (ret < 0) {
+		free(*specdir);
+		*specdir = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_HYBRID_H
+#define KB_HYBRID_H
+
+/*
+ * Hybrid kernels ([variant] hybrid = A B PATH..., kbench explain): variant
+ * A's build in which the objects under the paths are compiled exactly as
+ * variant B compiled them.  Kbuild records every object's command in its
+ * .<object>.cmd file; the objects whose command differs between A's and B's
+ * builds and that lie under a path make the hybrid's spec, one file per
+ * object holding B's command.  The hybrid is built with A's .config and a
+ * CC that is `kbench hybrid-cc SPEC -- <A's CC>`: for an object in the spec
+ * it runs B's command (through ccache, a cache hit), for any other it runs
+ * A's.  The two .configs may differ only in the optimization level, so the
+ * objects are interchangeable.
+ */
+
+#include <stddef.h>
+
+#include "build.h"
+
+struct kb_hybrid_counts {
+	size_t objects;		/* objects both builds compiled */
+	size_t differ;		/* ... with different commands */
+	size_t chosen;		/* ... of those, under the paths: B's in the hybrid */
+};
+
+/* The spec of a hybrid of built kernels a and b (their object
+ * directories) over paths: made once under cache/hybrid/ (named by its
+ * content), its directory in *specdir (malloc'd).  0, or -1 after a message
+ * naming the variant. */
+int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kernel *a,
+		   const struct kb_kernel *b, char *const *paths, size_t npaths, char **specdir,
+		   struct kb_hybrid_counts *c);
+
+/* Every object a and b both compiled, with different commands (sorted
+ * names, malloc'd, in *objs); what names the builds in messages.  0, or -1
+ * after a message. */
+int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct kb_kernel *b,
+		      char ***objs, size_t *n, struct kb_hybrid_counts *c);
+
+/* Whether object (relative to the object tree) is under one of paths. */
+int kb_hybrid_match(const char *object, char *const *paths, size_t npaths);
+
+/* The .config lines of a and b that differ, other than the optimization
+ * level's (CONFIG_CC_OPTIMIZE_FOR_*): NULL when none, else the first such
+ * option's name (malloc'd).  *err set when a file cannot be read. */
+char *kb_hybrid_config_diff(const char *a, const char *b, int *err);
+
+#endif
