@@ -48,14 +48,14 @@ static int executor_check(struct kb_conf *conf, const char *executor, const char
 /* A new run: configuration, run directory, the manifest first (whatever
  * happens later, the run says what it was) and a copy of the configuration
  * for --resume. */
-static int start_run(const char *path, const char *executor, struct kb_conf *conf,
-		     struct kb_store *store, int *lockfd)
+static int start_run(const char *path, const char *confdir, const char *executor,
+		     struct kb_conf *conf, struct kb_store *store, int *lockfd)
 {
 	char *conftext = NULL, *copy;
 	size_t len = 0;
 	int r;
 
-	if (kb_conf_load(conf, path) < 0 || kb_conf_check_paths(conf) < 0)
+	if (kb_conf_load_dir(conf, path, confdir) < 0 || kb_conf_check_paths(conf) < 0)
 		return KB_EXIT_USAGE;
 	r = executor_check(conf, executor, conf->output);
 	if (r)
@@ -222,7 +222,8 @@ static long stages(const struct kb_conf *conf, const struct kb_boots *env, const
 	return bad;
 }
 
-static int cmd_run(int argc, char **argv)
+int kb_run_main(const char *path, const char *confdir, int resume, const char *executor,
+		char **run_dir)
 {
 	struct kb_conf conf = { 0 };
 	struct kb_store store = { 0 };
@@ -231,18 +232,16 @@ static int cmd_run(int argc, char **argv)
 	struct kb_run_variant *vs = NULL;
 	struct kb_boots env = { .conf = &conf, .store = &store, .backends = &bc };
 	struct kb_slurm sl = { 0 };
-	const char *path, *executor;
 	char *runner = NULL, *image = NULL, *logdir = NULL;
 	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0;
 	size_t nbuilt = 0, first;
-	int resume, lockfd = -1, failed = 0, refused = 0, slurm = 0, ret = KB_EXIT_FAILED;
-	int r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume, &executor);
+	int lockfd = -1, failed = 0, refused = 0, slurm = 0, ret = KB_EXIT_FAILED, r;
 	double t0 = kb_now();
 
-	if (r >= 0)
-		return r;
+	if (run_dir)
+		*run_dir = NULL;
 	r = resume ? resume_run(path, executor, &conf, &store, &lockfd)
-		   : start_run(path, executor, &conf, &store, &lockfd);
+		   : start_run(path, confdir, executor, &conf, &store, &lockfd);
 	if (r) {
 		if (lockfd >= 0)
 			close(lockfd);
@@ -252,6 +251,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	kb_install_signal_handlers();
 	kb_info("%s run directory %s", resume ? "resuming" : "new", store.dir);
+	if (run_dir)
+		*run_dir = kb_xstrdup(store.dir);
 
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_store_path(&store, "variants");
@@ -350,6 +351,14 @@ out:
 	if (lockfd >= 0)
 		close(lockfd);
 	return ret;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *path, *executor;
+	int resume, r = kb_run_args(&kb_command_run, argc, argv, 1, &path, &resume, &executor);
+
+	return r >= 0 ? r : kb_run_main(path, NULL, resume, executor, NULL);
 }
 
 const struct kb_command kb_command_run = {

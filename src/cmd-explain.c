@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* kbench explain VARIANTS.CONF A B: which code makes B's kernel smaller or
+ * larger, faster or slower than A's.  Hybrid kernels (hybrid.h) take the
+ * objects of one part of the tree from B and everything else from A; the
+ * part's contribution is the hybrid's figure minus A's, beside the whole
+ * (A with every object from B, "the B end") and what the parts leave over
+ * (the interaction).  The hybrids are variants of an ordinary run
+ * directory: built, booted, cached and resumed as kbench run does, and
+ * explain.md, explain.html and explain.json are written from its model. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "commands.h"
+#include "conf.h"
+#include "doc.h"
+#include "hybrid.h"
+#include "model.h"
+#include "run.h"
+#include "util.h"
+
+/* The figures explained, per case: name in the model, words, and kind. */
+static const struct {
+	const char *metric, *words;
+} figures[] = {
+	{ "ins_k_per_op", "kernel instructions per operation" },
+	{ "l1i_k_per_op", "kernel L1i misses per operation" },
+	{ "model_cycles_per_op", "modeled cycles per operation" },
+};
+
+/* ---- the configuration of the explain run ---- */
+
+static void add_line(char **text, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_line(char **text, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	size_t n;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	n = strlen(s);
+	*text = kb_xrealloc(*text, *len + n + 1);
+	memcpy(*text + *len, s, n + 1);
+	*len += n;
+	free(s);
+}
+
+/* The section a header line opens ("kernel", "run", "variant NAME"), trimmed. */
+static char *section_of(const char *line)
+{
+	const char *s = line + strspn(line, " \t"), *e;
+	char *sec, *p;
+
+	if (*s != '[' || !(e = strchr(s, ']')))
+		return NULL;
+	sec = kb_xstrndup(s + 1, (size_t)(e - s - 1));
+	/* "variant   NAME" as "variant NAME" */
+	p = sec + strspn(sec, " \t");
+	memmove(sec, p, strlen(p) + 1);
+	for (p = sec + strlen(sec); p > sec && (p[-1] == ' ' || p[-1] == '\t'); p--)
+		p[-1] = 0;
+	if (!strncmp(sec, "variant", 7) && (sec[7] == ' ' || sec[7] == '\t')) {
+		p = sec + 7 + strspn(sec + 7, " \t");
+		memmove(sec + 8, p, strlen(p) + 1);
+		sec[7] = ' ';
+	}
+	return sec;
+}
+
+/* The key of a "key = value" line, or NULL. */
+static int line_key_is(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	const char *s = line + strspn(line, " \t");
+
+	return s == line && !strncmp(s, key, n) && (s[n] == ' ' || s[n] == '\t' || s[n] == '=');
+}
+
+/* Name of a hybrid variant for a node: B, '.', the path with '/' as '-'. */
+static char *node_variant(const char *b, const char *node)
+{
+	char *n = kb_xasprintf("%s.%s", b, *node ? node : "all");
+	size_t len = strlen(n);
+
+	if (len && n[len - 1] == '/')
+		n[--len] = 0;
+	for (char *p = n; *p; p++)
+		if (*p == '/')
+			*p = '-';
+	if (len > 64)
+		n[64] = 0;
+	return n;
+}
+
+/* The configuration text of the explain run: the original's [kernel] and
+ * [run] (baseline A; workloads cases when given), variants A and B as they
+ * are, then the B end and one hybrid per node. */
+static char *explain_text(const char *orig, const char *a, const char *b, const char *cases,
+			  char *const *nodes, size_t n)
+{
+	char *text = NULL, *copy = kb_xstrdup(orig), *save = NULL, *sec = NULL;
+	char *va = kb_xasprintf("variant %s", a), *vb = kb_xasprintf("variant %s", b);
+	size_t len = 0;
+	int keep = 1, had_run = 0, in_run = 0, skipping = 0;
+
+	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *s = section_of(l);
+
+		if (s) {
+			free(sec);
+			sec = s;
+			keep = !strcmp(sec, "kernel") || !strcmp(sec, "run") || !strcmp(sec, va) ||
+			       !strcmp(sec, vb);
+			in_run = !strcmp(sec, "run");
+			skipping = 0;
+			if (keep)
+				add_line(&text, &len, "%s\n", l);
+			if (in_run) {
+				had_run = 1;
+				add_line(&text, &len, "baseline = %s\n", a);
+				if (cases)
+					add_line(&text, &len, "workloads = %s\n", cases);
+			}
+			continue;
+		}
+		if (!keep)
+			continue;
+		if (in_run) {
+			/* a continuation line belongs to the key before it */
+			if (skipping && (l[0] == ' ' || l[0] == '\t'))
+				continue;
+			skipping = line_key_is(l, "baseline") || (cases && line_key_is(l, "workloads"));
+			if (skipping)
+				continue;
+		}
+		add_line(&text, &len, "%s\n", l);
+	}
+	if (!had_run) {
+		add_line(&text, &len, "[run]\nbaseline = %s\n", a);
+		if (cases)
+			add_line(&text, &len, "workloads = %s\n", cases);
+	}
+	for (size_t i = 0; i <= n; i++) {
+		const char *node = i == n ? "" : nodes[i];
+		char *name = node_variant(b, node);
+
+		add_line(&text, &len, "\n[variant %s]\n", name);
+		if (*node)
+			add_line(&text, &len, "description = %s with %s compiled as in %s\nhybrid = %s %s %s\n",
+				 a, node, b, a, b, node);
+		else
+			add_line(&text, &len, "description = %s with every object compiled as in %s (the "
+				 "%s end)\nhybrid = %s %s .\n", a, b, b, a, b);
+		free(name);
+	}
+	free(copy);
+	free(sec);
+	free(va);
+	free(vb);
+	return text;
+}
+
+/* The parts of the tree under `under` holding objects that A and B compile
+ * differently: each child directory ("kernel/") or object ("init/main.o")
+ * once, sorted. */
+static char **nodes_of(char *const *objs, size_t nobj, const char *under, size_t *n)
+{
+	char **nodes = NULL;
+	size_t ul = strlen(under);
+
+	*n = 0;
+	for (size_t i = 0; i < nobj; i++) {
+		const char *rest, *slash;
+		char *node;
+
+		if (strncmp(objs[i], under, ul))
+			continue;
+		rest = objs[i] + ul;
+		slash = strchr(rest, '/');
+		node = slash ? kb_xstrndup(objs[i], (size_t)(slash - objs[i]) + 1) : kb_xstrdup(objs[i]);
+		if (*n && !strcmp(nodes[*n - 1], node)) {
+			free(node);	/* objs is sorted: a node's objects are together */
+			continue;
+		}
+		nodes = kb_xrealloc(nodes, (*n + 1) * sizeof(*nodes));
+		nodes[(*n)++] = node;
+	}
+	return nodes;
+}
+
+/* ---- the attribution, from the run's model ---- */
+
+struct node {
+	const char *variant;	/* the hybrid's name */
+	char *path;		/* its part of the tree */
+	size_t v;		/* index in the model */
+};
+
+static double row_median(const struct kb_model *m, size_t c, size_t k, size_t v)
+{
+	const struct kb_row *r = k < m->nm && v < m->nv ? kb_model_row(m, c, k, v) : NULL;
+
+	return r && (r->boots || r->layouts) ? r->median : NAN;
+}
+
+static double text_of(const struct kb_model *m, size_t v)
+{
+	return v < m->nv && m->variants[v].has_size ? (double)m->variants[v].text : NAN;
+}
+
+static void cell_num(struct kb_doc_table *t, double x)
+{
+	struct kb_inline *in = kb_doc_td(t);
+
+	if (isnan(x))
+		kb_doc_fmt(in, "-");
+	else
+		kb_doc_fmt(in, "%+.6g", x);
+}
+
+static void cell_share(struct kb_doc_table *t, double part, double whole)
+{
+	struct kb_inline *in = kb_doc_td(t);
+
+	if (isnan(part) || isnan(whole) || whole == 0)
+		kb_doc_fmt(in, "-");
+	else
+		kb_doc_fmt(in, "%+.1f%%", 100 * part / whole);
+}
+
+/* One table: a figure's contribution per node, the sum, the whole and the
+ * interaction.  get(m, v) gives the figure of variant v. */
+static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct node *nodes, size_t n,
+			   size_t a, size_t bend, size_t b, size_t c, size_t k, const char *unit,
+			   const char *kind)
+{
+	struct kb_doc_table *t;
+	double base = c == (size_t)-1 ? text_of(m, a) : row_median(m, c, k, a);
+	double whole = (c == (size_t)-1 ? text_of(m, bend) : row_median(m, c, k, bend)) - base;
+	double real = (c == (size_t)-1 ? text_of(m, b) : row_median(m, c, k, b)) - base;
+	double sum = 0;
+	json_t *parts = json_array(), *o = json_object();
+	size_t *order = kb_xcalloc(n ? n : 1, sizeof(*order));
+	double *dv = kb_xcalloc(n ? n : 1, sizeof(*dv));
+
+	for (size_t i = 0; i < n; i++) {
+		dv[i] = (c == (size_t)-1 ? text_of(m, nodes[i].v) : row_median(m, c, k, nodes[i].v)) - base;
+		sum += dv[i];
+		order[i] = i;
+	}
+	/* largest contribution first */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && fabs(dv[order[j]]) > fabs(dv[order[j - 1]]); j--) {
+			size_t x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	t = kb_doc_table(d, 4);
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "part of the tree (compiled as B)");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "change (%s, %s)", unit, kind);
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "share of the whole");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "hybrid variant");
+	for (size_t i = 0; i < n; i++) {
+		const struct node *nd = &nodes[order[i]];
+		json_t *p = json_object();
+
+		kb_doc_code(kb_doc_td(t), nd->path);
+		cell_num(t, dv[order[i]]);
+		cell_share(t, dv[order[i]], whole);
+		kb_doc_code(kb_doc_td(t), nd->variant);
+		json_object_set_new(p, "path", json_string(nd->path));
+		json_object_set_new(p, "variant", json_string(nd->variant));
+		json_object_set_new(p, "change", kb_model_json_num(dv[order[i]]));
+		json_array_append_new(parts, p);
+	}
+	kb_doc_fmt(kb_doc_td(t), "sum of the parts");
+	cell_num(t, sum);
+	cell_share(t, sum, whole);
+	kb_doc_fmt(kb_doc_td(t), " ");
+	kb_doc_fmt(kb_doc_td(t), "whole: every object as B (B end)");
+	cell_num(t, whole);
+	cell_share(t, whole, whole);
+	kb_doc_code(kb_doc_td(t), m->variants[bend].name);
+	kb_doc_fmt(kb_doc_td(t), "interaction: whole - sum");
+	cell_num(t, whole - sum);
+	cell_share(t, whole - sum, whole);
+	kb_doc_fmt(kb_doc_td(t), " ");
+	kb_doc_fmt(kb_doc_td(t), "B as built (check: the B end's)");
+	cell_num(t, real);
+	cell_share(t, real, whole);
+	kb_doc_code(kb_doc_td(t), m->variants[b].name);
+	json_object_set_new(o, "base", kb_model_json_num(base));
+	json_object_set_new(o, "parts", parts);
+	json_object_set_new(o, "sum", kb_model_json_num(sum));
+	json_object_set_new(o, "whole", kb_model_json_num(whole));
+	json_object_set_new(o, "interaction", kb_model_json_num(whole - sum));
+	json_object_set_new(o, "b_as_built", kb_model_json_num(real));
+	free(order);
+	free(dv);
+	return o;
+}
+
+static int write_doc(const char *dir, const char *name, const struct kb_doc *d,
+		     const struct kb_doc_emitter *e)
+{
+	char *text = NULL, *path;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int r;
+
+	if (!f)
+		abort();
+	kb_doc_emit(f, d, e);
+	fclose(f);
+	path = kb_xasprintf("%s/%s", dir, name);
+	r = kb_write_file_atomic(path, text, len);
+	free(path);
+	free(text);
+	return r;
+}
+
+/* explain.md, explain.html and explain.json of an explain run directory. */
+static int explain_write(const char *dir)
+{
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct kb_conf conf;
+	struct kb_model *m = NULL;
+	struct kb_doc d;
+	struct node *nodes = NULL;
+	size_t n = 0, a = (size_t)-1, b = (size_t)-1, bend = (size_t)-1;
+	char *copy = kb_xasprintf("%s/variants.conf", dir), *mpath = kb_xasprintf("%s/manifest.json", dir);
+	json_t *manifest = json_load_file(mpath, 0, NULL), *out = NULL, *cases;
+	const char *cdir = manifest ? json_string_value(json_object_get(manifest, "config_dir")) : NULL;
+	int ret = -1, doc = 0;
+
+	if (kb_conf_load_dir(&conf, copy, cdir) < 0)
+		goto out;
+	m = kb_model_load(dir, &o);
+	if (!m)
+		goto out;
+	for (size_t i = 0; i < conf.n_variants; i++) {
+		const struct kb_variant *v = &conf.variants[i];
+		size_t mv = kb_model_variant(m, v->name);
+
+		if (!v->hybrid)
+			continue;
+		if (a == (size_t)-1) {
+			a = kb_model_variant(m, conf.variants[v->hy_a].name);
+			b = kb_model_variant(m, conf.variants[v->hy_b].name);
+		}
+		if (v->n_hy_paths == 1 && !*v->hy_paths[0]) {
+			bend = mv;
+			continue;
+		}
+		nodes = kb_xrealloc(nodes, (n + 1) * sizeof(*nodes));
+		nodes[n].variant = v->name;
+		nodes[n].path = kb_xstrdup(v->hy_paths[0]);
+		nodes[n++].v = mv;
+	}
+	if (a >= m->nv || b >= m->nv || bend >= m->nv) {
+		kb_error("'%s': not a run of kbench explain (no hybrids of two variants and their B "
+			 "end with figures)", dir);
+		goto out;
+	}
+	kb_doc_init(&d, "kbench explain");
+	doc = 1;
+	{
+		struct kb_inline *h = kb_doc_heading(&d, 1);
+
+		kb_doc_fmt(h, "Why ");
+		kb_doc_str(h, m->variants[b].name);
+		kb_doc_fmt(h, " differs from ");
+		kb_doc_str(h, m->variants[a].name);
+	}
+	{
+		struct kb_inline *p = kb_doc_para(&d);
+
+		kb_doc_fmt(p, "Variant ");
+		kb_doc_code(p, m->variants[b].name);
+		kb_doc_fmt(p, " against ");
+		kb_doc_code(p, m->variants[a].name);
+		kb_doc_fmt(p, ", part by part: each hybrid kernel is ");
+		kb_doc_code(p, m->variants[a].name);
+		kb_doc_fmt(p, " built from its own .config with the objects of one part of the tree "
+			   "compiled exactly as in ");
+		kb_doc_code(p, m->variants[b].name);
+		kb_doc_fmt(p, " (its recorded Kbuild commands); a part's change is the hybrid's figure "
+			   "minus A's. The whole is the B end, A with every object compiled as in B; "
+			   "what the parts do not add up to is their interaction (code of one part "
+			   "inlined into, or sharing cache sets with, another). Text sizes are measured "
+			   "(ELF section headers, as binutils size); per-operation figures are medians "
+			   "of the %s backend: instructions and L1i misses simulated, cycles modeled.",
+			   m->backend ? m->backend : "run's");
+	}
+	out = json_object();
+	json_object_set_new(out, "a", json_string(m->variants[a].name));
+	json_object_set_new(out, "b", json_string(m->variants[b].name));
+	json_object_set_new(out, "b_end", json_string(m->variants[bend].name));
+	json_object_set_new(out, "backend", json_string(m->backend ? m->backend : ""));
+	kb_doc_fmt(kb_doc_heading(&d, 2), "Text size");
+	json_object_set_new(out, "text", attribution(&d, m, nodes, n, a, bend, b, (size_t)-1, 0,
+						       "bytes", "measured"));
+	json_object_set_new(json_object_get(out, "text"), "source", json_string("measured"));
+	cases = json_array();
+	for (size_t c = 0; c < m->nc; c++) {
+		json_t *jc = json_object();
+
+		kb_doc_str(kb_doc_heading(&d, 2), m->cases[c]);
+		json_object_set_new(jc, "case", json_string(m->cases[c]));
+		for (size_t f = 0; f < KB_ARRAY_SIZE(figures); f++) {
+			size_t k = kb_model_metric(m, figures[f].metric);
+			const char *kind;
+			json_t *jf;
+
+			if (k >= m->nm)
+				continue;
+			kind = kb_figure_kind_name(m->metrics[k].source);
+			kb_doc_fmt(kb_doc_heading(&d, 3), "%s", figures[f].words);
+			jf = attribution(&d, m, nodes, n, a, bend, b, c, k, m->metrics[k].unit, kind);
+			json_object_set_new(jf, "source", json_string(kind));
+			json_object_set_new(jc, figures[f].metric, jf);
+		}
+		json_array_append_new(cases, jc);
+	}
+	json_object_set_new(out, "cases", cases);
+	if (write_doc(dir, "explain.md", &d, &kb_doc_markdown) < 0 ||
+	    write_doc(dir, "explain.html", &d, &kb_doc_html) < 0)
+		goto out;
+	{
+		char *text = json_dumps(out, JSON_INDENT(1) | JSON_PRESERVE_ORDER), *p;
+
+		p = kb_xasprintf("%s/explain.json", dir);
+		ret = text ? kb_write_file_atomic(p, text, strlen(text)) : -1;
+		free(p);
+		free(text);
+	}
+	if (ret == 0)
+		printf("%s/explain.md\n", dir);
+out:
+	if (doc)
+		kb_doc_release(&d);
+	for (size_t i = 0; i < n; i++)
+		free(nodes[i].path);
+	free(nodes);
+	json_decref(out);
+	json_decref(manifest);
+	kb_model_free(m);
+	kb_conf_release(&conf);
+	free(copy);
+	free(mpath);
+	return ret;
+}
+
+/* ---- the command ---- */
+
+/* A path of the kernel tree given on the command line: "dir" as "dir/". */
+static char *tree_path(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || s[0] == '/' || strstr(s, "..") || s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh"
+								 "ijklmnopqrstuvwxyz0123456789/._-+")])
+		return NULL;
+	if ((n > 2 && !strcmp(s + n - 2, ".o")) || s[n - 1] == '/')
+		return kb_xstrdup(s);
+	return kb_xasprintf("%s/", s);
+}
+
+static int start(const char *path, const char *a, const char *b, const char *cases,
+		 const char *under, const char *only, const char *executor)
+{
+	struct kb_conf conf;
+	struct kb_source src = { 0 };
+	struct kb_kernel ka = { 0 }, kb = { 0 };
+	struct kb_hybrid_counts cnt;
+	const struct kb_variant *va, *vb;
+	char **objs = NULL, **nodes = NULL, *orig = NULL, *text = NULL, *gen = NULL, *log = NULL;
+	char *run_dir = NULL, *u = NULL;
+	size_t nobj = 0, n = 0;
+	int ret = KB_EXIT_USAGE, have_src = 0;
+
+	if (kb_conf_load(&conf, path) < 0 || kb_conf_check_paths(&conf) < 0)
+		goto out;
+	va = kb_conf_variant(&conf, a);
+	vb = kb_conf_variant(&conf, b);
+	if (!va || !vb || va == vb) {
+		kb_error("'%s': %s", path, !va ? "A is not a variant of it" : !vb ?
+			 "B is not a variant of it" : "A and B are the same variant");
+		goto out;
+	}
+	if (va->hybrid || vb->hybrid || va->bzimage || vb->bzimage) {
+		kb_error("'%s': A and B must be built from source as configured (not hybrids, not "
+			 "prebuilt)", path);
+		goto out;
+	}
+	if (under && !(u = tree_path(under))) {
+		kb_error("--under '%s': a directory of the kernel tree, relative, without '..'", under);
+		goto out;
+	}
+	ret = KB_EXIT_FAILED;
+	if (kb_source_prepare(&conf, &src) < 0)
+		goto out;
+	have_src = 1;
+	if (kb_mkdir_p(conf.output, 0755) < 0)
+		goto out;
+	log = kb_xasprintf("%s/explain-%s-%s.log", conf.output, a, b);
+	kb_info("building (or finding in the cache) '%s' and '%s' to see which objects differ; "
+		"log: %s", a, b, log);
+	if (kb_build_variant(&conf, &src, va, NULL, log, &ka) < 0 ||
+	    kb_build_variant(&conf, &src, vb, NULL, log, &kb) < 0)
+		goto out;
+	if (kb_hybrid_objects(b, &ka, &kb, &objs, &nobj, &cnt) < 0)
+		goto out;
+	kb_info("%zu objects in both kernels, %zu compiled differently", cnt.objects, cnt.differ);
+	if (!nobj) {
+		kb_error("'%s' and '%s' compile every object the same way: nothing to explain", a, b);
+		goto out;
+	}
+	if (only) {
+		char *s = kb_xstrdup(only), *save = NULL;
+
+		for (char *w = strtok_r(s, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			char *p = tree_path(w);
+
+			if (!p) {
+				kb_error("--only '%s': a directory or object of the kernel tree, relative, "
+					 "without '..'", w);
+				free(s);
+				ret = KB_EXIT_USAGE;
+				goto out;
+			}
+			nodes = kb_xrealloc(nodes, (n + 1) * sizeof(*nodes));
+			nodes[n++] = p;
+		}
+		free(s);
+	} else {
+		nodes = nodes_of(objs, nobj, u ? u : "", &n);
+		if (!n) {
+			kb_error("--under '%s': no object there is compiled differently", under);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		for (size_t j = 0; j < nobj; j++)
+			k += kb_hybrid_match(objs[j], &nodes[i], 1);
+		kb_info("part %s: %zu objects compiled differently", nodes[i], k);
+	}
+	if (kb_read_file(path, &orig, NULL) < 0) {
+		kb_error_errno(errno, "cannot read '%s'", path);
+		goto out;
+	}
+	text = explain_text(orig, a, b, cases, nodes, n);
+	gen = kb_xasprintf("%s/.explain-%s-%s-%ld.conf", conf.output, a, b, (long)getpid());
+	if (kb_write_file_atomic(gen, text, strlen(text)) < 0)
+		goto out;
+	kb_info("%zu hybrid kernels and the B end, as variants of one run", n);
+	ret = kb_run_main(gen, conf.dir, 0, executor, &run_dir);
+	unlink(gen);
+	if (run_dir && !kb_interrupted && explain_write(run_dir) < 0 && ret == KB_EXIT_OK)
+		ret = KB_EXIT_FAILED;
+	if (run_dir && kb_interrupted)
+		kb_info("resume with: kbench explain --resume %s", run_dir);
+out:
+	for (size_t i = 0; i < nobj; i++)
+		free(objs[i]);
+	free(objs);
+	for (size_t i = 0; i < n; i++)
+		free(nodes[i]);
+	free(nodes);
+	kb_kernel_release(&ka);
+	kb_kernel_release(&kb);
+	if (have_src)
+		kb_source_release(&src);
+	kb_conf_release(&conf);
+	free(orig);
+	free(text);
+	free(gen);
+	free(log);
+	free(run_dir);
+	free(u);
+	return ret;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cases", required_argument, NULL, 'c' },
+		{ "under", required_argument, NULL, 'u' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "resume", no_argument, NULL, 'r' },
+		{ "executor", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *cases = NULL, *under = NULL, *only = NULL, *executor = NULL;
+	int resume = 0, c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cases = optarg; break;
+		case 'u': under = optarg; break;
+		case 'o': only = optarg; break;
+		case 'r': resume = 1; break;
+		case 'e':
+			if (strcmp(optarg, "local") && strcmp(optarg, "slurm")) {
+				kb_error("--executor '%s': local or slurm", optarg);
+				return KB_EXIT_USAGE;
+			}
+			executor = optarg;
+			break;
+		case 'h': return kb_command_usage(&kb_command_explain, KB_EXIT_OK);
+		default: return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
+		}
+	}
+	if (resume) {
+		char *state = NULL, *mpath;
+		json_t *mf;
+
+		if (argc - optind != 1 || cases || under || only)
+			return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
+		mpath = kb_xasprintf("%s/manifest.json", argv[optind]);
+		mf = json_load_file(mpath, 0, NULL);
+		free(mpath);
+		if (mf && json_string_value(json_object_get(mf, "state")))
+			state = kb_xstrdup(json_string_value(json_object_get(mf, "state")));
+		json_decref(mf);
+		r = state && !strcmp(state, "complete") ? KB_EXIT_OK
+			: kb_run_main(argv[optind], NULL, 1, executor, NULL);
+		free(state);
+		if (kb_interrupted)
+			return r;
+		return explain_write(argv[optind]) < 0 && r == KB_EXIT_OK ? KB_EXIT_FAILED : r;
+	}
+	if (argc - optind != 3)
+		return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
+	return start(argv[optind], argv[optind + 1], argv[optind + 2], cases, under, only, executor);
+}
+
+const struct kb_command kb_command_explain = {
+	.name = "explain",
+	.summary = "which parts of the kernel make variant B smaller or larger, faster or slower than A",
+	.usage = "usage: kbench explain [--cases LIST] [--under DIR | --only PATH,...]\n"
+		 "                      [--executor local|slurm] VARIANTS.CONF A B\n"
+		 "       kbench explain [--executor local|slurm] --resume RUN_DIR\n\n"
+		 "Build hybrid kernels, A with the objects of one part of the tree compiled\n"
+		 "as in B, boot them with A, B and the B end (A with every object as in B) in\n"
+		 "one run, and write explain.md, explain.html and explain.json into the run\n"
+		 "directory: each part's change in text size and, per case, in kernel\n"
+		 "instructions, L1i misses and modeled cycles per operation, their sum, the\n"
+		 "whole and the interaction.  A and B's .configs may differ only in the\n"
+		 "optimization level.\n\n"
+		 "  --cases LIST   the run's workloads (default: the configuration's)\n"
+		 "  --under DIR    the parts: DIR's children (default: the top-level directories)\n"
+		 "  --only PATHS   the parts: these directories or objects, comma-separated\n"
+		 "  --resume       finish an explain run that was stopped, then write its files\n"
+		 "  --executor E   local or slurm, as kbench run\n",
+	.fn = cmd_explain,
+};
