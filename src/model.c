@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The result model of a run (model.h): samples grouped by variant and case,
  * reduced to per-boot medians, and per-layout medians where the run has
- * layouts (then the layout is the unit of replication, else the boot), then
+ * layouts, built ones or, for the fields the samples give under virtual
+ * layouts, those too (then the layout is the unit of replication, else the
+ * boot), then
  * intervals, tests against the baseline, Holm across cases, verdicts, the
  * rank correlation between text size and cost, the claim per variant and
  * the caveats.  The one place where figures are computed. */
