@@ -59,8 +59,11 @@ static const struct kb_option options[] = {
 	  .help = "virtual layouts: the plugin also simulates this many L1i/L2 pairs in which the "
 		  "kernel's functions sit at other addresses (a seeded shuffle of System.map, from "
 		  "[run] seed; sizes, internal offsets and alignment, up to 16, kept; instruction "
-		  "counts unchanged); each sample gets their misses' min, median and max (vl_*); "
-		  "0: none, as before" },
+		  "counts unchanged); each is one more layout replicate of the L1i and L2 misses and "
+		  "modeled cycles (samples carry them as vl_<field>), so those verdicts rest on "
+		  "layouts x (K + 1) replicates; the default variants.conf sets 8 (9 replicates: Holm "
+		  "over its 19 cases needs 6), about 2 to 2.8 times the plugin's time per region and "
+		  "2.1 times a boot's (bench/sim-overhead -k 8); 0: none" },
 	{ NULL },
 };
 

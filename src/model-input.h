@@ -59,6 +59,10 @@ struct kb_cell {
 	size_t samples;
 	struct kb_vals *metric;		/* [nmetric]: 0 the time, then field i at i + 1 */
 	uint32_t nmetric;
+	/* virtual layouts (a field's "vl_<field>" arrays): the values of metric
+	 * i under virtual layout k (1..nvl) at vl[i * nvl + k - 1], i < nvl_metric */
+	struct kb_vals *vl;
+	uint32_t nvl_metric, nvl;
 	unsigned char nondet;		/* a sample of a non-deterministic backend */
 	unsigned char rep_hashed;	/* reps in the input's rep set, not 1..rep_max */
 	long long rep_max;		/* while !rep_hashed: reps 1..rep_max seen */

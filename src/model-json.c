@@ -91,10 +91,13 @@ static json_t *variant(const struct kb_model *m, const void *x)
 static json_t *metric(const struct kb_model *m, const void *x)
 {
 	const struct kb_metric *k = x;
+	size_t built = m->nlayouts ? m->nlayouts : 1;
 
-	(void)m;
-	return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s}", "name", k->name, "field", k->field, "label",
-			 k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source), "note", k->note);
+	return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s,s:{s:s,s:I,s:I,s:I}}", "name", k->name, "field", k->field,
+			 "label", k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source), "note",
+			 k->note, "replicates", "unit", k->by_layout ? "layout" : "boot", "built_layouts",
+			 (json_int_t)built, "virtual_layouts", (json_int_t)k->virtual_layouts, "per_variant",
+			 (json_int_t)(k->by_layout ? built * (k->virtual_layouts + 1) : 0));
 }
 
 static json_t *row(const struct kb_model *m, const void *x)
@@ -115,6 +118,8 @@ static json_t *row(const struct kb_model *m, const void *x)
 						    "layout_ids", ints(r->layout_ids, r->layouts),
 						    "layout_medians", kb_model_json_reals(r->layout_medians, r->layouts),
 						    "range", json_pack("[o,o]", num(r->lo), num(r->hi))));
+	if (r->by_layout && m->metrics[r->metric].virtual_layouts)
+		json_object_set_new(o, "layout_virtual", ints(r->layout_virtual, r->layouts));
 
 	kb_model_json_test(o, &r->t, r->variant == m->baseline);
 	return o;
@@ -294,7 +299,8 @@ static json_t *model(const struct kb_model *m, int sub)
 					    "workloads", m->workloads, "scale", num(m->scale)));
 	json_object_update_new(o, json_pack("{s:f,s:I,s:s}", "min_effect", m->o.min_effect,
 					    "layouts", (json_int_t)m->nlayouts,
-					    "unit", m->nlayouts >= 2 ? "layout" : "boot"));
+					    "unit", m->nm && m->metrics[m->primary].by_layout ? "layout" : "boot"));
+	json_object_set_new(o, "virtual_layouts", json_integer((json_int_t)m->virtual_layouts));
 	if (!sub)
 		json_object_set_new(o, "torn_lines", json_pack("{s:I,s:I,s:I,s:I}",
 							       "samples", (json_int_t)m->torn.samples,

@@ -222,10 +222,16 @@ enum { BACKEND_DETERMINISTIC = 1, BACKEND_STAGE = 2 };
 static void input_release(struct kb_model_input *in)
 {
 	for (size_t i = 0; i < in->ncells; i++) {
-		for (uint32_t k = 0; k < in->cells[i].nmetric; k++)
-			if (in->cells[i].metric[k].cap > 1)
-				free(in->cells[i].metric[k].v);
-		free(in->cells[i].metric);
+		struct kb_cell *c = &in->cells[i];
+
+		for (uint32_t k = 0; k < c->nmetric; k++)
+			if (c->metric[k].cap > 1)
+				free(c->metric[k].v);
+		for (size_t k = 0; k < (size_t)c->nvl_metric * c->nvl; k++)
+			if (c->vl[k].cap > 1)
+				free(c->vl[k].v);
+		free(c->metric);
+		free(c->vl);
 	}
 	free(in->cells);
 	free(in->pairs);
@@ -365,6 +371,31 @@ static void cell_push(struct kb_cell *c, uint32_t metric, double d)
 	vals_push(&c->metric[metric], d);
 }
 
+/* The value of metric under virtual layout k (1..): the table grows to
+ * hold it, the values kept where they were. */
+static void cell_push_vl(struct kb_cell *c, uint32_t metric, uint32_t k, double d)
+{
+	if (!isfinite(d))
+		return;
+	if (metric >= c->nvl_metric || k > c->nvl) {
+		uint32_t nm = metric + 1 > c->nvl_metric ? metric + 1 : c->nvl_metric;
+		uint32_t nk = k > c->nvl ? k : c->nvl;
+		struct kb_vals *vl = kb_xcalloc((size_t)nm * nk, sizeof(*vl));
+
+		for (uint32_t i = 0; i < c->nvl_metric; i++)
+			memcpy(vl + (size_t)i * nk, c->vl + (size_t)i * c->nvl, c->nvl * sizeof(*vl));
+		free(c->vl);
+		c->vl = vl;
+		c->nvl_metric = nm;
+		c->nvl = nk;
+	}
+	vals_push(&c->vl[(size_t)metric * c->nvl + k - 1], d);
+}
+
+/* Most virtual layouts a sample's field is read for (a line cannot make
+ * the model allocate without bound). */
+#define KB_MODEL_MAX_VL 1024
+
 /* Workload parameters in "fields" are part of the case, not a metric. */
 static int is_parameter(const char *field)
 {
@@ -393,6 +424,23 @@ static int plain_sample(const char *variant, const char *workload, json_t *cas, 
 		if (!kb_model_name_ok(KB_NAME_PLAIN, key))
 			return 0;
 	return 1;
+}
+
+/* A field's values under virtual layouts 1, 2, ... (its "vl_" array), per
+ * operation, into the cell. */
+static void virtual_layouts(struct reader *rd, struct kb_model_input *in, struct kb_cell *c, const char *field,
+			    json_t *a, double iterations)
+{
+	uint32_t f = kb_names_add(&in->fields, &rd->pool, field);
+	size_t k;
+	json_t *x;
+
+	json_array_foreach(a, k, x) {
+		if (k >= KB_MODEL_MAX_VL)
+			break;
+		if (json_is_number(x))
+			cell_push_vl(c, f + 1, (uint32_t)k + 1, json_number_value(x) / iterations);
+	}
 }
 
 /* One line of samples.jsonl into its cell: the time per operation and each
@@ -449,6 +497,14 @@ static void take_sample(struct reader *rd, json_t *j)
 	json_object_foreach(fields, key, v) {
 		uint32_t f;
 
+		/* "vl_<field>": that field under each virtual layout (sim.h); a
+		 * number there is an older kbench's summary, no metric */
+		if (!strncmp(key, "vl_", 3)) {
+			if (json_is_array(v) && kb_model_name_ok(KB_NAME_PLAIN, key + 3) &&
+			    !is_parameter(key + 3) && iterations > 0)
+				virtual_layouts(rd, in, c, key + 3, v, iterations);
+			continue;
+		}
 		if (!json_is_number(v) || is_parameter(key))
 			continue;
 		f = kb_names_add(&in->fields, &rd->pool, key);

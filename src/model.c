@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The result model of a run (model.h): samples grouped by variant and case,
  * reduced to per-boot medians, and per-layout medians where the run has
- * layouts (then the layout is the unit of replication, else the boot), then
+ * layouts, built ones or, for the fields the samples give under virtual
+ * layouts, those too (then the layout is the unit of replication, else the
+ * boot), then
  * intervals, tests against the baseline, Holm across cases, verdicts, the
  * rank correlation between text size and cost, the claim per variant and
  * the caveats.  The one place where figures are computed. */
@@ -505,38 +507,59 @@ static int cmp_layout(const void *a, const void *b)
 	return (x->boot > y->boot) - (x->boot < y->boot);
 }
 
-/* The replicates of a model with layouts: per layout, the median of one
- * metric's values over all its boots and reps. */
+/* The values of metric in cell c under its virtual layout k (0: the
+ * built layout's own), or NULL. */
+static const struct kb_vals *vals_at(const struct kb_cell *c, size_t metric, size_t k)
+{
+	if (!k)
+		return metric < c->nmetric ? &c->metric[metric] : NULL;
+	return metric < c->nvl_metric && k <= c->nvl ? &c->vl[metric * c->nvl + k - 1] : NULL;
+}
+
+/* The replicates of a metric by layout: per built layout, the median of
+ * its values over all its boots and reps, then the same under each of its
+ * virtual layouts (the samples' "vl_<field>"), each one replicate. */
 static void layout_medians(struct kb_model *m, struct kb_row *r, const struct kb_cell *const *cell, size_t n,
 			   size_t metric)
 {
 	const struct kb_cell **c = kb_xmalloc((n ? n : 1) * sizeof(*c));
-	size_t total = 0;
+	size_t total = 0, nvl = m->metrics[metric].virtual_layouts, most = n * (nvl + 1);
 	double *pool;
 
 	memcpy(c, cell, n * sizeof(*c));
 	qsort(c, n, sizeof(*c), cmp_layout);
-	for (size_t i = 0; i < n; i++)
-		total += metric < c[i]->nmetric ? c[i]->metric[metric].n : 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t t = 0;
+
+		for (size_t k = 0; k <= nvl; k++)
+			t = vals_at(c[i], metric, k) && vals_at(c[i], metric, k)->n > t ? vals_at(c[i], metric, k)->n : t;
+		total += t;
+	}
 	pool = kb_xmalloc((total ? total : 1) * sizeof(*pool));
 	r->by_layout = 1;
-	r->layout_ids = kb_pool_array(&m->pool, n, sizeof(*r->layout_ids));
-	r->layout_medians = kb_pool_array(&m->pool, n, sizeof(*r->layout_medians));
-	for (size_t i = 0, j; i < n; i = j) {
-		size_t k = 0;
+	r->layout_ids = kb_pool_array(&m->pool, most, sizeof(*r->layout_ids));
+	r->layout_virtual = kb_pool_array(&m->pool, most, sizeof(*r->layout_virtual));
+	r->layout_medians = kb_pool_array(&m->pool, most, sizeof(*r->layout_medians));
+	for (size_t i = 0, j = 0; i < n; i = j) {
+		for (j = i; j < n && c[j]->layout == c[i]->layout; j++)
+			;
+		for (size_t k = 0; k <= nvl; k++) {
+			size_t got = 0;
 
-		for (j = i; j < n && c[j]->layout == c[i]->layout; j++) {
-			const struct kb_vals *x = metric < c[j]->nmetric ? &c[j]->metric[metric] : NULL;
+			for (size_t b = i; b < j; b++) {
+				const struct kb_vals *x = vals_at(c[b], metric, k);
 
-			if (x && x->n) {
-				memcpy(pool + k, kb_vals_of(x), x->n * sizeof(*pool));
-				k += x->n;
+				if (x && x->n) {
+					memcpy(pool + got, kb_vals_of(x), x->n * sizeof(*pool));
+					got += x->n;
+				}
 			}
+			if (!got)
+				continue;
+			r->layout_ids[r->layouts] = c[i]->layout;
+			r->layout_virtual[r->layouts] = (long long)k;
+			r->layout_medians[r->layouts++] = kb_stats_median(pool, got);
 		}
-		if (!k)
-			continue;
-		r->layout_ids[r->layouts] = c[i]->layout;
-		r->layout_medians[r->layouts++] = kb_stats_median(pool, k);
 	}
 	free(pool);
 	free(c);
@@ -570,7 +593,7 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell 
 	for (size_t i = 0, k = 0; i < r->boots; i++)
 		if (flag[i])
 			r->outlier_boots[k++] = r->boot_ids[i];
-	if (m->nlayouts >= 2)
+	if (m->metrics[metric].by_layout)
 		layout_medians(m, r, cell, n, metric);
 	reps = kb_row_reps(r, &nr);
 	r->median = kb_stats_median(reps, nr);
@@ -779,7 +802,7 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 				gsl_rng_set(rng, kb_stats_seed(m->seed + 1, m->cases[c], m->metrics[k].name,
 							       m->variants[v].name));
 				r[v].t.deterministic &= base->t.deterministic;
-				r[v].t.layouts = m->nlayouts >= 2;
+				r[v].t.layouts = r[v].by_layout && base->by_layout;
 				reps = kb_row_reps(&r[v], &nr);
 				kb_model_versus(&r[v].t, reps, nr, breps, nb, rng, &m->o);
 			}
@@ -923,7 +946,10 @@ static void caveats(struct kb_model *m, size_t *cap)
 	double worst_min_p = 0, worst_floor = 0;
 	size_t worst_family = 0;
 	long long outl = 0, nb_min = -1, failed = (long long)m->n_failed_boots;
-	int two = 0;
+	/* the primary metric's replicates: layouts (built, with their virtual
+	 * ones), or boots */
+	int two = 0, lay = m->nm && m->metrics[m->primary].by_layout;
+	int virt = m->nm && m->metrics[m->primary].virtual_layouts > 0;
 
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct kb_row *r = &m->rows[i];
@@ -960,17 +986,17 @@ static void caveats(struct kb_model *m, size_t *cap)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
 		       "With %lld %s of a variant, the smallest p-value the exact rank test can give "
 		       "is %.3g, above %.3g: no difference can be called at this confidence. Use 5 or more "
-		       "%s per variant%s.", nb_min, m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p,
-		       m->o.alpha, m->nlayouts >= 2 ? "layouts" : "boots",
-		       m->nlayouts >= 2 ? "" : " (boots = 5 in [run])");
+		       "%s per variant%s.", nb_min, lay ? "layout(s)" : "boot(s)", worst_min_p,
+		       m->o.alpha, lay ? "layouts" : "boots",
+		       !lay ? " (boots = 5 in [run])" : virt ? " (layouts or sim_virtual_layouts in [run])" : "");
 	else if (worst_floor >= m->o.alpha)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
 		       "With %lld %s of a variant, the smallest p-value the exact rank test can give is "
 		       "%.3g, and Holm over %zu cases multiplies it to %.3g, not below %.3g: no difference "
-		       "can be called at this confidence. Use %lld or more %s per variant.", nb_min,
-		       m->nlayouts >= 2 ? "layout(s)" : "boot(s)", worst_min_p, worst_family, worst_floor,
-		       m->o.alpha, replicates_needed(worst_family, m->o.alpha),
-		       m->nlayouts >= 2 ? "layouts" : "boots");
+		       "can be called at this confidence. Use %lld or more %s per variant%s.", nb_min,
+		       lay ? "layout(s)" : "boot(s)", worst_min_p, worst_family, worst_floor,
+		       m->o.alpha, replicates_needed(worst_family, m->o.alpha), lay ? "layouts" : "boots",
+		       virt ? " (layouts or sim_virtual_layouts in [run])" : "");
 	if (outl)
 		caveat(m, cap, KB_CAVEAT_OUTLIERS,
 		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "
@@ -1008,6 +1034,27 @@ static size_t count_layouts(const struct kb_model_input *in)
 	return n;
 }
 
+/* Each metric's virtual layouts (the most any cell has values for) and
+ * its unit of replication. */
+static void replicate_kinds(struct kb_model *m, const struct kb_model_input *in)
+{
+	for (size_t i = 0; i < in->ncells; i++) {
+		const struct kb_cell *c = &in->cells[i];
+
+		for (size_t k = 0; k < c->nvl_metric && k < m->nm; k++)
+			for (size_t j = c->nvl; j > m->metrics[k].virtual_layouts; j--)
+				if (c->vl[k * c->nvl + j - 1].n) {
+					m->metrics[k].virtual_layouts = j;
+					break;
+				}
+	}
+	for (size_t k = 0; k < m->nm; k++) {
+		m->metrics[k].by_layout = m->nlayouts >= 2 || m->metrics[k].virtual_layouts > 0;
+		if (m->metrics[k].virtual_layouts > m->virtual_layouts)
+			m->virtual_layouts = m->metrics[k].virtual_layouts;
+	}
+}
+
 /* A run larger than KB_MODEL_MAX_ROWS rows cannot be reported. */
 static int too_many_rows(const struct kb_model *m, const char *dir)
 {
@@ -1039,6 +1086,7 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 	m->primary = primary_metric(m);
 	m->deterministic = a->in->samples > 0 && a->in->deterministic;
 	m->nlayouts = count_layouts(a->in);
+	replicate_kinds(m, a->in);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	rows(m, a->in, &maps, rng);
 	correlations(m, rng);

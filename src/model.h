@@ -17,7 +17,8 @@
  *   run_id, kernel{source, id, version, arch, base}, backend, accel, seed,
  *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
  *   primary_metric, accel_why, host_cpu, workloads, scale, min_effect,
- *   layouts, unit ("layout" with 2 or more layouts, else "boot"),
+ *   layouts (built layouts), unit (the primary metric's replicates:
+ *   "layout" or "boot"), virtual_layouts (the most K of a metric, 0: none),
  *   torn_lines{samples, boots, timing, sim}
  *   dropped       {duplicate_samples, names{manifest, samples, boots,
  *                 timing, sim}}  (only where a line or a manifest variant
@@ -27,12 +28,23 @@
  *                  compiler, vmlinux}
  *   cases[]       case names, in the order the report shows them
  *   metrics[]     {name, field, label, unit, source (measured, simulated or
- *                  modeled), note}
+ *                  modeled), note, replicates{unit ("layout" with 2 or more
+ *                  built layouts or with virtual layouts of the metric, else
+ *                  "boot"), built_layouts N, virtual_layouts K (the samples
+ *                  give the field under K virtual layouts, "vl_<field>": sim's
+ *                  L1i and L2 misses and modeled cycles; 0 for instructions
+ *                  and time, which a layout does not change), per_variant
+ *                  (N x (K + 1) with layouts, 0 with boots)}}
  *   results[]     {case, metric, variant, backend, boots, samples,
  *                  boot_ids[], boot_medians[], outlier_boots[],
  *                  outlier_samples, median, deterministic, ci[lo, hi],
  *                  -- with layouts --
- *                  layouts, layout_ids[], layout_medians[], range[lo, hi],
+ *                  layouts, layout_ids[] (the built layout of each
+ *                  replicate), layout_medians[], range[lo, hi],
+ *                  layout_virtual[] (where the metric has virtual layouts:
+ *                  0 the built layout's own addresses, k its virtual layout
+ *                  k; each (built, k) one replicate, its median over the
+ *                  built layout's boots and samples),
  *                  ratio (the baseline's row: 1; null where infinite),
  *                  -- off the baseline, where both have replicates --
  *                  ratio_ci[lo, hi], u, p, p_exact, p_min (u, p, p_min
@@ -130,6 +142,11 @@ struct kb_metric {
 	const char *field;		/* the sample field; NULL for the time */
 	const char *label, *unit, *note;	/* note: "" for none */
 	enum kb_figure_kind source;
+	/* its replicates: layouts (by_layout) where the run has 2 or more
+	 * built layouts or the samples give this field under virtual layouts
+	 * ("vl_<field>", the sim backend's), else boots */
+	int by_layout;
+	size_t virtual_layouts;		/* K: per built layout, K more replicates */
 };
 
 /* One side's replicates (per-boot medians, or per-layout medians where the
@@ -176,7 +193,9 @@ struct kb_row {
 	 * its boots' samples pooled; these are the replicates */
 	int by_layout;			/* the model has layouts: these are set */
 	size_t layouts;
-	long long *layout_ids;		/* [layouts], increasing */
+	long long *layout_ids;		/* [layouts], increasing: the built layout */
+	long long *layout_virtual;	/* [layouts]: 0 the built layout's own addresses,
+					 * k its virtual layout k (increasing within one) */
 	double *layout_medians;
 	double lo, hi;			/* the replicates' range */
 	struct kb_test t;
@@ -341,8 +360,9 @@ struct kb_model {
 	struct kb_model_opts o;
 	int deterministic;		/* every sample from a deterministic backend */
 	size_t primary;			/* the metric verdicts are about */
-	size_t nlayouts;		/* distinct layouts the samples name ("layout");
+	size_t nlayouts;		/* distinct built layouts the samples name ("layout");
 					 * >= 2: the layout is the unit of replication */
+	size_t virtual_layouts;		/* the most virtual layouts a metric has (K), 0: none */
 
 	struct kb_model_variant *variants;
 	size_t nv, nv_manifest;

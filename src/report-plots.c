@@ -284,7 +284,10 @@ void kb_report_plot_layouts(struct kb_doc *d, const struct kb_model *m, size_t c
 		kb_doc_fmt(caption, ": ");
 		kb_doc_str(caption, mt->label);
 		kb_doc_fmt(caption, ", one point per layout per variant (the median over the layout's boots "
-			   "and samples; %s).", kb_figure_kind_name(mt->source));
+			   "and samples; %s)", kb_figure_kind_name(mt->source));
+		if (mt->virtual_layouts)
+			kb_doc_fmt(caption, ": each built layout and its %zu virtual ones", mt->virtual_layouts);
+		kb_doc_fmt(caption, ".");
 	}
 	free(unit);
 }

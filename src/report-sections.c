@@ -180,6 +180,27 @@ static double confidence(const struct kb_model *m)
 	return 100 * m->o.level;
 }
 
+/* Built layouts of the run (1 without replicas). */
+static size_t built_layouts(const struct kb_model *m)
+{
+	return m->nlayouts ? m->nlayouts : 1;
+}
+
+/* How many layouts a variant's verdicts on metric k rest on: built x (K + 1). */
+static size_t layouts_per_variant(const struct kb_model *m, size_t k)
+{
+	return built_layouts(m) * (m->metrics[k].virtual_layouts + 1);
+}
+
+/* " (N built x (K virtual + the built addresses))" where metric k has
+ * virtual layouts; nothing where it has none. */
+static void layouts_made_of(struct kb_inline *in, const struct kb_model *m, size_t k)
+{
+	if (m->metrics[k].virtual_layouts)
+		kb_doc_fmt(in, " = %zu built x (%zu virtual + the built addresses)", built_layouts(m),
+			   m->metrics[k].virtual_layouts);
+}
+
 /* ---- the sections ---- */
 
 /* What the model left out of the run directory, said where the report
@@ -238,10 +259,12 @@ static void layout_control(struct kb_doc *d, const struct kb_model *m)
 	if (!cases)
 		return;
 	in = kb_doc_para(d);
-	if (m->nlayouts >= 2) {
+	if (mt->by_layout) {
 		kb_doc_strong(in, kb_pool_printf(&d->pool, "%lld of %lld verdicts survive layout control", decisive,
 						 cases));
-		kb_doc_fmt(in, " (%zu layouts per variant, the layout the unit of replication): on ", m->nlayouts);
+		kb_doc_fmt(in, " (%zu layouts per variant", layouts_per_variant(m, m->primary));
+		layouts_made_of(in, m, m->primary);
+		kb_doc_fmt(in, ", the layout the unit of replication): on ");
 		kb_doc_str(in, mt->label);
 		kb_doc_fmt(in, ", %lld cases are faster or slower beyond the spread across layouts and the "
 			   "%g%% minimum effect; the other %lld are not distinguishable, equivalent or the same.",
@@ -349,11 +372,45 @@ static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_cl
 	boot_claim(in, m, c->variant);
 }
 
+/* What each metric's verdicts rest on where the run has virtual layouts:
+ * how many layouts per variant, which of them simulated. */
+static void replicates(struct kb_inline *in, const struct kb_model *m)
+{
+	size_t shown = 0;
+
+	if (!m->virtual_layouts)
+		return;
+	kb_doc_fmt(in, " Layouts: each built layout boots at its own addresses; the sim backend's plugin "
+		   "also simulates, in the same boots, its L1i and L2 with the kernel's functions at "
+		   "seeded other addresses (virtual layouts: the same instructions, so the misses are "
+		   "simulated for each and the cycles modeled from them), each one replicate beside the "
+		   "built one. So ");
+	for (size_t k = 0; k < m->nm; k++) {
+		if (!m->metrics[k].virtual_layouts)
+			continue;
+		kb_doc_fmt(in, "%s", shown++ ? ", " : "");
+		kb_doc_str(in, m->metrics[k].unit);
+		kb_doc_fmt(in, " (%s)", kb_figure_kind_name(m->metrics[k].source));
+	}
+	kb_doc_fmt(in, " rest on %zu layouts per variant (%zu built x (%zu + 1)); ",
+		   built_layouts(m) * (m->virtual_layouts + 1), built_layouts(m), m->virtual_layouts);
+	shown = 0;
+	for (size_t k = 0; k < m->nm; k++) {
+		if (m->metrics[k].virtual_layouts)
+			continue;
+		kb_doc_fmt(in, "%s", shown++ ? ", " : "");
+		kb_doc_str(in, m->metrics[k].unit);
+	}
+	kb_doc_fmt(in, " do not change with where the code lands in the simulation and rest on the %zu built "
+		   "layout%s%s.", built_layouts(m), built_layouts(m) == 1 ? "" : "s",
+		   m->nlayouts >= 2 ? "" : " (their boots the replicates)");
+}
+
 /* How the verdicts are made, with the families' real sizes. */
 static void method(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	const char *unit = m->nlayouts >= 2 ? "layout" : "boot";
+	const char *unit = mt->by_layout ? "layout" : "boot";
 	struct kb_inline *in = kb_doc_para(d);
 	size_t untested = 0, shown = 0;
 
@@ -362,7 +419,7 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_code(in, m->baseline_name);
 	kb_doc_fmt(in, " (the %s is the unit of replication%s), Holm-Bonferroni corrected, per variant, over "
 		   "the cases that have a test (", unit,
-		   m->nlayouts >= 2 ? ": per layout, the median over its boots and samples" : "");
+		   mt->by_layout ? ": per layout, the median over its boots and samples" : "");
 	for (size_t v = 0; v < m->nv; v++) {
 		size_t fam = 0;
 
@@ -390,8 +447,9 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_str(in, mt->unit);
 	kb_doc_fmt(in, "). No verdict below the noise: a difference under %g%% (min_effect)%s is not "
 		   "distinguishable whatever its p, or equivalent when its interval lies within %g%%.",
-		   100 * m->o.min_effect, m->nlayouts >= 2 ? " or within the range of either side's layouts" : "",
+		   100 * m->o.min_effect, mt->by_layout ? " or within the range of either side's layouts" : "",
 		   100 * m->o.min_effect);
+	replicates(in, m);
 	if (untested)
 		kb_doc_fmt(in, " %zu row%s of identical deterministic counts in one layout %s no test "
 			   "(\"deterministic\"): the difference is the difference, for this layout only.",
@@ -448,13 +506,16 @@ static int noise_metric(const struct kb_model *m, size_t k)
 }
 
 /* Per case, how far the layouts of one variant spread, beside how far the
- * variants differ: the noise a verdict is judged against. */
+ * variants differ: the noise a verdict is judged against.  Layouts: the
+ * built ones and, where a metric has them, their virtual ones; a metric
+ * the virtual layouts do not move (instructions) with one built layout has
+ * no spread to show, and says so. */
 static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
-	if (m->nlayouts < 2)
+	if (m->nlayouts < 2 && !m->virtual_layouts)
 		return;
 	in = opening(d, 2, "Layout noise");
 	kb_doc_fmt(in, "What the layout alone moves: per case, metric and variant, the range of the "
@@ -463,25 +524,40 @@ static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_code(in, m->baseline_name);
 	kb_doc_fmt(in, " (ratio of medians over layouts, minus 1). A difference within either side's range "
 		   "is not a verdict.");
+	if (m->virtual_layouts)
+		kb_doc_fmt(in, " Layouts \"N = B x (K+1)\": B built layouts, each at its own addresses and "
+			   "in K virtual layouts (simulated misses, modeled cycles: the same instructions with "
+			   "the kernel's functions elsewhere). Instructions do not move with a virtual layout: "
+			   "with one built layout they have no layout spread (n/a).");
 	for (size_t c = 0; c < m->nc; c++) {
 		kb_doc_str(kb_doc_heading(d, 3), m->cases[c]);
 		kb_report_plot_layouts(d, m, c);
 		t = kb_doc_table_heads(d, "variant|metric|>layouts|>min|>max|>spread|>effect vs {0}|verdict",
 				       WORDS(d, m, NULL));
 		for (size_t k = 0; k < m->nm; k++) {
+			const struct kb_metric *mt = &m->metrics[k];
+
 			if (!noise_metric(m, k))
 				continue;
 			for (size_t v = 0; v < m->nv; v++) {
 				const struct kb_row *r = kb_model_row(m, c, k, v);
+				int spread = r->by_layout && r->layouts;
 
-				if (!r->layouts)
+				if (!r->boots)
 					continue;
 				td_str(t, m->variants[v].name);
-				td_str(t, m->metrics[k].unit);
-				td(t, "%zu", r->layouts);
-				td(t, "%s", kb_report_fig(r->lo).s);
-				td(t, "%s", kb_report_fig(r->hi).s);
-				if (r->median != 0 && isfinite(r->median))
+				td_str(t, mt->unit);
+				if (!spread)
+					td(t, "1");
+				else if (mt->virtual_layouts)
+					td(t, "%zu = %zu x (%zu+1)", r->layouts, built_layouts(m), mt->virtual_layouts);
+				else
+					td(t, "%zu", r->layouts);
+				td(t, "%s", kb_report_fig(spread ? r->lo : r->median).s);
+				td(t, "%s", kb_report_fig(spread ? r->hi : r->median).s);
+				if (!spread)
+					td(t, "n/a");
+				else if (r->median != 0 && isfinite(r->median))
 					td(t, "%.2f%%", 100 * (r->hi - r->lo) / fabs(r->median));
 				else
 					td(t, "%s", r->hi > r->lo ? "n/a" : "0");
@@ -914,7 +990,7 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 	struct kb_inline *in;
 
 	in = opening(d, 2, "Speed");
-	if (m->nlayouts >= 2)
+	if (m->metrics[0].by_layout)
 		kb_doc_fmt(in, "Median over layouts of each layout's median time per operation (its boots' "
 			   "samples pooled). Backend ");
 	else
@@ -924,7 +1000,7 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 	source_note(in, &m->metrics[0], ", ");
 	kb_doc_fmt(in, ". Intervals: %.0f%% percentile bootstrap over %s. Outliers (modified z-score "
 		   "of a boot's median above %.1f, or of a sample within its boot) are marked, never "
-		   "dropped.", confidence(m), m->nlayouts >= 2 ? "layouts" : "boots", m->o.outlier_z);
+		   "dropped.", confidence(m), m->metrics[0].by_layout ? "layouts" : "boots", m->o.outlier_z);
 	kb_report_plot_cost(d, m);
 	kb_report_plot_sweeps(d, m);
 	metric_table(d, m, 0, "workload");
@@ -933,6 +1009,12 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 		in = kb_doc_para(d);
 		source_note(in, &m->metrics[k], ": ");
 		kb_doc_fmt(in, ".");
+		if (m->metrics[k].virtual_layouts) {
+			kb_doc_fmt(in, " Median and intervals over %zu layouts per variant",
+				   layouts_per_variant(m, k));
+			layouts_made_of(in, m, k);
+			kb_doc_fmt(in, ", each the median over its boots' samples.");
+		}
 		metric_table(d, m, k, "case");
 	}
 }

@@ -424,47 +424,42 @@ uint64_t kb_sim_vl_model_cycles(const struct kb_sim_region *r, size_t k, const s
 	return (uint64_t)(c + 0.5);
 }
 
-static int u64_cmp(const void *a, const void *b)
+/* fields[name] = [K integers], layout by layout */
+static void per_layout(json_t *fields, const char *name, const uint64_t *v, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	json_t *a = json_array();
 
-	return x < y ? -1 : x > y;
-}
-
-/* min, median (even n: the middle two's mean, rounded down) and max as
- * fields prefix_min, prefix_med, prefix_max */
-static void summary(json_t *fields, const char *prefix, uint64_t *v, size_t n)
-{
-	char name[64];
-	uint64_t med;
-
-	qsort(v, n, sizeof(*v), u64_cmp);
-	med = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
-	snprintf(name, sizeof(name), "%s_min", prefix);
-	json_object_set_new(fields, name, json_integer((json_int_t)v[0]));
-	snprintf(name, sizeof(name), "%s_med", prefix);
-	json_object_set_new(fields, name, json_integer((json_int_t)med));
-	snprintf(name, sizeof(name), "%s_max", prefix);
-	json_object_set_new(fields, name, json_integer((json_int_t)v[n - 1]));
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(a, json_integer((json_int_t)v[k]));
+	json_object_set_new(fields, name, a);
 }
 
 void kb_sim_vl_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields)
 {
+	/* the real field each is the layouts' value of (kb_sim_fields) */
+	static const struct {
+		const char *name;
+		int a, b;	/* the counters summed (b: -1 none) */
+	} per[] = {
+		{ "vl_l1i_k", KB_SIM_VL_l1i_miss_k, -1 },
+		{ "vl_l1i_u", KB_SIM_VL_l1i_miss_u, -1 },
+		{ "vl_l1i_fill", KB_SIM_VL_l1i_fill, -1 },
+		{ "vl_l2_miss", KB_SIM_VL_l2_miss_k, KB_SIM_VL_l2_miss_u },
+	};
 	size_t n = r->n_vl;
 	uint64_t *v;
 
 	if (!n)
 		return;
 	v = kb_xcalloc(n, sizeof(*v));
-	for (size_t k = 0; k < n; k++)
-		v[k] = r->vl[k][KB_SIM_VL_l1i_miss_k];
-	summary(fields, "vl_l1i_k", v, n);
-	for (size_t k = 0; k < n; k++)
-		v[k] = r->vl[k][KB_SIM_VL_l2_miss_k] + r->vl[k][KB_SIM_VL_l2_miss_u];
-	summary(fields, "vl_l2", v, n);
+	for (size_t i = 0; i < KB_ARRAY_SIZE(per); i++) {
+		for (size_t k = 0; k < n; k++)
+			v[k] = r->vl[k][per[i].a] + (per[i].b >= 0 ? r->vl[k][per[i].b] : 0);
+		per_layout(fields, per[i].name, v, n);
+	}
 	for (size_t k = 0; k < n; k++)
 		v[k] = kb_sim_vl_model_cycles(r, k, m);
-	summary(fields, "vl_cycles", v, n);
+	per_layout(fields, "vl_model_cycles", v, n);
 	free(v);
 }
 

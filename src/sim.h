@@ -111,11 +111,12 @@ uint64_t kb_sim_model_cycles(const struct kb_sim_region *r, const struct kb_sim_
 /* Virtual layout k's modeled cycles: the region's instructions, that
  * layout's misses. */
 uint64_t kb_sim_vl_model_cycles(const struct kb_sim_region *r, size_t k, const struct kb_sim_model *m);
-/* The virtual layouts' summaries as sample fields (integers): vl_l1i_k_min,
- * _med, _max (kernel L1i misses), vl_l2_min/_med/_max (L2 misses, kernel and
- * user) and vl_cycles_min/_med/_max (modeled cycles); _med of an even
- * number of layouts is the mean of the middle two, rounded down.  Nothing
- * when the region has no layouts. */
+/* The virtual layouts' figures as sample fields, each "vl_<field>": [K
+ * integers], layout by layout, the value field <field> (kb_sim_fields) has
+ * under that layout: vl_l1i_k, vl_l1i_u, vl_l1i_fill, vl_l2_miss (kernel
+ * and user) and vl_model_cycles.  The model takes them as layout
+ * replicates of <field> (model-read.c).  Nothing when the region has no
+ * layouts.  Instructions do not move with the layout: no vl_ins_*. */
 void kb_sim_vl_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields);
 /* Each layout's counters as arrays, "vl_<counter>": [K values], plus
  * "vl_model_cycles", into a sim.jsonl line. */

@@ -18,7 +18,12 @@ each variant in each of N layouts (samples and boots carry "layout"; the
 manifest "layouts" and each variant's "replicas"); a layout multiplies the
 level and the counts by 1 + layout_noise * N(0,1), drawn once per variant
 and layout (a variant's "layout_noise" or "layout_factors" [f0, f1, ...]
-instead).  min_effect goes into the manifest's run.
+instead).  min_effect goes into the manifest's run.  virtual_layouts: K
+(with "virtual_noise", default 0.03): every sample's count fields but ins_*
+also come under K virtual layouts, fields["vl_<field>"] = [K integers], the
+count times 1 + virtual_noise * N(0,1) drawn once per variant, layout and
+virtual layout (from a stream of their own: the other figures stay as
+without them), as the sim backend's sim_virtual_layouts.
 Each boot's level is ns * factor * (1 + noise * N(0,1)); each sample adds
 noise / 4 around it.  Boots are interleaved in shuffled rounds like kbench's.
 """
@@ -62,6 +67,10 @@ def main():
             ln = v.get("layout_noise", spec.get("layout_noise", 0.02))
             lf = [1 + ln * rnd.gauss(0, 1) for _ in range(nl)]
         lfac[v["name"]] = lf or [1.0]
+    nvl = spec.get("virtual_layouts", 0)
+    vrnd = random.Random(spec.get("seed", 1) + 1)
+    vfac = {(v["name"], lay): [1 + spec.get("virtual_noise", 0.03) * vrnd.gauss(0, 1) for _ in range(nvl)]
+            for v in variants for lay in range(nl or 1)}
     for v in variants:
         mv = {"name": v["name"], "flags": v.get("flags", ""), "status": v.get("status", "built"),
               "vmlinux": "variants/%s/vmlinux" % v["name"]}
@@ -112,6 +121,9 @@ def main():
                          "fields": fields}
                     for k, per_op in c.get("counts", {}).items():
                         fields[k] = int(per_op * v.get("count_factors", {}).get(k, factor) * lm * it)
+                    for k in c.get("counts", {}):
+                        if nvl and not k.startswith("ins"):
+                            fields["vl_" + k] = [int(fields[k] * f) for f in vfac[(v["name"], lay)]]
                     if nl:
                         s["layout"] = lay
                     samples.append(s)

@@ -8,7 +8,8 @@ over boots (numpy.median), Mann-Whitney U and its p-value
 permutation distribution of U by scipy.stats.permutation_test over every
 split, or the asymptotic p above 50 a side, never below 2 / C(n1 + n2, n1)),
 the replicates (per-boot medians, or per-layout medians of the pooled
-samples where the run has layouts), Holm
+samples where the run has layouts, each built layout's virtual layouts
+(fields "vl_<field>") one replicate each beside it), Holm
 (written out here), Cliff's delta (every pair counted), modified z-score
 outliers, Spearman's rho (scipy.stats.spearmanr) and its permutation p-value
 (scipy.stats.permutation_test), and the bootstrap intervals
@@ -65,18 +66,42 @@ def boot_medians(variant, case, metric):
     return [float(np.median([value(s, metric) for s in mine if s["boot"] == b])) for b in boots], boots
 
 
+def virtual_values(s, metric):
+    """The sample's value of metric under each virtual layout (fields
+    "vl_<field>", per operation), or []."""
+    if metric == "ns_per_op":
+        return []
+    a = s.get("fields", {}).get("vl_" + metric[: -len("_per_op")])
+    return [x / s["iterations"] for x in a] if isinstance(a, list) else []
+
+
 def layout_medians(variant, case, metric):
-    mine = [s for s in samples if s["variant"] == variant and s.get("case") == case
-            and value(s, metric) is not None]
-    lays = sorted({s.get("layout", 0) for s in mine})
-    return [float(np.median([value(s, metric) for s in mine if s.get("layout", 0) == l])) for l in lays], lays
+    """Per built layout, then per virtual layout of it (0: the built one's
+    own addresses): the median of the pooled samples; ids (layout, k)."""
+    mine = [s for s in samples if s["variant"] == variant and s.get("case") == case]
+    nvl = max([len(virtual_values(s, metric)) for s in mine] + [0])
+    meds, ids = [], []
+    for l in sorted({s.get("layout", 0) for s in mine}):
+        for k in range(nvl + 1):
+            if k == 0:
+                vals = [value(s, metric) for s in mine if s.get("layout", 0) == l and value(s, metric) is not None]
+            else:
+                vals = [virtual_values(s, metric)[k - 1] for s in mine
+                        if s.get("layout", 0) == l and len(virtual_values(s, metric)) >= k]
+            if vals:
+                meds.append(float(np.median(vals)))
+                ids.append((l, k))
+    return meds, ids
 
 
-by_layout = summary.get("unit") == "layout"
+def row_by_layout(r):
+    return "layouts" in r
 
 
-def replicates(variant, case, metric):
-    return layout_medians(variant, case, metric) if by_layout else boot_medians(variant, case, metric)
+def replicates(r, variant):
+    if row_by_layout(r):
+        return layout_medians(variant, r["case"], r["metric"])
+    return boot_medians(variant, r["case"], r["metric"])
 
 
 def u_stat(x, y, axis=-1):
@@ -165,14 +190,17 @@ for r in rows:
     check("boots", r["boots"], len(bm))
     got_out = r["outlier_boots"]
     want_out = [ids[i] for i in outliers(bm)]
-    if by_layout:
+    if row_by_layout(r):
         lm, lids = layout_medians(r["variant"], r["case"], r["metric"])
         for g, w in zip(r["layout_medians"], lm):
-            check("per-layout median of pooled samples (numpy.median)", g, w)
+            check("per-layout median of pooled samples, built and virtual (numpy.median)", g, w)
         check("layouts", r["layouts"], len(lm))
-        if r["layout_ids"] != lids:
-            failed.append("layout ids %s/%s/%s: %r, reference %r" % (r["case"], r["metric"], r["variant"], r["layout_ids"], lids))
+        got_ids = list(zip(r["layout_ids"], r.get("layout_virtual", [0] * len(r["layout_ids"]))))
+        if got_ids != lids:
+            failed.append("layout ids %s/%s/%s: %r, reference %r" % (r["case"], r["metric"], r["variant"], got_ids, lids))
         bm = lm
+    elif summary.get("layouts", 1) >= 2 or any(virtual_values(s, r["metric"]) for s in samples):
+        failed.append("row by boot where the run has layouts: %s/%s/%s" % (r["case"], r["metric"], r["variant"]))
     check("median over replicates (numpy.median)", r["median"], float(np.median(bm)) if bm else None)
     if got_out != want_out:
         failed.append("outliers %s/%s/%s: kbench %r, reference %r" % (r["case"], r["metric"], r["variant"], got_out, want_out))
@@ -189,9 +217,9 @@ for r in rows:
     if r["variant"] == base or "verdict" not in r:
         continue
     x = np.asarray(bm)
-    b, _ = replicates(base, r["case"], r["metric"])
+    b, _ = replicates(r, base)
     b = np.asarray(b)
-    deterministic_untested = r["deterministic"] and len(set(x)) == 1 and len(set(b)) == 1 and not by_layout
+    deterministic_untested = r["deterministic"] and len(set(x)) == 1 and len(set(b)) == 1 and not row_by_layout(r)
     check("Cliff's delta", r["cliffs_delta"], cliffs(x, b))
     mx, mb = float(np.median(x)), float(np.median(b))
     check("difference of medians", r["difference"], mx - mb)

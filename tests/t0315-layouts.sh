@@ -13,6 +13,9 @@
 #     distinguishable (before: 12 pseudo-replicates, "slower", Holm p 0.039),
 #     and the report says 4 layouts cannot reach 0.05 after Holm over 2
 #     cases, and that 5 would.
+#   - virtual layouts (the samples' vl_<field> arrays, 8 per built layout):
+#     9 replicates of misses and cycles, instructions by boot; a layout-only
+#     pair not distinguishable, a 10% effect over 2% noise faster.
 #   - a real 10% effect over 2% layout noise: faster in every case.
 #   - a shift the rank test finds (Holm p < 0.05) but smaller than the range
 #     of the layouts: not distinguishable, "within layout noise".
@@ -105,6 +108,33 @@ check "one layout: the p column says deterministic, never a p beside slower" sh 
 	 ! grep -qE '\| [0-9.]+ \| [-+][0-9.]+( \([a-z]+\))? \| (slower|faster) \|' '$d/one/report.md' &&
 	 ! grep -q 'corrected over the 2 cases' '$d/one/report.md' &&
 	 grep -q 'over the cases that have a test (no case has one here)' '$d/one/report.md'"
+
+# ---- virtual layouts (sim_virtual_layouts): each one replicate ----
+# one built layout of each, 8 virtual layouts beside it (the samples'
+# vl_<field> arrays); instructions do not move with them
+mk "{\"dir\": \"$d/virt\", \"seed\": 7, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"virtual_layouts\": 8,
+     \"virtual_noise\": 0.03, \"cases\": $sim_cases, \"variants\": $pair}"
+report virt
+check "virtual layouts only: misses and cycles not distinguishable, instructions the same" sh -c "
+	[ '$(verdicts virt Os l1i_k_per_op)' = 'not distinguishable' ] && [ '$(verdicts virt Os model_cycles_per_op)' = 'not distinguishable' ] &&
+	[ '$(verdicts virt Os ins_k_per_op)' = 'same' ]"
+check "virtual layouts: 1 x (8+1) replicates of misses and cycles, instructions by boot" \
+	jq_true "$d/virt/summary.json" '.unit == "layout" and .layouts == 1 and .virtual_layouts == 8 and
+		all(.results[] | select(.metric == "l1i_k_per_op" or .metric == "model_cycles_per_op");
+			.layouts == 9 and .layout_virtual == [range(9)] and .layout_ids == [range(9) | 0]) and
+		all(.results[] | select(.metric == "ins_k_per_op"); has("layouts") | not)'
+check "virtual layouts: the first sentence says 9 layouts per variant, 1 built x 8 virtual" sh -c \
+	"sed -n 3p '$d/virt/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control\*\* (9 layouts per variant = 1 built x (8 virtual + the built addresses)'"
+ref virt
+check "virtual layouts only: every figure and verdict agrees with scipy" test $? -eq 0
+mk "{\"dir\": \"$d/virt-effect\", \"seed\": 9, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"virtual_layouts\": 8,
+     \"virtual_noise\": 0.02, \"cases\": $sim_cases,
+     \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
+report virt-effect
+v=$(verdicts virt-effect Os model_cycles_per_op)
+check "10% fewer cycles over 2% virtual-layout noise: faster in every case ($v)" test "$v" = "faster"
+ref virt-effect
+check "virtual layouts, real effect: every figure and verdict agrees with scipy" test $? -eq 0
 
 # ---- a real effect beyond the layout noise ----
 mk "{\"dir\": \"$d/effect\", \"seed\": 9, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"layouts\": 8,

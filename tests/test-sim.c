@@ -174,7 +174,7 @@ static void output_parsed(void **state)
 }
 
 /* Virtual layouts: "vl" lines follow their region in order, as many as the
- * header says; the samples' summaries are their min, median and max. */
+ * header says; the samples carry each layout's value of the real fields. */
 static const char vl_output[] =
 	"kbsim 1 api=1 target=i386 system=1 mode=full l1i=32768:8:64 l2=1048576:16:64 "
 	"page_offset=0xc0000000 symbols=2 vl=4 vl_seeded=4 vl_seed=7 vl_funcs=2\n"
@@ -207,15 +207,19 @@ static void virtual_layouts_parsed(void **state)
 	assert_int_equal(o.regions[0].vl[1][KB_SIM_VL_l2_miss_u], 0);
 	assert_int_equal(o.total.n_vl, 1);
 	assert_int_equal(o.bad, 2);	/* layout 9 out of order; seq 2 with no region */
-	/* kernel misses 12 7 30 10: min 7, median (10 + 12) / 2, max 30 */
+	/* each layout's value of the real field, layout by layout: kernel misses 12 7 30 10 */
 	kb_sim_vl_fields(&o.regions[0], &m, f);
-	assert_int_equal(json_integer_value(json_object_get(f, "vl_l1i_k_min")), 7);
-	assert_int_equal(json_integer_value(json_object_get(f, "vl_l1i_k_med")), 11);
-	assert_int_equal(json_integer_value(json_object_get(f, "vl_l1i_k_max")), 30);
-	/* L2 3 1 5 3: median 3 */
-	assert_int_equal(json_integer_value(json_object_get(f, "vl_l2_med")), 3);
+	assert_int_equal(json_array_size(json_object_get(f, "vl_l1i_k")), 4);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_l1i_k"), 0)), 12);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_l1i_k"), 1)), 7);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_l1i_k"), 2)), 30);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_l1i_u"), 0)), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_l1i_fill"), 3)), 13);
+	/* L2, kernel and user: layout 0 2 + 1 */
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_l2_miss"), 0)), 3);
 	/* cycles: 1000 + 12 x L1i + 40 x L2; layout 1: 1000 + 96 + 40 */
-	assert_int_equal(json_integer_value(json_object_get(f, "vl_cycles_min")), 1136);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f, "vl_model_cycles"), 1)), 1136);
+	assert_int_equal(json_object_size(f), 5);
 	assert_int_equal(kb_sim_vl_model_cycles(&o.regions[0], 0, &m), 1000 + 12 * 14 + 40 * 3);
 	kb_sim_vl_arrays(&o.regions[0], &m, j);
 	assert_int_equal(json_array_size(json_object_get(j, "vl_l1i_miss_k")), 4);
