@@ -260,6 +260,9 @@ static const struct kb_option options[] = {
 		  "the verdicts of the speed tables" },
 	{ .name = "slower", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
 	  .help = "'A vs B [on CASES]': A costs more than B in every case named" },
+	{ .name = "not_faster", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
+	  .help = "'A vs B [on CASES]': A costs no less than B: slower, equivalent or the same in "
+		  "every case named (\"-Os is not the answer\")" },
 	{ .name = "layout_sensitive", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
 	  .help = "'A vs B [on CASES]': A and B differ only in where code lands (an alignment "
 		  "flag), and that alone moves the cost; supported only beyond the spread across "
@@ -270,7 +273,8 @@ static const char *const section_names[] = { "kernel", "run", "variant NAME", "c
 
 const char *kb_pred_kind_name(enum kb_pred_kind k)
 {
-	static const char *const names[] = { "smaller", "faster", "slower", "layout_sensitive" };
+	static const char *const names[] = { "smaller", "faster", "slower", "not_faster",
+					      "layout_sensitive" };
 
 	return (size_t)k < KB_ARRAY_SIZE(names) ? names[k] : "";
 }
@@ -981,8 +985,8 @@ static void check_claim(struct parse *p)
 	if (!cl->text)
 		perr(p, "[claim] needs 'text': the claim in one sentence");
 	if (!cl->n_preds)
-		perr(p, "[claim] predicts nothing kbench can check: give smaller, faster, slower or "
-		     "layout_sensitive = A vs B");
+		perr(p, "[claim] predicts nothing kbench can check: give smaller, faster, slower, "
+		     "not_faster or layout_sensitive = A vs B");
 	for (size_t i = 0; i < cl->n_preds; i++) {
 		const struct kb_prediction *x = &cl->preds[i];
 
@@ -1338,8 +1342,7 @@ void kb_conf_help(FILE *f)
 		if (s == KB_SEC_CLAIM)
 			fprintf(f, "  (optional: a claim made elsewhere; the report opens with \"Claim vs "
 				"measured\", one line per prediction below, each supported, contradicted or "
-				"not distinguishable; smaller, faster, slower and layout_sensitive may each "
-				"be given more than once)\n");
+				"not distinguishable; each prediction key may be given more than once)\n");
 		for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
 			if ((int)options[i].section == s)
 				help_option(f, &options[i]);

@@ -33,10 +33,11 @@ enum kb_pred_kind {
 	KB_PRED_SMALLER,	/* A's text is smaller than B's */
 	KB_PRED_FASTER,		/* A costs less than B on the primary metric */
 	KB_PRED_SLOWER,		/* A costs more */
+	KB_PRED_NOT_FASTER,	/* A does not cost less (slower, equivalent or the same) */
 	KB_PRED_LAYOUT,		/* A and B differ only in layout, and that moves the cost */
 	KB_PRED_KINDS
 };
-/* "smaller", "faster", "slower", "layout_sensitive": the [claim] keys */
+/* "smaller", "faster", "slower", "not_faster", "layout_sensitive": the [claim] keys */
 const char *kb_pred_kind_name(enum kb_pred_kind k);
 
 /* One prediction: "A vs B", or "A vs B on CASES" (not for smaller). */

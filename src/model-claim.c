@@ -25,8 +25,8 @@ const char *kb_word_name(enum kb_word w)
 	return (size_t)w < KB_ARRAY_SIZE(names) ? names[w] : "";
 }
 
-static const char *const kinds[] = { "smaller", "faster", "slower", "layout_sensitive" };
-enum { SMALLER, FASTER, SLOWER, LAYOUT };
+static const char *const kinds[] = { "smaller", "faster", "slower", "not_faster", "layout_sensitive" };
+enum { SMALLER, FASTER, SLOWER, NOT_FASTER, LAYOUT };
 
 static void smaller(struct kb_model *m, struct kb_pred *x)
 {
@@ -103,6 +103,18 @@ static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
 			x->why = "no case differs by min_effect or more";
 		} else {
 			x->why = "no case differs beyond the noise";
+		}
+		return;
+	}
+	if (kind == NOT_FASTER) {
+		if (x->faster) {
+			x->word = KB_WORD_CONTRADICTED;
+			x->why = "faster in at least one case";
+		} else if (x->slower + none == judged && !x->missing) {
+			x->word = KB_WORD_SUPPORTED;
+			x->why = "slower, equivalent or the same in every case";
+		} else {
+			x->why = "not faster in any case, but not distinguishable in some";
 		}
 		return;
 	}

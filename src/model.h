@@ -50,7 +50,7 @@
  *                  undecided, equivalent, answer (kb_answer_name: "smaller is faster",
  *                  ...)}  (primary metric, per non-baseline variant)
  *   claim_made    {text, source, date}  (only where variants.conf has [claim])
- *   claims[]      {kind (smaller, faster, slower, layout_sensitive), a, b,
+ *   claims[]      {kind (smaller, faster, slower, not_faster, layout_sensitive), a, b,
  *                  cases[] (as asked: "all" or names), backend ("size" for
  *                  smaller), figures (measured, simulated or modeled), word
  *                  (supported, contradicted, not distinguishable), why,
@@ -245,7 +245,7 @@ struct kb_pred_case {
 };
 
 struct kb_pred {
-	const char *kind;		/* "smaller", "faster", "slower", "layout_sensitive" */
+	const char *kind;		/* "smaller", "faster", "slower", "not_faster", "layout_sensitive" */
 	const char *a, *b;		/* variant names as the claim gives them */
 	size_t va, vb;			/* their indexes; nv where the run has no such variant */
 	const char **asked;		/* the cases as asked: "all", or case and workload names */

@@ -264,10 +264,17 @@ static void title(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_str(in, m->run_id);
 }
 
+/* A prediction's key in words: "layout sensitive" */
+static const char *kind_words(const struct kb_pred *x)
+{
+	return !strcmp(x->kind, "layout_sensitive") ? "layout sensitive" :
+	       !strcmp(x->kind, "not_faster") ? "not faster" : x->kind;
+}
+
 /* "faster: `Os` vs `O2` on getppid, syscall_mix" */
 static void prediction_name(struct kb_inline *in, const struct kb_pred *x)
 {
-	kb_doc_fmt(in, "%s: ", !strcmp(x->kind, "layout_sensitive") ? "layout sensitive" : x->kind);
+	kb_doc_fmt(in, "%s: ", kind_words(x));
 	kb_doc_code(in, x->a);
 	kb_doc_fmt(in, " vs ");
 	kb_doc_code(in, x->b);
@@ -382,7 +389,7 @@ static void claim_vs_measured(struct kb_doc *d, const struct kb_model *m)
 			const struct kb_pred_case *pc = &x->per_case[k];
 
 			in = kb_doc_td(t);
-			kb_doc_fmt(in, "%zu. %s ", i + 1, x->kind);
+			kb_doc_fmt(in, "%zu. %s ", i + 1, kind_words(x));
 			kb_doc_code(in, x->a);
 			kb_doc_fmt(in, " vs ");
 			kb_doc_code(in, x->b);
