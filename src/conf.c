@@ -984,7 +984,7 @@ static void check_claim(struct parse *p)
 	p->line = cl->line;
 	if (!cl->text)
 		perr(p, "[claim] needs 'text': the claim in one sentence");
-	if (!cl->n_preds)
+	if (!cl->n_preds && !p->errors)	/* not after a prediction refused */
 		perr(p, "[claim] predicts nothing kbench can check: give smaller, faster, slower, "
 		     "not_faster or layout_sensitive = A vs B");
 	for (size_t i = 0; i < cl->n_preds; i++) {
