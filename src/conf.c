@@ -73,6 +73,20 @@ static const char *hybrid_check(const char *v)
 
 #define KOFF(f) offsetof(struct kb_conf, f)
 #define VOFF(f) offsetof(struct kb_variant, f)
+#define COFF(f) offsetof(struct kb_claim_conf, f)
+
+/* [claim] date: when the claim was made, YYYY, YYYY-MM or YYYY-MM-DD */
+static const char *date_check(const char *v)
+{
+	size_t n = strlen(v);
+	int ok = (n == 4 || n == 7 || n == 10) && strspn(v, "0123456789") == 4;
+
+	for (size_t i = 4; ok && i < n; i += 3)
+		ok = v[i] == '-' && isdigit((unsigned char)v[i + 1]) && isdigit((unsigned char)v[i + 2]);
+	if (ok && n >= 7)
+		ok = atoi(v + 5) >= 1 && atoi(v + 5) <= 12 && (n == 7 || (atoi(v + 8) >= 1 && atoi(v + 8) <= 31));
+	return ok ? NULL : "not a date (YYYY, YYYY-MM or YYYY-MM-DD)";
+}
 
 /* A partition or account name: one word. */
 static const char *slurm_word(const char *v)
@@ -252,9 +266,40 @@ static const struct kb_option options[] = {
 		  "for all) compiled exactly as variant B compiled them (its recorded commands); A "
 		  "and B come earlier in the file and their .configs may differ only in the "
 		  "optimization level (kbench explain builds these)" },
+
+	{ .name = "text", .section = KB_SEC_CLAIM, .type = KB_OPT_STR, .off = COFF(text),
+	  .help = "the claim in one sentence, as it was made; the report opens with it" },
+	{ .name = "source", .section = KB_SEC_CLAIM, .type = KB_OPT_STR, .off = COFF(source),
+	  .help = "where it was made: an article, a commit, a mailing-list post" },
+	{ .name = "date", .section = KB_SEC_CLAIM, .type = KB_OPT_STR, .off = COFF(date),
+	  .check = date_check, .help = "when it was made: YYYY, YYYY-MM or YYYY-MM-DD" },
+	{ .name = "smaller", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
+	  .help = "'A vs B': variant A's text is smaller than B's (binutils size; a difference "
+		  "under min_effect is not distinguishable)" },
+	{ .name = "faster", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
+	  .help = "'A vs B [on CASES]': A costs less than B on the primary metric in every case "
+		  "named (CASES: workloads, cases such as icache/k=32, or all, the default), by "
+		  "the verdicts of the speed tables" },
+	{ .name = "slower", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
+	  .help = "'A vs B [on CASES]': A costs more than B in every case named" },
+	{ .name = "not_faster", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
+	  .help = "'A vs B [on CASES]': A costs no less than B: slower, equivalent or the same in "
+		  "every case named (\"-Os is not the answer\")" },
+	{ .name = "layout_sensitive", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
+	  .help = "'A vs B [on CASES]': A and B differ only in where code lands (an alignment "
+		  "flag), and that alone moves the cost; supported only beyond the spread across "
+		  "[run] layouts (with one layout, a difference is not distinguishable)" },
 };
 
-static const char *const section_names[] = { "kernel", "run", "variant NAME" };
+static const char *const section_names[] = { "kernel", "run", "variant NAME", "claim" };
+
+const char *kb_pred_kind_name(enum kb_pred_kind k)
+{
+	static const char *const names[] = { "smaller", "faster", "slower", "not_faster",
+					      "layout_sensitive" };
+
+	return (size_t)k < KB_ARRAY_SIZE(names) ? names[k] : "";
+}
 
 const char *kb_conf_section_name(enum kb_opt_section s)
 {
@@ -293,6 +338,8 @@ static void *option_base(struct kb_conf *c, struct kb_variant *v, const struct o
 {
 	if (r->owner)
 		return c->backend_opts[kb_backend_index(r->owner)];
+	if (r->o->section == KB_SEC_CLAIM)
+		return &c->claim;
 	return r->o->section == KB_SEC_VARIANT ? (void *)v : (void *)c;
 }
 
@@ -313,7 +360,7 @@ struct parse {
 	int errors;
 	int sec_kind;			/* enum kb_opt_section; -1 after a bad header; NO_SECTION_YET */
 	struct kb_variant *variant;	/* current [variant NAME] */
-	char seen[2];			/* [kernel], [run] seen */
+	char seen[KB_SEC_LAST + 1];			/* [kernel], [run], [claim] seen */
 	unsigned char set[KB_MAX_OPTIONS]; /* per section: key given (by optref index) */
 };
 
@@ -449,6 +496,62 @@ static int parse_kopts(struct parse *p, struct kb_variant *v, const char *value)
 		v->n_kopts++;
 next:
 		;
+	}
+	free(copy);
+	return 0;
+}
+
+/* "A vs B" or "A vs B on CASES": names checked here, whether they exist
+ * once the whole file is read (check_claim). */
+static int parse_prediction(struct parse *p, const struct kb_option *o, struct kb_claim_conf *cl,
+			    const char *value)
+{
+	char *copy = kb_xstrdup(value), *w[3] = { NULL }, *save = NULL, *tok, *cases = NULL;
+	struct kb_prediction *x;
+	size_t n = 0;
+	int kind;
+
+	for (kind = 0; kind < KB_PRED_KINDS && strcmp(o->name, kb_pred_kind_name(kind)); kind++)
+		;
+	for (tok = strtok_r(copy, " \t", &save); tok && n < 3; tok = strtok_r(NULL, " \t", &save))
+		w[n++] = tok;
+	if (n == 3 && tok && !strcmp(tok, "on"))
+		cases = save;
+	if (n != 3 || strcmp(w[1], "vs") || (tok && !cases) || (cases && !*(cases + strspn(cases, " \t")))) {
+		free(copy);
+		return perr(p, "[claim] '%s': '%s' is not 'A vs B'%s", o->name, value,
+			    kind == KB_PRED_SMALLER ? "" : " or 'A vs B on CASES'");
+	}
+	if (cases && kind == KB_PRED_SMALLER) {
+		free(copy);
+		return perr(p, "[claim] 'smaller': text size is one figure per kernel: no case list");
+	}
+	if (!valid_variant_name(w[0]) || !valid_variant_name(w[2])) {
+		perr(p, "[claim] '%s': '%s' and '%s' must be variant names", o->name, w[0], w[2]);
+		free(copy);
+		return 1;
+	}
+	if (!strcmp(w[0], w[2])) {
+		perr(p, "[claim] '%s': variant '%s' against itself", o->name, w[0]);
+		free(copy);
+		return 1;
+	}
+	cl->preds = kb_xrealloc(cl->preds, (cl->n_preds + 1) * sizeof(*cl->preds));
+	x = &cl->preds[cl->n_preds++];
+	x->kind = (enum kb_pred_kind)kind;
+	x->a = kb_xstrdup(w[0]);
+	x->b = kb_xstrdup(w[2]);
+	x->line = p->line;
+	if (cases) {
+		/* kept as "a,b,c": the manifest and the report list them so */
+		char *out = kb_xcalloc(1, strlen(cases) + 1), *s2 = NULL;
+		size_t len = 0;
+
+		for (tok = strtok_r(cases, " \t,", &s2); tok; tok = strtok_r(NULL, " \t,", &s2))
+			len += (size_t)sprintf(out + len, "%s%s", len ? "," : "", tok);
+		x->cases = out;
+	} else {
+		x->cases = kb_xstrdup("all");
 	}
 	free(copy);
 	return 0;
@@ -645,6 +748,8 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 		return parse_ulist(p, o, (char **)field, value);
 	case KB_OPT_KOPTS:
 		return parse_kopts(p, base, value);
+	case KB_OPT_PREDICTION:
+		return parse_prediction(p, o, base, value);
 	}
 	return 0;
 }
@@ -683,13 +788,15 @@ static char *reader(char *buf, int size, void *stream)
 	s++;
 	p->variant = NULL;
 	memset(p->set, 0, sizeof(p->set));
-	if (!strcmp(s, "kernel") || !strcmp(s, "run")) {
-		int k = s[0] == 'k' ? KB_SEC_KERNEL : KB_SEC_RUN;
+	if (!strcmp(s, "kernel") || !strcmp(s, "run") || !strcmp(s, "claim")) {
+		int k = s[0] == 'k' ? KB_SEC_KERNEL : s[0] == 'r' ? KB_SEC_RUN : KB_SEC_CLAIM;
 
 		if (p->seen[k])
 			perr(p, "section [%s] given twice", s);
 		p->seen[k] = 1;
 		p->sec_kind = k;
+		if (k == KB_SEC_CLAIM && !p->conf->claim.line)
+			p->conf->claim.line = p->line;
 	} else if (!strncmp(s, "variant", 7) && (s[7] == ' ' || s[7] == '\t' || !s[7])) {
 		char *name = s + 7;
 		struct kb_conf *c = p->conf;
@@ -715,14 +822,14 @@ static char *reader(char *buf, int size, void *stream)
 			p->variant->line = p->line;
 		}
 	} else {
-		const char *cands[] = { "kernel", "run", "variant" };
-		const char *d = closest(s, cands, 3);
+		const char *cands[] = { "kernel", "run", "variant", "claim" };
+		const char *d = closest(s, cands, 4);
 
 		if (d)
 			perr(p, "unknown section [%s] (did you mean [%s%s]?)", s, d,
 			     !strcmp(d, "variant") ? " NAME" : "");
 		else
-			perr(p, "unknown section [%s] (sections: [kernel], [run], [variant NAME])", s);
+			perr(p, "unknown section [%s] (sections: [kernel], [run], [variant NAME], [claim])", s);
 		p->sec_kind = -1;
 	}
 	*close = ']';
@@ -738,8 +845,8 @@ static int handler(void *user, const char *section, const char *name, const char
 
 	(void)section;
 	if (p->sec_kind == NO_SECTION_YET)
-		return perr(p, "'%s' before any section: keys belong in [kernel], [run] or "
-			    "[variant NAME]", name);
+		return perr(p, "'%s' before any section: keys belong in [kernel], [run], "
+			    "[variant NAME] or [claim]", name);
 	if (p->sec_kind < 0)
 		return 1;	/* the header's error was reported already */
 	for (size_t i = 0; i < n; i++) {
@@ -750,7 +857,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		cands[nc++] = o->name;
 		if (strcmp(o->name, name))
 			continue;
-		if (p->set[i] && o->type != KB_OPT_KOPTS)
+		if (p->set[i] && o->type != KB_OPT_KOPTS && o->type != KB_OPT_PREDICTION)
 			return perr(p, "'%s' given twice in this section", name);
 		p->set[i] = 1;
 		if (o->section != KB_SEC_VARIANT)
@@ -862,6 +969,106 @@ static void hybrid_parse(struct parse *p, struct kb_conf *c, size_t i)
 	free(s);
 }
 
+/* Whether word is in the comma-separated list. */
+static int in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *q = list; q && *q; q += strcspn(q, ",") + (q[strcspn(q, ",")] == ',')) {
+		if (strcspn(q, ",") == n && !strncmp(q, word, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* A prediction's variant: one of the file's, else what it might be. */
+static void claim_variant(struct parse *p, const struct kb_prediction *x, const char *name)
+{
+	const char *cands[64];
+	size_t nc = 0;
+	const char *d;
+
+	if (kb_conf_variant(p->conf, name))
+		return;
+	for (size_t i = 0; i < p->conf->n_variants && nc < KB_ARRAY_SIZE(cands); i++)
+		cands[nc++] = p->conf->variants[i].name;
+	d = closest(name, cands, nc);
+	if (d)
+		perr(p, "[claim] '%s': unknown variant '%s' (did you mean '%s'?)", kb_pred_kind_name(x->kind),
+		     name, d);
+	else
+		perr(p, "[claim] '%s': unknown variant '%s' (not a [variant NAME] of this file)",
+		     kb_pred_kind_name(x->kind), name);
+}
+
+/* A prediction's cases: all, or workloads the run has, or icache/k=K
+ * of its sweep. */
+static void claim_cases(struct parse *p, const struct kb_prediction *x)
+{
+	const struct kb_conf *c = p->conf;
+	char *copy = kb_xstrdup(x->cases), *save = NULL;
+	const char *kind = kb_pred_kind_name(x->kind);
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *wl = tok, *d;
+		char *k = strchr(tok, '/');
+
+		if (!strcmp(tok, "all")) {
+			if (strcmp(x->cases, "all"))
+				perr(p, "[claim] '%s': 'all' is every case: no other beside it", kind);
+			continue;
+		}
+		if (k) {
+			*k = '\0';
+			if (strcmp(tok, "icache") || strncmp(k + 1, "k=", 2) || !in_list(c->sweep, k + 3) ||
+			    !*(k + 3)) {
+				perr(p, "[claim] '%s': case '%s/%s' is not icache/k=K for a K of [run] sweep (%s)",
+				     kind, tok, k + 1, c->sweep);
+				continue;
+			}
+		}
+		if (in_list(c->workloads, wl))
+			continue;
+		for (size_t i = 0; i < KB_ARRAY_SIZE(workload_names); i++)
+			if (!strcmp(wl, workload_names[i])) {
+				perr(p, "[claim] '%s': workload '%s' is not in [run] workloads (%s)", kind, wl,
+				     c->workloads);
+				goto next;
+			}
+		d = closest(wl, workload_names, KB_ARRAY_SIZE(workload_names));
+		if (d)
+			perr(p, "[claim] '%s': unknown case '%s' (did you mean '%s'?)", kind, wl, d);
+		else
+			perr(p, "[claim] '%s': unknown case '%s' (a workload, icache/k=K or all)", kind, wl);
+next:
+		;
+	}
+	free(copy);
+}
+
+/* [claim] as a whole, once every variant and [run] key is known. */
+static void check_claim(struct parse *p)
+{
+	struct kb_claim_conf *cl = &p->conf->claim;
+
+	if (!cl->line)
+		return;
+	p->line = cl->line;
+	if (!cl->text)
+		perr(p, "[claim] needs 'text': the claim in one sentence");
+	if (!cl->n_preds && !p->errors)	/* not after a prediction refused */
+		perr(p, "[claim] predicts nothing kbench can check: give smaller, faster, slower, "
+		     "not_faster or layout_sensitive = A vs B");
+	for (size_t i = 0; i < cl->n_preds; i++) {
+		const struct kb_prediction *x = &cl->preds[i];
+
+		p->line = x->line;
+		claim_variant(p, x, x->a);
+		claim_variant(p, x, x->b);
+		claim_cases(p, x);
+	}
+}
+
 static void finish(struct parse *p)
 {
 	struct kb_conf *c = p->conf;
@@ -895,6 +1102,7 @@ static void finish(struct parse *p)
 	}
 	if (!c->baseline && c->n_variants)
 		c->baseline = kb_xstrdup(c->variants[0].name);
+	check_claim(p);
 	if (!c->cache) {
 		const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
 
@@ -1178,6 +1386,13 @@ void kb_conf_release(struct kb_conf *conf)
 		free(v->hy_paths);
 		free(v->name);
 	}
+	free_fields(conf, NULL, KB_SEC_CLAIM);
+	for (size_t i = 0; i < conf->claim.n_preds; i++) {
+		free(conf->claim.preds[i].a);
+		free(conf->claim.preds[i].b);
+		free(conf->claim.preds[i].cases);
+	}
+	free(conf->claim.preds);
 	for (size_t b = 0; b < KB_N_BACKENDS; b++)
 		free(conf->backend_opts[b]);
 	free(conf->variants);
@@ -1199,8 +1414,12 @@ void kb_conf_help(FILE *f)
 	const struct kb_backend *const *bs;
 	size_t nb;
 
-	for (int s = KB_SEC_KERNEL; s <= KB_SEC_VARIANT; s++) {
+	for (int s = KB_SEC_KERNEL; s <= KB_SEC_LAST; s++) {
 		fprintf(f, "[%s]\n", section_names[s]);
+		if (s == KB_SEC_CLAIM)
+			fprintf(f, "  (optional: a claim made elsewhere; the report opens with \"Claim vs "
+				"measured\", one line per prediction below, each supported, contradicted or "
+				"not distinguishable; each prediction key may be given more than once)\n");
 		for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
 			if ((int)options[i].section == s)
 				help_option(f, &options[i]);

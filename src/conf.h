@@ -37,6 +37,35 @@ struct kb_variant {
 	const char *cc_wrap, *hy_spec;
 };
 
+/* What a claim predicts, one [claim] key each: the kinds kbench can check. */
+enum kb_pred_kind {
+	KB_PRED_SMALLER,	/* A's text is smaller than B's */
+	KB_PRED_FASTER,		/* A costs less than B on the primary metric */
+	KB_PRED_SLOWER,		/* A costs more */
+	KB_PRED_NOT_FASTER,	/* A does not cost less (slower, equivalent or the same) */
+	KB_PRED_LAYOUT,		/* A and B differ only in layout, and that moves the cost */
+	KB_PRED_KINDS
+};
+/* "smaller", "faster", "slower", "not_faster", "layout_sensitive": the [claim] keys */
+const char *kb_pred_kind_name(enum kb_pred_kind k);
+
+/* One prediction: "A vs B", or "A vs B on CASES" (not for smaller). */
+struct kb_prediction {
+	enum kb_pred_kind kind;
+	char *a, *b;		/* variant names */
+	char *cases;		/* "all", or case and workload names, comma-separated */
+	int line;
+};
+
+/* [claim]: a claim made elsewhere, and what kbench can check of it. */
+struct kb_claim_conf {
+	char *text;		/* the claim in one sentence; NULL: no [claim] */
+	char *source, *date;	/* where and when it was made */
+	int line;		/* of the [claim] header */
+	struct kb_prediction *preds;
+	size_t n_preds;
+};
+
 /* Options kbench knows at most (core and backends'), and a configuration's size. */
 #define KB_MAX_OPTIONS 128
 #define KB_CONF_MAX_BYTES (1 << 20)
@@ -86,6 +115,8 @@ struct kb_conf {
 
 	struct kb_variant *variants;
 	size_t n_variants;
+
+	struct kb_claim_conf claim;
 
 	/* the line of each [kernel] and [run] key given, by its index in
 	 * kb_conf_options(); 0 for a default */

@@ -76,11 +76,12 @@ static void configuration(void)
 	size_t n, nb;
 
 	section("CONFIGURATION");
-	printf("A variants.conf file has a [kernel] section, a [run] section and one\n"
-	       "[variant NAME] section per variant, with key = value lines.  An unknown key,\n"
+	printf("A variants.conf file has a [kernel] section, a [run] section, one\n"
+	       "[variant NAME] section per variant and, to check a claim, a [claim] section,\n"
+	       "with key = value lines.  An unknown key,\n"
 	       "a bad value or a missing one is an error naming the file and line.\n");
 	all = kb_conf_options(&n);
-	for (int s = KB_SEC_KERNEL; s <= KB_SEC_VARIANT; s++) {
+	for (int s = KB_SEC_KERNEL; s <= KB_SEC_LAST; s++) {
 		printf(".SS \"[%s]\"\n", kb_conf_section_name(s));
 		for (size_t i = 0; i < n; i++)
 			if (!all[i].owner && (int)all[i].o->section == s)

@@ -53,6 +53,27 @@ static json_t *variant_json(const struct kb_variant *v)
 	return j;
 }
 
+/* [claim], as the report rebuilds it: the claim and each prediction with
+ * its cases ("all", or the names as given). */
+static json_t *claim_json(const struct kb_claim_conf *cl)
+{
+	json_t *preds = json_array();
+
+	for (size_t i = 0; i < cl->n_preds; i++) {
+		const struct kb_prediction *x = &cl->preds[i];
+		json_t *cases = json_array();
+		char *list = kb_xstrdup(x->cases), *save = NULL;
+
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			json_array_append_new(cases, json_string(t));
+		free(list);
+		json_array_append_new(preds, json_pack("{s:s,s:s,s:s,s:o,s:i}", "kind", kb_pred_kind_name(x->kind),
+						       "a", x->a, "b", x->b, "cases", cases, "line", x->line));
+	}
+	return json_pack("{s:s,s:s?,s:s?,s:o}", "text", cl->text, "source", cl->source, "date", cl->date,
+			 "predictions", preds);
+}
+
 static int set(struct kb_store *s, const char *key, json_t *value)
 {
 	json_object_set_new(s->manifest, key, value);
@@ -77,6 +98,8 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 				      "memory_mb", (int)conf->memory, "min_effect", conf->min_effect));
 	json_object_set_new(m, "layouts", json_integer((json_int_t)conf->layouts));
 	json_object_set_new(m, "host", kb_probe_host(0));
+	if (conf->claim.text)
+		json_object_set_new(m, "claim", claim_json(&conf->claim));
 	for (size_t i = 0; i < conf->n_variants; i++)
 		json_array_append_new(jv, variant_json(&conf->variants[i]));
 	return set(s, "variants", jv);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "missometer.h"
 #include "model.h"
@@ -146,6 +147,42 @@ static json_t *claim(const struct kb_model *m, const void *x)
 			 "faster", (json_int_t)c->faster, "slower", (json_int_t)c->slower,
 			 "same", (json_int_t)c->same, "undecided", (json_int_t)c->undecided,
 			 "equivalent", (json_int_t)c->equivalent, "answer", kb_answer_name(c->answer));
+}
+
+/* One prediction of the claim, judged (struct kb_pred). */
+static json_t *prediction(const struct kb_model *m, const void *v)
+{
+	const struct kb_pred *x = v;
+	json_t *asked = json_array(), *o, *cases;
+
+	for (size_t i = 0; i < x->nasked; i++)
+		json_array_append_new(asked, json_string(x->asked[i]));
+	o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:s}", "kind", x->kind, "a", x->a, "b", x->b,
+		      "cases", asked, "backend", x->backend, "figures", kb_figure_kind_name(x->source),
+		      "word", kb_word_name(x->word), "why", x->why);
+	if (!strcmp(x->kind, "smaller")) {
+		json_object_update_new(o, json_pack("{s:o,s:o,s:o}",
+						    "text_a", size_or_null(x->has_size, x->text_a),
+						    "text_b", size_or_null(x->has_size, x->text_b),
+						    "text_change", num(x->text_change)));
+		return o;
+	}
+	cases = json_array();
+	for (size_t i = 0; i < x->ncases; i++) {
+		json_t *c = json_pack("{s:s}", "case", m->cases[x->per_case[i].cas]);
+
+		kb_model_json_test(c, &x->per_case[i].t, 0);
+		json_array_append_new(cases, c);
+	}
+	json_object_update_new(o, json_pack("{s:s,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
+					    "metric", m->metrics[x->metric].name,
+					    "layouts", (json_int_t)m->nlayouts, "own_tests", x->own_tests,
+					    "faster", (json_int_t)x->faster, "slower", (json_int_t)x->slower,
+					    "same", (json_int_t)x->same,
+					    "not_distinguishable", (json_int_t)x->undecided,
+					    "equivalent", (json_int_t)x->equivalent,
+					    "missing", (json_int_t)x->missing, "per_case", cases));
+	return o;
 }
 
 static json_t *boots(const struct kb_model *m)
@@ -321,6 +358,11 @@ static json_t *model(const struct kb_model *m, int sub)
 		json_object_set_new(o, "timing", ARRAY_OF(timing, m->timing, m->ntiming));
 		return o;
 	}
+	if (m->stated.text)
+		json_object_set_new(o, "claim_made", json_pack("{s:s,s:s?,s:s?}", "text", m->stated.text,
+							       "source", m->stated.source,
+							       "date", m->stated.date));
+	json_object_set_new(o, "claims", ARRAY_OF(prediction, m->stated.preds, m->stated.npreds));
 	json_object_set_new(o, "boots", boots(m));
 	json_object_set_new(o, "bloat", ARRAY_OF(bloat, m->bloat, m->nbloat));
 	json_object_set_new(o, "executed_text", ARRAY_OF(exec_row, m->exec, m->nexec));

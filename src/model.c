@@ -1091,6 +1091,8 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 	rows(m, a->in, &maps, rng);
 	correlations(m, rng);
 	claims(m);
+	if (!a->workloads)	/* the workloads' model, not the whole boots' */
+		kb_model_claim(m, a->manifest, rng);
 	caveats(m, &cap);
 	gsl_rng_free(rng);
 	free(maps.variant);

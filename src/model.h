@@ -61,6 +61,16 @@
  *   claim[]       {variant, text_change, smaller, faster, slower, same,
  *                  undecided, equivalent, answer (kb_answer_name: "smaller is faster",
  *                  ...)}  (primary metric, per non-baseline variant)
+ *   claim_made    {text, source, date}  (only where variants.conf has [claim])
+ *   claims[]      {kind (smaller, faster, slower, not_faster, layout_sensitive), a, b,
+ *                  cases[] (as asked: "all" or names), backend ("size" for
+ *                  smaller), figures (measured, simulated or modeled), word
+ *                  (supported, contradicted, not distinguishable), why,
+ *                  -- smaller -- text_a, text_b, text_change,
+ *                  -- the others -- metric, layouts, own_tests, faster,
+ *                  slower, same, not_distinguishable, equivalent, missing,
+ *                  per_case[] {case, and a result's test figures: ratio,
+ *                  ratio_ci, p_holm, verdict...}}  (one per prediction)
  *   boots         {ok, total, failed[] {variant, boot, status, reason, serial}}
  *   bloat[]       {variant, categories[] {what, add, remove, grow, shrink,
  *                  up, down, old_total, new_total, percent}, growers[],
@@ -235,6 +245,53 @@ struct kb_claim {
 	enum kb_answer answer;
 };
 
+/* Claim vs measured: what variants.conf's [claim] predicted, judged by the
+ * figures above (kb_model_claim).  One word per prediction, never stronger
+ * than the verdicts it rests on. */
+enum kb_word {
+	KB_WORD_UNDISTINGUISHED,	/* "not distinguishable" */
+	KB_WORD_SUPPORTED,
+	KB_WORD_CONTRADICTED,
+};
+/* "not distinguishable", "supported", "contradicted" */
+const char *kb_word_name(enum kb_word w);
+
+/* One case of a speed prediction: A against B on the primary metric. */
+struct kb_pred_case {
+	size_t cas;
+	struct kb_test t;	/* the row's where B is the baseline; else a test of the
+				 * pair, Holm over the prediction's cases */
+};
+
+struct kb_pred {
+	const char *kind;		/* "smaller", "faster", "slower", "not_faster", "layout_sensitive" */
+	const char *a, *b;		/* variant names as the claim gives them */
+	size_t va, vb;			/* their indexes; nv where the run has no such variant */
+	const char **asked;		/* the cases as asked: "all", or case and workload names */
+	size_t nasked;
+	const char *backend;		/* what measured: the run's backend; "size" for smaller */
+	enum kb_figure_kind source;	/* of the figures behind the word */
+	size_t metric;			/* the primary metric (not for smaller) */
+	/* smaller: text sizes as binutils size gives them */
+	int has_size;
+	long long text_a, text_b;
+	double text_change;		/* text_a / text_b - 1, or NAN */
+	/* faster, slower, layout_sensitive */
+	struct kb_pred_case *per_case;
+	size_t ncases;
+	int own_tests;			/* B is not the baseline: the tests were made for A vs B */
+	long long faster, slower, same, undecided, equivalent;
+	long long missing;		/* cases asked for that no row of both has */
+	enum kb_word word;
+	const char *why;		/* kbench's own words: what decided the word */
+};
+
+struct kb_claim_check {
+	const char *text, *source, *date;	/* text NULL: the run states no claim */
+	struct kb_pred *preds;
+	size_t npreds;
+};
+
 /* hyperfine's warnings: what limits the figures, each with its advice. */
 enum kb_caveat_id {
 	KB_CAVEAT_EMULATED_TIME,	/* time under TCG */
@@ -376,6 +433,7 @@ struct kb_model {
 	size_t ncorr;
 	struct kb_claim *claims;
 	size_t nclaims;
+	struct kb_claim_check stated;	/* variants.conf's [claim], judged */
 	struct kb_caveat *caveats;
 	size_t ncaveats;
 

@@ -12,7 +12,9 @@
 
 #include <stddef.h>
 
-enum kb_opt_section { KB_SEC_KERNEL, KB_SEC_RUN, KB_SEC_VARIANT };
+/* [claim] last: the sections --help-config and the man page list, in order */
+enum kb_opt_section { KB_SEC_KERNEL, KB_SEC_RUN, KB_SEC_VARIANT, KB_SEC_CLAIM };
+#define KB_SEC_LAST KB_SEC_CLAIM
 
 enum kb_opt_type {
 	KB_OPT_STR,		/* char *, owned, freed in release */
@@ -26,6 +28,7 @@ enum kb_opt_type {
 	KB_OPT_WORKLOADS,	/* char *: comma-separated workload names */
 	KB_OPT_ULIST,		/* char *: comma-separated distinct integers in [min, max] */
 	KB_OPT_KOPTS,		/* Kconfig assignments, appended (variant only) */
+	KB_OPT_PREDICTION,	/* "A vs B [on CASES]", appended ([claim] only; the key is its kind) */
 };
 
 struct kb_option {

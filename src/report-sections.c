@@ -279,12 +279,157 @@ static void layout_control(struct kb_doc *d, const struct kb_model *m)
 		   "can make such a difference. Build layout replicas to test it.");
 }
 
-static void header(struct kb_doc *d, const struct kb_model *m)
+static void title(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_inline *in = kb_doc_heading(d, 1);
 
 	kb_doc_fmt(in, "kbench report ");
 	kb_doc_str(in, m->run_id);
+}
+
+/* A prediction's key in words: "layout sensitive" */
+static const char *kind_words(const struct kb_pred *x)
+{
+	return !strcmp(x->kind, "layout_sensitive") ? "layout sensitive" :
+	       !strcmp(x->kind, "not_faster") ? "not faster" : x->kind;
+}
+
+/* "faster: `Os` vs `O2` on getppid, syscall_mix" */
+static void prediction_name(struct kb_inline *in, const struct kb_pred *x)
+{
+	kb_doc_fmt(in, "%s: ", kind_words(x));
+	kb_doc_code(in, x->a);
+	kb_doc_fmt(in, " vs ");
+	kb_doc_code(in, x->b);
+	if (!strcmp(x->kind, "smaller"))
+		return;
+	kb_doc_fmt(in, " on ");
+	for (size_t i = 0; i < x->nasked; i++) {
+		if (i)
+			kb_doc_fmt(in, ", ");
+		if (!strcmp(x->asked[i], "all"))
+			kb_doc_fmt(in, "all cases");
+		else
+			kb_doc_str(in, x->asked[i]);
+	}
+}
+
+/* What was measured for one prediction, in figures. */
+static void prediction_measured(struct kb_inline *in, const struct kb_model *m, const struct kb_pred *x)
+{
+	const char *const counts[] = { "faster", "slower", "equivalent", "not distinguishable", "the same" };
+	long long n[] = { x->faster, x->slower, x->equivalent, x->undecided, x->same };
+	long long judged = x->faster + x->slower + x->same + x->undecided + x->equivalent;
+	int first = 1;
+
+	if (!strcmp(x->kind, "smaller")) {
+		if (x->has_size)
+			kb_doc_fmt(in, "text %lld vs %lld bytes (%s)", x->text_a, x->text_b,
+				   kb_report_pct(x->text_change).s);
+		else
+			kb_doc_fmt(in, "no text size");
+		return;
+	}
+	kb_doc_str(in, m->metrics[x->metric].label);
+	kb_doc_fmt(in, ": ");
+	if (!judged)
+		kb_doc_fmt(in, "no case measured");
+	for (size_t i = 0; i < KB_ARRAY_SIZE(counts); i++) {
+		if (!n[i])
+			continue;
+		if (first)
+			kb_doc_fmt(in, "%s in %lld of %lld case%s", counts[i], n[i], judged, judged > 1 ? "s" : "");
+		else
+			kb_doc_fmt(in, ", %s in %lld", counts[i], n[i]);
+		first = 0;
+	}
+	if (x->ncases == 1)
+		kb_doc_fmt(in, " (ratio %s)", kb_report_ratio_ci(&x->per_case[0].t).s);
+	if (x->missing)
+		kb_doc_fmt(in, "; %lld asked for without measurements of both", x->missing);
+	if (!strcmp(x->kind, "layout_sensitive"))
+		kb_doc_fmt(in, "; %zu layout%s per variant", m->nlayouts >= 2 ? m->nlayouts : 1,
+			   m->nlayouts >= 2 ? "s" : "");
+}
+
+/* The report opens with the claim of variants.conf's [claim], each
+ * prediction beside what was measured and one word for it. */
+static void claim_vs_measured(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_claim_check *c = &m->stated;
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+	int any_speed = 0;
+
+	if (!c->text)
+		return;
+	in = opening(d, 2, "Claim vs measured");
+	kb_doc_fmt(in, "The claim: \"");
+	kb_doc_str(in, c->text);
+	kb_doc_fmt(in, "\"");
+	if (c->source || c->date) {
+		kb_doc_fmt(in, " (");
+		if (c->source)
+			kb_doc_str(in, c->source);
+		if (c->source && c->date)
+			kb_doc_fmt(in, ", ");
+		if (c->date)
+			kb_doc_str(in, c->date);
+		kb_doc_fmt(in, ")");
+	}
+	kb_doc_fmt(in, ".");
+	t = kb_doc_table_heads(d, "prediction|measured|backend|figures|word", NULL);
+	for (size_t i = 0; i < c->npreds; i++) {
+		const struct kb_pred *x = &c->preds[i];
+
+		prediction_name(kb_doc_td(t), x);
+		prediction_measured(kb_doc_td(t), m, x);
+		if (!strcmp(x->backend, "size"))
+			td(t, "size (binutils)");
+		else
+			td_str(t, x->backend);
+		td(t, "%s", kb_figure_kind_name(x->source));
+		in = kb_doc_td(t);
+		kb_doc_strong(in, kb_word_name(x->word));
+		in->cls = x->word == KB_WORD_SUPPORTED ? "faster" : x->word == KB_WORD_CONTRADICTED ? "slower" : NULL;
+		kb_doc_fmt(in, " (%s)", x->why);
+		any_speed |= x->ncases > 0;
+	}
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "A word is never stronger than the verdicts below it: a size or speed difference "
+		   "under min_effect (%g%%)%s is not distinguishable, and supports nothing.", 100 * m->o.min_effect,
+		   m->nlayouts >= 2 ? " or within the spread across layouts" : "");
+	if (m->nlayouts < 2)
+		kb_doc_fmt(in, " Each variant was measured in one layout: speed verdicts hold for these builds "
+			   "only, and layout sensitivity cannot be supported.");
+	if (!any_speed)
+		return;
+	t = kb_doc_table_heads(d, "prediction|case|>ratio A/B [CI]|>p (Holm)|verdict of A", NULL);
+	for (size_t i = 0; i < c->npreds; i++) {
+		const struct kb_pred *x = &c->preds[i];
+
+		for (size_t k = 0; k < x->ncases; k++) {
+			const struct kb_pred_case *pc = &x->per_case[k];
+
+			in = kb_doc_td(t);
+			kb_doc_fmt(in, "%zu. %s ", i + 1, kind_words(x));
+			kb_doc_code(in, x->a);
+			kb_doc_fmt(in, " vs ");
+			kb_doc_code(in, x->b);
+			td_str(t, m->cases[pc->cas]);
+			td(t, "%s", kb_report_ratio_ci(&pc->t).s);
+			td(t, "%s", kb_report_test_p(&pc->t).s);
+			test_verdict_cell(t, &pc->t, &m->o, "n/a");
+		}
+	}
+	kb_doc_fmt(kb_doc_para(d), "Ratios and verdicts are those of the speed tables where B is the baseline; "
+		   "otherwise the same tests of A against B, Holm over the prediction's cases.");
+}
+
+static void header(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in;
+
 	layout_control(d, m);
 	in = kb_doc_para(d);
 	kb_doc_fmt(in, "Kernel ");
@@ -1148,6 +1293,8 @@ static const struct {
 	const char *name;
 	void (*build)(struct kb_doc *d, const struct kb_model *m);
 } sections[] = {
+	{ "title", title },
+	{ "claim vs measured", claim_vs_measured },
 	{ "header", header },
 	{ "verdict", verdict },
 	{ "layout noise", layout_noise },

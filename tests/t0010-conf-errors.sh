@@ -31,6 +31,12 @@ expect_error workload 2 "unknown workload 'getpid' (did you mean 'getppid'?)" \
 expect_error sweep 2 "'sweep': '512' is not an integer in \\[0, 256\\]" \
 	'[run]\nsweep = 0, 4, 512\n[variant a]\n'
 expect_error sweepdup 2 "'sweep': 4 given twice" '[run]\nsweep = 4,8,4\n[variant a]\n'
+expect_error claimvariant 7 "\\[claim\\] 'faster': unknown variant 'Oz' (did you mean 'O2'?)" \
+	'[variant O2]\n[variant Os]\n\n[claim]\ntext = -Oz is faster\nsmaller = Os vs O2\nfaster = Oz vs O2 on getppid\n'
+expect_error claimcase 3 "\\[claim\\] 'slower': unknown case 'syscalls' (did you mean 'syscall_mix'?)" \
+	'[claim]\ntext = t\nslower = Os vs O2 on getppid, syscalls\n[variant O2]\n[variant Os]\n'
+expect_error claimform 3 "\\[claim\\] 'faster': 'Os faster than O2' is not 'A vs B' or 'A vs B on CASES'" \
+	'[claim]\ntext = t\nfaster = Os faster than O2\n[variant O2]\n[variant Os]\n'
 expect_error kopt 2 "'foo' is not a Kconfig symbol name" '[variant a]\nconfig = foo=y\n'
 
 "$KBENCH" run "$d/nonexistent.conf" > /dev/null 2> "$d/nofile.err"
@@ -40,7 +46,8 @@ check "missing file: exit 2 and the path named" \
 
 "$KBENCH" run --help-config > "$d/help" 2>&1
 check "--help-config documents every section" \
-	sh -c "grep -q '^\[kernel\]' '$d/help' && grep -q '^\[run\]' '$d/help' && grep -q '^  kcflags' '$d/help'"
+	sh -c "grep -q '^\[kernel\]' '$d/help' && grep -q '^\[run\]' '$d/help' && grep -q '^  kcflags' '$d/help' &&
+		grep -q '^\[claim\]' '$d/help' && grep -q '^  layout_sensitive' '$d/help'"
 
 "$KBENCH" frobnicate > /dev/null 2>&1
 check "unknown command: exit 2" test $? -eq 2

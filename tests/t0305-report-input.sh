@@ -16,6 +16,9 @@
 #   - samples.jsonl, boots.jsonl, manifest.json, timing.jsonl or sim.jsonl a
 #     symlink to /dev/zero or /dev/urandom, or a FIFO: exit 1 at once, the
 #     file named.  (Before: /dev/zero allocated until killed.)
+#   - a claim (manifest.json "claim") with markup in its text and source, a
+#     prediction of an unknown kind, a variant and a case that are not plain
+#     names: escaped as data; the bad ones dropped and counted.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 needs_python 'json, random' python3 "crafted run directories"
@@ -140,6 +143,22 @@ check "boots_why from the manifest: escaped in report.md and report.html (exit $
 	"[ $rc -eq 0 ] && grep -qF '5 boots per variant: see \\[here\\](javascript:alert(1)) \\<script\\>x\\</script\\> \\| \\*bold\\*.' '$d/why/report.md' &&
 	 grep -qF 'see [here](javascript:alert(1)) &lt;script&gt;x&lt;/script&gt; | *bold*.' '$d/why/report.html' &&
 	 ! grep -q '<script>' '$d/why/report.html'"
+# a claim from the manifest ([claim]) is data too; names that are not plain
+# ones (a variant, a case) are dropped and counted, never shown
+cp -r "$d/clean" "$d/claim"
+jq '.claim = {"text": "<script>x</script> | *fast*", "source": "[src](javascript:alert(1))", "date": "2004",
+	"predictions": [{"kind": "smaller", "a": "Os", "b": "O2", "cases": ["all"]},
+			{"kind": "faster", "a": "Os", "b": "O2", "cases": ["getppid", "<b>x</b>"]},
+			{"kind": "faster", "a": "<i>Os</i>", "b": "O2", "cases": ["all"]},
+			{"kind": "rm -rf", "a": "Os", "b": "O2", "cases": ["all"]}]}' \
+	"$d/clean/manifest.json" > "$d/claim/manifest.json"
+"$KBENCH" report "$d/claim" > /dev/null 2> "$d/claim.err"
+rc=$?
+check "a crafted claim: escaped, its bad predictions and names dropped and counted (exit $rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -qF 'The claim: \"\\<script\\>x\\</script\\> \\| \\*fast\\*\"' '$d/claim/report.md' &&
+	 ! grep -q '<script>\\|<b>x\\|<i>Os' '$d/claim/report.html' &&
+	 jq -e '(.claims | length == 2) and .claims[1].cases == [\"getppid\"] and .dropped.names.manifest == 3' \
+		'$d/claim/summary.json' > /dev/null"
 
 not_regular "manifest.json a symlink to /dev/zero" manifest.json /dev/zero
 not_regular "manifest.json a FIFO" manifest.json fifo

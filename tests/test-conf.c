@@ -232,6 +232,81 @@ static void layout_replicas(void **state)
 	kb_conf_release(&c);
 }
 
+/* [claim]: the claim, and each prediction as A vs B with its cases. */
+static void claim_section(void **state)
+{
+	struct kb_conf c;
+
+	(void)state;
+	assert_int_equal(load(&c,
+		"[claim]\ntext = -Os is smaller and faster\nsource = LWN\ndate = 2004-01-21\n"
+		"smaller = Os vs O2\nfaster = Os vs O2 on getppid, icache/k=4 icache\n"
+		"faster = Os vs O2\nlayout_sensitive = O2-a vs O2 on all\n"
+		"[run]\nworkloads = getppid, icache\nsweep = 0,4\n"
+		"[variant O2]\n[variant Os]\n[variant O2-a]\nkcflags = -falign-functions=64\n"), 0);
+	assert_string_equal(c.claim.text, "-Os is smaller and faster");
+	assert_string_equal(c.claim.source, "LWN");
+	assert_string_equal(c.claim.date, "2004-01-21");
+	assert_int_equal(c.claim.line, 1);
+	assert_int_equal(c.claim.n_preds, 4);
+	assert_int_equal(c.claim.preds[0].kind, KB_PRED_SMALLER);
+	assert_string_equal(c.claim.preds[0].a, "Os");
+	assert_string_equal(c.claim.preds[0].b, "O2");
+	assert_string_equal(c.claim.preds[0].cases, "all");
+	assert_int_equal(c.claim.preds[1].kind, KB_PRED_FASTER);
+	assert_string_equal(c.claim.preds[1].cases, "getppid,icache/k=4,icache");
+	assert_int_equal(c.claim.preds[1].line, 6);
+	assert_string_equal(c.claim.preds[2].cases, "all");
+	assert_int_equal(c.claim.preds[3].kind, KB_PRED_LAYOUT);
+	kb_conf_release(&c);
+
+	/* each is refused, naming the line */
+	static const char *const bad[] = {
+		"[claim]\ntext = t\nsmaller = Oz vs O2\n[variant O2]\n",		/* unknown variant */
+		"[claim]\ntext = t\nsmaller = O2 vs O2\n[variant O2]\n",		/* against itself */
+		"[claim]\ntext = t\nsmaller = O2 vs Os on getppid\n[variant O2]\n[variant Os]\n",
+		"[claim]\ntext = t\nfaster = O2 than Os\n[variant O2]\n[variant Os]\n",
+		"[claim]\ntext = t\nfaster = Os vs O2 on\n[variant O2]\n[variant Os]\n",
+		"[claim]\ntext = t\nfaster = Os vs O2 on pipe\n[run]\nworkloads = getppid\n"
+		"[variant O2]\n[variant Os]\n",					/* not in the run */
+		"[claim]\ntext = t\nfaster = Os vs O2 on icache/k=5\n[variant O2]\n[variant Os]\n",
+		"[claim]\nsmaller = Os vs O2\n[variant O2]\n[variant Os]\n",	/* no text */
+		"[claim]\ntext = t\n[variant O2]\n",				/* no prediction */
+		"[claim]\ntext = t\ndate = 2004-13\nsmaller = Os vs O2\n[variant O2]\n[variant Os]\n",
+		"[claim]\ntext = t\ntext = u\nsmaller = Os vs O2\n[variant O2]\n[variant Os]\n",
+		"[claim]\ntext = t\nsmaler = Os vs O2\n[variant O2]\n[variant Os]\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(load(&c, bad[i]), -1);
+		kb_conf_release(&c);
+	}
+}
+
+/* The claims the repository ships (claims/) load as written. */
+static void claim_files(void **state)
+{
+	static const char *const files[] = { "2004-unit-at-a-time", "2004-os-faster", "2011-os-icache",
+					     "2020-function-alignment", "clang-oz" };
+	const char *src = getenv("TEST_SRCDIR");
+	struct kb_conf c;
+	char path[PATH_MAX];
+
+	(void)state;
+	if (!src)
+		skip();
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/../claims/%s.conf", src, files[i]);
+		assert_int_equal(kb_conf_load(&c, path), 0);
+		assert_non_null(c.claim.text);
+		assert_true(c.claim.n_preds >= 1);
+		for (size_t k = 0; k < c.claim.n_preds; k++) {
+			assert_non_null(kb_conf_variant(&c, c.claim.preds[k].a));
+			assert_non_null(kb_conf_variant(&c, c.claim.preds[k].b));
+		}
+		kb_conf_release(&c);
+	}
+}
+
 static void edit_distance(void **state)
 {
 	(void)state;
@@ -262,6 +337,8 @@ int main(void)
 		cmocka_unit_test(bad_files_refused),
 		cmocka_unit_test(missing_file),
 		cmocka_unit_test(layout_replicas),
+		cmocka_unit_test(claim_section),
+		cmocka_unit_test(claim_files),
 		cmocka_unit_test(edit_distance),
 	};
 

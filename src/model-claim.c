@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Claim vs measured (model.h): each prediction of variants.conf's [claim],
+ * as the manifest keeps it, judged by the model's own figures.  Sizes are
+ * the manifest's (binutils size); speed predictions take the verdicts of
+ * the rows where B is the baseline, and otherwise test A against B with
+ * the same functions the rows use (kb_model_versus, Holm over the
+ * prediction's cases by kb_model_decide).  The word is never stronger than
+ * those verdicts: what they call not distinguishable, equivalent or the
+ * same supports nothing. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-input.h"
+#include "model.h"
+#include "stats.h"
+#include "util.h"
+
+const char *kb_word_name(enum kb_word w)
+{
+	static const char *const names[] = { "not distinguishable", "supported", "contradicted" };
+
+	return (size_t)w < KB_ARRAY_SIZE(names) ? names[w] : "";
+}
+
+static const char *const kinds[] = { "smaller", "faster", "slower", "not_faster", "layout_sensitive" };
+enum { SMALLER, FASTER, SLOWER, NOT_FASTER, LAYOUT };
+
+static void smaller(struct kb_model *m, struct kb_pred *x)
+{
+	const struct kb_model_variant *a = x->va < m->nv ? &m->variants[x->va] : NULL;
+	const struct kb_model_variant *b = x->vb < m->nv ? &m->variants[x->vb] : NULL;
+	double tc;
+
+	x->backend = "size";
+	x->source = KB_FIG_MEASURED;
+	x->text_change = NAN;
+	x->has_size = a && b && a->has_size && b->has_size && b->text > 0;
+	if (!x->has_size) {
+		x->word = KB_WORD_UNDISTINGUISHED;
+		x->why = "no text size for one of the two (a build that failed, or a variant the run lacks)";
+		return;
+	}
+	x->text_a = a->text;
+	x->text_b = b->text;
+	tc = x->text_change = (double)a->text / (double)b->text - 1;
+	/* exact figures, but a change under min_effect is called no change,
+	 * as the speed verdicts call one */
+	if (tc <= -m->o.min_effect) {
+		x->word = KB_WORD_SUPPORTED;
+		x->why = "smaller by min_effect or more";
+	} else if (tc >= m->o.min_effect) {
+		x->word = KB_WORD_CONTRADICTED;
+		x->why = "larger by min_effect or more";
+	} else {
+		x->word = KB_WORD_UNDISTINGUISHED;
+		x->why = tc == 0 ? "the same text size" : "a text size difference under min_effect";
+	}
+}
+
+/* The model's cases a prediction asks for, each once, in the model's order:
+ * "all", a case, or a workload (its cases, e.g. icache/k=...); what names
+ * no case is counted missing. */
+static void pick_cases(struct kb_model *m, struct kb_pred *x, unsigned char *want)
+{
+	for (size_t i = 0; i < x->nasked; i++) {
+		const char *n = x->asked[i];
+		size_t l = strlen(n), hits = 0;
+
+		for (size_t c = 0; c < m->nc; c++) {
+			int hit = !strcmp(n, "all") || !strcmp(m->cases[c], n) ||
+				  (!strncmp(m->cases[c], n, l) && m->cases[c][l] == '/');
+
+			want[c] |= hit;
+			hits += hit;
+		}
+		x->missing += !hits;
+	}
+}
+
+static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
+{
+	long long judged = x->faster + x->slower + x->same + x->undecided + x->equivalent;
+	long long good = kind == FASTER ? x->faster : x->slower, bad = kind == FASTER ? x->slower : x->faster;
+	long long none = x->same + x->equivalent;
+
+	x->word = KB_WORD_UNDISTINGUISHED;
+	if (!judged) {
+		x->why = "no case asked for has measurements of both";
+		return;
+	}
+	if (kind == LAYOUT) {
+		if (x->faster + x->slower && m->nlayouts >= 2) {
+			x->word = KB_WORD_SUPPORTED;
+			x->why = "a difference beyond the spread across layouts and min_effect in at least one case";
+		} else if (x->faster + x->slower) {
+			x->why = "one layout per variant: a difference there cannot be told from a move of "
+				 "code ([run] layouts of 2 or more tell them apart)";
+		} else if (none == judged) {
+			x->word = KB_WORD_CONTRADICTED;
+			x->why = "no case differs by min_effect or more";
+		} else {
+			x->why = "no case differs beyond the noise";
+		}
+		return;
+	}
+	if (kind == NOT_FASTER) {
+		if (x->faster) {
+			x->word = KB_WORD_CONTRADICTED;
+			x->why = "faster in at least one case";
+		} else if (x->slower + none == judged && !x->missing) {
+			x->word = KB_WORD_SUPPORTED;
+			x->why = "slower, equivalent or the same in every case";
+		} else {
+			x->why = "not faster in any case, but not distinguishable in some";
+		}
+		return;
+	}
+	if (bad) {
+		x->word = KB_WORD_CONTRADICTED;
+		x->why = kind == FASTER ? "slower in at least one case" : "faster in at least one case";
+	} else if (good == judged && !x->missing) {
+		x->word = KB_WORD_SUPPORTED;
+		x->why = kind == FASTER ? "faster in every case" : "slower in every case";
+	} else if (none == judged) {
+		x->word = KB_WORD_CONTRADICTED;
+		x->why = "no case differs by min_effect or more";
+	} else {
+		x->why = kind == FASTER ? "not faster in every case, slower in none"
+					: "not slower in every case, faster in none";
+	}
+}
+
+static void speed(struct kb_model *m, struct kb_pred *x, int kind, gsl_rng *rng)
+{
+	unsigned char *want = kb_xcalloc(m->nc + 1, 1);
+	struct kb_test **tests;
+	size_t *family;
+
+	x->backend = m->backend;
+	x->metric = m->primary;
+	x->source = m->nm ? m->metrics[m->primary].source : KB_FIG_MEASURED;
+	x->own_tests = x->vb != m->baseline;
+	pick_cases(m, x, want);
+	x->per_case = kb_pool_array(&m->pool, m->nc + 1, sizeof(*x->per_case));
+	for (size_t c = 0; c < m->nc; c++) {
+		const struct kb_row *ra = kb_model_row(m, c, m->primary, x->va);
+		const struct kb_row *rb = kb_model_row(m, c, m->primary, x->vb);
+		struct kb_pred_case *pc;
+		const double *xa, *xb;
+		size_t na = 0, nb = 0;
+
+		if (!want[c])
+			continue;
+		if (!ra || !rb || !ra->boots || !rb->boots) {
+			x->missing++;
+			continue;
+		}
+		pc = &x->per_case[x->ncases++];
+		pc->cas = c;
+		if (!x->own_tests) {
+			pc->t = ra->t;
+			continue;
+		}
+		xa = kb_row_reps(ra, &na);
+		xb = kb_row_reps(rb, &nb);
+		pc->t.deterministic = ra->t.deterministic && rb->t.deterministic;
+		pc->t.layouts = m->nlayouts >= 2;
+		gsl_rng_set(rng, kb_stats_seed(m->seed + 2, m->cases[c], x->a, x->b));
+		kb_model_versus(&pc->t, xa, na, xb, nb, rng, &m->o);
+	}
+	if (x->own_tests) {
+		tests = kb_xcalloc(x->ncases + 1, sizeof(*tests));
+		family = kb_xcalloc(x->ncases + 1, sizeof(*family));
+		for (size_t i = 0; i < x->ncases; i++)
+			tests[i] = &x->per_case[i].t;
+		kb_model_decide(tests, family, x->ncases, &m->o);
+		free(tests);
+		free(family);
+	}
+	for (size_t i = 0; i < x->ncases; i++) {
+		enum kb_verdict v = x->per_case[i].t.verdict;
+
+		x->faster += v == KB_VERDICT_FASTER;
+		x->slower += v == KB_VERDICT_SLOWER;
+		x->same += v == KB_VERDICT_SAME;
+		x->undecided += v == KB_VERDICT_UNDECIDED;
+		x->equivalent += v == KB_VERDICT_EQUIVALENT;
+	}
+	free(want);
+	judge_speed(m, x, kind);
+}
+
+static const char *pstr(struct kb_model *m, json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? kb_pool_strdup(&m->pool, s) : NULL;
+}
+
+void kb_model_claim(struct kb_model *m, json_t *manifest, gsl_rng *rng)
+{
+	json_t *cl = json_object_get(manifest, "claim"), *preds, *p;
+	struct kb_claim_check *out = &m->stated;
+	size_t i;
+
+	if (!json_is_object(cl) || !json_is_string(json_object_get(cl, "text")))
+		return;
+	out->text = pstr(m, cl, "text");
+	out->source = pstr(m, cl, "source");
+	out->date = pstr(m, cl, "date");
+	preds = json_object_get(cl, "predictions");
+	out->preds = kb_pool_array(&m->pool, json_array_size(preds) + 1, sizeof(*out->preds));
+	json_array_foreach(preds, i, p) {
+		struct kb_pred *x = &out->preds[out->npreds];
+		const char *kind = json_string_value(json_object_get(p, "kind"));
+		const char *a = json_string_value(json_object_get(p, "a"));
+		const char *b = json_string_value(json_object_get(p, "b"));
+		json_t *cases = json_object_get(p, "cases"), *c;
+		size_t k, j;
+
+		/* names become markup and paths: plain ones only, as elsewhere */
+		for (k = 0; kind && k < KB_ARRAY_SIZE(kinds) && strcmp(kind, kinds[k]); k++)
+			;
+		if (!kind || k == KB_ARRAY_SIZE(kinds) || !a || !b || !kb_model_name_ok(KB_NAME_VARIANT, a) ||
+		    !kb_model_name_ok(KB_NAME_VARIANT, b)) {
+			m->dropped.names.manifest++;
+			continue;
+		}
+		x->kind = kinds[k];
+		x->a = kb_pool_strdup(&m->pool, a);
+		x->b = kb_pool_strdup(&m->pool, b);
+		x->va = kb_model_variant(m, a);
+		x->vb = kb_model_variant(m, b);
+		x->asked = kb_pool_array(&m->pool, json_array_size(cases) + 1, sizeof(*x->asked));
+		json_array_foreach(cases, j, c) {
+			const char *s = json_string_value(c);
+
+			if (s && (!strcmp(s, "all") || kb_model_name_ok(KB_NAME_CASE, s)))
+				x->asked[x->nasked++] = kb_pool_strdup(&m->pool, s);
+			else
+				m->dropped.names.manifest++;
+		}
+		if (!x->nasked)
+			x->asked[x->nasked++] = "all";
+		if (k == SMALLER)
+			smaller(m, x);
+		else
+			speed(m, x, (int)k, rng);
+		out->npreds++;
+	}
+}
