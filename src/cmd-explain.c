@@ -23,7 +23,9 @@
 #include "conf.h"
 #include "doc.h"
 #include "hybrid.h"
+#include "missometer.h"
 #include "model.h"
+#include "plot.h"
 #include "run.h"
 #include "util.h"
 
@@ -103,11 +105,16 @@ static char *node_variant(const char *b, const char *node)
 	return n;
 }
 
+/* The comment of the generated configuration that says how many objects A
+ * and B compile differently and how many of them the parts hold: read back
+ * from the run directory's copy. */
+static const char coverage_tag[] = "# kbench explain: objects compiled differently, in the parts: ";
+
 /* The configuration text of the explain run: the original's [kernel] and
  * [run] (baseline A; workloads cases when given), variants A and B as they
  * are, then the B end and one hybrid per node. */
 static char *explain_text(const char *orig, const char *a, const char *b, const char *cases,
-			  char *const *nodes, size_t n)
+			  char *const *nodes, size_t n, size_t differ, size_t covered)
 {
 	char *text = NULL, *copy = kb_xstrdup(orig), *save = NULL, *sec = NULL;
 	char *va = kb_xasprintf("variant %s", a), *vb = kb_xasprintf("variant %s", b);
@@ -115,6 +122,7 @@ static char *explain_text(const char *orig, const char *a, const char *b, const 
 	int keep = 1, had_run = 0, in_run = 0, skipping = 0;
 
 	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
+	add_line(&text, &len, "%s%zu %zu\n", coverage_tag, differ, covered);
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *s = section_of(l);
 
@@ -240,11 +248,64 @@ static void cell_share(struct kb_doc_table *t, double part, double whole)
 		kb_doc_fmt(in, "%+.1f%%", 100 * part / whole);
 }
 
+/* A waterfall (explain.html): from A at 0, each part's change in the order
+ * of the table, what the parts leave over, then the whole as one bar. */
+static void waterfall(struct kb_doc *d, const struct node *nodes, const size_t *order,
+		      const double *dv, size_t n, double whole, const char *unit, const char *kind,
+		      const char *rest)
+{
+	static unsigned serial;
+	char *script = NULL, *data = NULL, *u = kb_plot_label(unit), *name;
+	size_t slen = 0, dlen = 0;
+	FILE *sf = open_memstream(&script, &slen), *df = open_memstream(&data, &dlen);
+	double cum = 0;
+	struct kb_inline *caption;
+
+	if (!sf || !df)
+		abort();
+	if (!isfinite(whole)) {
+		fclose(sf);
+		fclose(df);
+		free(script);
+		free(data);
+		free(u);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double x = dv[order[i]];
+		char *l = kb_plot_label(nodes[order[i]].path);
+
+		if (!isfinite(x))
+			x = 0;
+		fprintf(df, "%zu %s %.17g %.17g %d\n", i, l, cum, cum + x, x > 0 ? 0xcc6677 : 0x117733);
+		cum += x;
+		free(l);
+	}
+	fprintf(df, "%zu rest %.17g %.17g %d\n", n, cum, whole, 0x999999);
+	fprintf(df, "%zu whole %.17g %.17g %d\n", n + 1, 0.0, whole, 0x4477aa);
+	fprintf(sf, "set terminal svg size 760,380 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+		"set output 'plot.svg'\nset grid ytics\nunset key\nset style fill solid 0.6 border -1\n"
+		"set xtics rotate by -30\nset xrange [-0.7:%zu.7]\nset xzeroaxis lt -1\n"
+		"set ylabel 'change (%s, %s)'\n"
+		"plot 'plot.dat' using 1:(($3+$4)/2):(0.35):(abs($4-$3)/2):5:xtic(2) "
+		"with boxxyerror lc rgb variable\n", n + 1, u, kind);
+	fclose(sf);
+	fclose(df);
+	name = kb_xasprintf("waterfall-%u", serial++);
+	caption = kb_doc_figure(d, name, script, data);
+	kb_doc_fmt(caption, "From A (0) to the B end: each part's change in the order of the table "
+		   "(red: up, green: down), then \"rest\" (%s), then the whole.", rest);
+	free(name);
+	free(script);
+	free(data);
+	free(u);
+}
+
 /* One table: a figure's contribution per node, the sum, the whole and the
  * interaction.  get(m, v) gives the figure of variant v. */
 static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct node *nodes, size_t n,
 			   size_t a, size_t bend, size_t b, size_t c, size_t k, const char *unit,
-			   const char *kind)
+			   const char *kind, const char *rest)
 {
 	struct kb_doc_table *t;
 	double base = c == (size_t)-1 ? text_of(m, a) : row_median(m, c, k, a);
@@ -294,7 +355,7 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 	cell_num(t, whole);
 	cell_share(t, whole, whole);
 	kb_doc_code(kb_doc_td(t), m->variants[bend].name);
-	kb_doc_fmt(kb_doc_td(t), "interaction: whole - sum");
+	kb_doc_fmt(kb_doc_td(t), "%s", rest);
 	cell_num(t, whole - sum);
 	cell_share(t, whole - sum, whole);
 	kb_doc_fmt(kb_doc_td(t), " ");
@@ -302,15 +363,61 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 	cell_num(t, real);
 	cell_share(t, real, whole);
 	kb_doc_code(kb_doc_td(t), m->variants[b].name);
+	waterfall(d, nodes, order, dv, n, whole, unit, kind, rest);
 	json_object_set_new(o, "base", kb_model_json_num(base));
 	json_object_set_new(o, "parts", parts);
 	json_object_set_new(o, "sum", kb_model_json_num(sum));
 	json_object_set_new(o, "whole", kb_model_json_num(whole));
-	json_object_set_new(o, "interaction", kb_model_json_num(whole - sum));
+	json_object_set_new(o, "whole_minus_sum", kb_model_json_num(whole - sum));
 	json_object_set_new(o, "b_as_built", kb_model_json_num(real));
 	free(order);
 	free(dv);
 	return o;
+}
+
+/* The miss-o-meter of case c, B against A (the run's baseline): the
+ * functions behind B's change, as the run's report picked them. */
+static json_t *functions(struct kb_doc *d, const struct kb_model *m, size_t c, size_t b)
+{
+	const struct kb_miss_model *mm = NULL;
+	struct kb_doc_table *t;
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < m->nmiss && !mm; i++)
+		if (m->miss[i].variant == b && !strcmp(m->miss[i].cas, m->cases[c]))
+			mm = &m->miss[i];
+	if (!mm || !mm->n)
+		return arr;
+	kb_doc_fmt(kb_doc_heading(d, 3), "functions behind B's change (miss-o-meter, simulated)");
+	t = kb_doc_table(d, 5);
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "function");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "instructions/op A → B");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "L1i misses/op A → B");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "size Δ (bytes)");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "Δ instructions/op");
+	for (size_t k = 0; k < mm->n; k++) {
+		const struct kb_miss_row *r = &mm->rows[k];
+		json_t *o = json_object();
+
+		kb_doc_code(kb_doc_td(t), r->name);
+		kb_doc_fmt(kb_doc_td(t), "%.1f → %.1f", r->ins[0], r->ins[1]);
+		kb_doc_fmt(kb_doc_td(t), "%.3f → %.3f", r->miss[0], r->miss[1]);
+		if (r->size[0] >= 0 && r->size[1] >= 0)
+			kb_doc_fmt(kb_doc_td(t), "%+lld", r->size[1] - r->size[0]);
+		else
+			kb_doc_fmt(kb_doc_td(t), "%s", r->size[0] < 0 ? "new" : "gone");
+		kb_doc_fmt(kb_doc_td(t), "%+.1f", r->d_ins);
+		json_object_set_new(o, "function", json_string(r->name));
+		json_object_set_new(o, "ins", json_pack("[ff]", r->ins[0], r->ins[1]));
+		json_object_set_new(o, "l1i_misses", json_pack("[ff]", r->miss[0], r->miss[1]));
+		json_object_set_new(o, "size", json_pack("[II]", (json_int_t)r->size[0],
+							 (json_int_t)r->size[1]));
+		json_array_append_new(arr, o);
+	}
+	kb_doc_fmt(kb_doc_para(d), "Per operation, summed over the samples' regions of sim.jsonl; "
+		   "the %zu functions whose instructions or misses changed most (of %zu that changed); "
+		   "every one: kbench miss-o-meter RUN_DIR.", mm->n, mm->changed);
+	return arr;
 }
 
 static int write_doc(const char *dir, const char *name, const struct kb_doc *d,
@@ -344,7 +451,16 @@ static int explain_write(const char *dir)
 	char *copy = kb_xasprintf("%s/variants.conf", dir), *mpath = kb_xasprintf("%s/manifest.json", dir);
 	json_t *manifest = json_load_file(mpath, 0, NULL), *out = NULL, *cases;
 	const char *cdir = manifest ? json_string_value(json_object_get(manifest, "config_dir")) : NULL;
+	const char *rest;
+	long differ = -1, covered = -1;
 	int ret = -1, doc = 0;
+	char *ctext = NULL, *tag;
+
+	/* what the parts cover, from the comment explain_text wrote */
+	if (kb_read_file(copy, &ctext, NULL) == 0 && (tag = strstr(ctext, coverage_tag)) &&
+	    sscanf(tag + strlen(coverage_tag), "%ld %ld", &differ, &covered) != 2)
+		differ = covered = -1;
+	free(ctext);
 
 	if (kb_conf_load_dir(&conf, copy, cdir) < 0)
 		goto out;
@@ -405,14 +521,33 @@ static int explain_write(const char *dir)
 			   "of the %s backend: instructions and L1i misses simulated, cycles modeled.",
 			   m->backend ? m->backend : "run's");
 	}
+	{
+		struct kb_inline *p = kb_doc_para(&d);
+
+		if (differ < 0)
+			kb_doc_fmt(p, "How many objects the parts hold is not recorded in this run "
+				   "directory: the row \"whole - sum\" is the interaction and whatever "
+				   "the parts leave out.");
+		else if (covered == differ)
+			kb_doc_fmt(p, "%ld objects are compiled differently, all of them in the parts: the "
+				   "row \"whole - sum\" is the parts' interaction.", differ);
+		else
+			kb_doc_fmt(p, "%ld objects are compiled differently, %ld of them in the parts: the "
+				   "row \"whole - sum\" is the other %ld objects' contribution together "
+				   "with the interaction.", differ, covered, differ - covered);
+	}
+	rest = differ >= 0 && covered == differ ? "interaction: whole - sum"
+						 : "rest: whole - sum (other objects, interaction)";
 	out = json_object();
 	json_object_set_new(out, "a", json_string(m->variants[a].name));
 	json_object_set_new(out, "b", json_string(m->variants[b].name));
 	json_object_set_new(out, "b_end", json_string(m->variants[bend].name));
 	json_object_set_new(out, "backend", json_string(m->backend ? m->backend : ""));
+	json_object_set_new(out, "objects_differ", differ < 0 ? json_null() : json_integer(differ));
+	json_object_set_new(out, "objects_in_parts", differ < 0 ? json_null() : json_integer(covered));
 	kb_doc_fmt(kb_doc_heading(&d, 2), "Text size");
 	json_object_set_new(out, "text", attribution(&d, m, nodes, n, a, bend, b, (size_t)-1, 0,
-						       "bytes", "measured"));
+						       "bytes", "measured", rest));
 	json_object_set_new(json_object_get(out, "text"), "source", json_string("measured"));
 	cases = json_array();
 	for (size_t c = 0; c < m->nc; c++) {
@@ -429,10 +564,11 @@ static int explain_write(const char *dir)
 				continue;
 			kind = kb_figure_kind_name(m->metrics[k].source);
 			kb_doc_fmt(kb_doc_heading(&d, 3), "%s", figures[f].words);
-			jf = attribution(&d, m, nodes, n, a, bend, b, c, k, m->metrics[k].unit, kind);
+			jf = attribution(&d, m, nodes, n, a, bend, b, c, k, m->metrics[k].unit, kind, rest);
 			json_object_set_new(jf, "source", json_string(kind));
 			json_object_set_new(jc, figures[f].metric, jf);
 		}
+		json_object_set_new(jc, "functions", functions(&d, m, c, b));
 		json_array_append_new(cases, jc);
 	}
 	json_object_set_new(out, "cases", cases);
@@ -489,7 +625,7 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 	const struct kb_variant *va, *vb;
 	char **objs = NULL, **nodes = NULL, *orig = NULL, *text = NULL, *gen = NULL, *log = NULL;
 	char *run_dir = NULL, *u = NULL;
-	size_t nobj = 0, n = 0;
+	size_t nobj = 0, n = 0, covered = 0;
 	int ret = KB_EXIT_USAGE, have_src = 0;
 
 	if (kb_conf_load(&conf, path) < 0 || kb_conf_check_paths(&conf) < 0)
@@ -560,11 +696,16 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 			k += kb_hybrid_match(objs[j], &nodes[i], 1);
 		kb_info("part %s: %zu objects compiled differently", nodes[i], k);
 	}
+	for (size_t j = 0; j < nobj; j++)
+		covered += kb_hybrid_match(objs[j], nodes, n);
+	if (covered < nobj)
+		kb_info("the parts hold %zu of the %zu objects compiled differently; the rest is in "
+			"the whole, not in any part", covered, nobj);
 	if (kb_read_file(path, &orig, NULL) < 0) {
 		kb_error_errno(errno, "cannot read '%s'", path);
 		goto out;
 	}
-	text = explain_text(orig, a, b, cases, nodes, n);
+	text = explain_text(orig, a, b, cases, nodes, n, nobj, covered);
 	gen = kb_xasprintf("%s/.explain-%s-%s-%ld.conf", conf.output, a, b, (long)getpid());
 	if (kb_write_file_atomic(gen, text, strlen(text)) < 0)
 		goto out;
