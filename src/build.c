@@ -25,7 +25,9 @@
 
 /* Bump when the way kernels are configured or built changes: old cache
  * entries then no longer match. */
-#define KB_BUILD_RECIPE "kbench-build-1"
+/* Bumped when what a build makes from the same inputs changes (2: the
+ * build's time, user, host and number fixed, reproducible_env). */
+#define KB_BUILD_RECIPE "kbench-build-2"
 
 /* Bump when the padding objects or where they go change: every padded
  * replica's cache key has it (layout 0 has no padding and keeps its key). */
@@ -482,6 +484,18 @@ static const char *ccache_path(const struct kb_conf *conf)
 /* ccache's own environment: its cache under kbench's, and paths under the
  * build cache hashed relative to each object directory, which all lie at
  * the same depth, so that variants share objects. */
+/* Kbuild writes the build's time, user, host and a build count into the
+ * kernel (init/version.o, the banner); fixed here, so that the same inputs
+ * give the same kernel, byte for byte: two builds of one variant, and a
+ * hybrid with every object from B and B itself, boot the same image. */
+static void reproducible_env(void)
+{
+	setenv("KBUILD_BUILD_TIMESTAMP", "Thu Jan  1 00:00:00 UTC 1970", 1);
+	setenv("KBUILD_BUILD_USER", "kbench", 1);
+	setenv("KBUILD_BUILD_HOST", "kbench", 1);
+	setenv("KBUILD_BUILD_VERSION", "1", 1);
+}
+
 static void ccache_env(const struct kb_conf *conf)
 {
 	char *dir = kb_xasprintf("%s/ccache", conf->cache);
@@ -897,6 +911,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 			 v->name);
 		return -1;
 	}
+	reproducible_env();
 	if (ccache_path(conf))
 		ccache_env(conf);
 	if (v->bzimage) {
