@@ -29,6 +29,8 @@ static char *flags_summary(const struct kb_variant *v)
 		fprintf(f, "%sKCFLAGS=%s", ftell(f) ? " " : "", v->kcflags);
 	if (v->cmdline)
 		fprintf(f, "%sboot: %s", ftell(f) ? " " : "", v->cmdline);
+	if (v->hybrid)
+		fprintf(f, "%shybrid: %s", ftell(f) ? " " : "", v->hybrid);
 	fclose(f);
 	return s;
 }
@@ -48,6 +50,9 @@ static json_t *variant_json(const struct kb_variant *v)
 	json_object_set_new(j, "cc", v->cc ? json_string(v->cc) : json_null());
 	json_object_set_new(j, "cmdline", v->cmdline ? json_string(v->cmdline) : json_null());
 	json_object_set_new(j, "flags", json_string(flags));
+	/* A B PATH...: A with the objects under the paths as B compiled them */
+	if (v->hybrid)
+		json_object_set_new(j, "hybrid", json_string(v->hybrid));
 	json_object_set_new(j, "status", json_string("pending"));
 	free(flags);
 	return j;
@@ -134,6 +139,9 @@ static void build_json(json_t *j, const struct kb_run_variant *rv, int build_ok,
 	json_object_set_new(j, "build_seconds", json_real(rv->k.seconds));
 	json_object_set_new(j, "compiler", rv->k.compiler ? json_string(rv->k.compiler) : json_null());
 	json_object_set_new(j, "vmlinux", json_sprintf("%s/vmlinux", dir));
+	/* the build tree, objects and Kbuild's .cmd files (kbench explain's input) */
+	if (rv->k.objdir)
+		json_object_set_new(j, "objdir", json_string(rv->k.objdir));
 	if (!rv->k.cached && rv->k.ccache_hits >= 0)
 		json_object_set_new(j, "ccache", json_pack("{s:I,s:I}", "hits",
 							  (json_int_t)rv->k.ccache_hits, "misses",
