@@ -37,6 +37,14 @@ expect_error claimcase 3 "\\[claim\\] 'slower': unknown case 'syscalls' (did you
 	'[claim]\ntext = t\nslower = Os vs O2 on getppid, syscalls\n[variant O2]\n[variant Os]\n'
 expect_error claimform 3 "\\[claim\\] 'faster': 'Os faster than O2' is not 'A vs B' or 'A vs B on CASES'" \
 	'[claim]\ntext = t\nfaster = Os faster than O2\n[variant O2]\n[variant Os]\n'
+expect_error hybridorder 2 "variant 'H': hybrid: 'Os' is not a variant defined before it" \
+	'[variant O2]\n[variant H]\nhybrid = O2 Os kernel\n[variant Os]\n'
+expect_error hybridpath 3 "variant 'H': hybrid: path '../kernel' must be relative to the kernel tree" \
+	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os ../kernel\n'
+expect_error hybridown 3 "variant 'H': a hybrid takes its config, kcflags and cc from its variants" \
+	'[variant O2]\n[variant Os]\n[variant H]\nkcflags = -O3\nhybrid = O2 Os kernel\n'
+expect_error hybridwords 4 "'hybrid': 'O2 Os': A B PATH\\.\\.\\.: two variants and at least one path" \
+	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os\n'
 expect_error kopt 2 "'foo' is not a Kconfig symbol name" '[variant a]\nconfig = foo=y\n'
 
 "$KBENCH" run "$d/nonexistent.conf" > /dev/null 2> "$d/nofile.err"
