@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# kbench explain (issue 15), by code: O2 against Os (the kernels from the
+# build cache), with two parts (kernel/ and mm/memory.o) on one case,
+# stopped by SIGINT after its first boot and finished with --resume.
+# The hybrid kernels are checked against the real things: their objects
+# against the two ends' objects (cmp), their text sizes against binutils
+# size, the B end (every object as Os) against Os byte for byte; and
+# explain.json's figures are recomputed from the run's summary.json.
+. "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+d=$(scratch)
+needs_kernel_source "explain"
+needs_cmd jq "explain"
+needs_cmd size "explain (binutils size)"
+needs_cmd objcopy "explain (binutils objcopy)"
+
+write_tcg_conf "$d/variants.conf" backend=sim samples=2 workloads=getppid,pipe jobs=1 timeout=240 \
+	output="$d/results" -- O2 Os
+build_first "$d/variants.conf"
+
+# what the command line and the configuration must be
+"$KBENCH" explain "$d/variants.conf" O2 Oz > "$d/bad.out" 2> "$d/bad.err"
+rc=$?
+check "B not a variant: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'B is not a variant' '$d/bad.err'"
+"$KBENCH" explain --only kernel,../x "$d/variants.conf" O2 Os > "$d/bad.out" 2> "$d/bad.err"
+rc=$?
+check "--only outside the tree: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q \"only '../x'\" '$d/bad.err'"
+
+# the explain run, stopped after its first boot
+(cd "$d" && exec "$KBENCH" explain --only kernel,mm/memory.o --cases getppid variants.conf O2 Os \
+	> int.out 2> int.err) &
+pid=$!
+for i in $(seq 6000); do
+	ls "$d"/results/*/boots.jsonl >/dev/null 2>&1 && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+run=$(dirname "$(ls "$d"/results/*/manifest.json 2>/dev/null | head -n 1)")
+wait_lines "$run/boots.jsonl" 1
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+diag "interrupted: rc $rc, $(cat "$run/boots.jsonl" 2>/dev/null | wc -l) boots done"
+check "SIGINT after the first boot: exit 130 (got $rc), the resume command said" \
+	sh -c "[ $rc -eq 130 ] && grep -q 'kbench explain --resume $run' '$d/int.err'"
+check "no explain.json before the run is finished" test ! -e "$run/explain.json"
+"$KBENCH" explain --resume "$run" > "$d/res.out" 2> "$d/res.err"
+rc=$?
+check "kbench explain --resume exits 0 (got $rc) and prints explain.md" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(tail -n 1 '$d/res.out')\" = '$run/explain.md' ]"
+[ $rc -eq 0 ] || { sed 's/^/# /' "$d/res.err" | tail -n 30; test_done; }
+check "every variant booted once, none twice (O2, Os, two hybrids, the B end)" jq_all "$run/boots.jsonl" '
+	map(.variant) | sort == ["O2", "Os", "Os.all", "Os.kernel", "Os.mm-memory.o"]'
+
+j=$run/explain.json
+man=$run/manifest.json
+check "explain.json: O2 against Os, the B end Os.all, both parts" jq_true "$j" '
+	.a == "O2" and .b == "Os" and .b_end == "Os.all" and
+	(.text.parts | map(.path) | sort == ["kernel/", "mm/memory.o"])'
+check "the parts hold some, not all, of the objects compiled differently" \
+	jq_true "$j" '.objects_in_parts > 1 and .objects_differ > .objects_in_parts'
+check "the manifest says what each hybrid is" jq_true "$man" '
+	[.variants[] | select(.hybrid) | [.name, .hybrid]] ==
+	[["Os.kernel", "O2 Os kernel/"], ["Os.mm-memory.o", "O2 Os mm/memory.o"], ["Os.all", "O2 Os ."]]'
+
+# the objects: a hybrid's part as Os compiled it, the rest as O2
+objdir() { jq -r --arg v "$1" '.variants[] | select(.name == $v) | .objdir' "$man"; }
+o2=$(objdir O2) os=$(objdir Os) hk=$(objdir Os.kernel) hm=$(objdir Os.mm-memory.o)
+diag "object directories: O2 $o2, Os $os, Os.kernel $hk, Os.mm-memory.o $hm"
+# same_objs A B: every object under kernel/ in A (some) is B's, byte for byte
+same_objs() {
+	local f n=0
+	for f in $(cd "$1" && find kernel -name '*.o'); do
+		cmp -s "$1/$f" "$2/$f" || { diag "differs: $f"; return 1; }
+		n=$((n + 1))
+	done
+	diag "$n objects under kernel/ compared"
+	[ $n -gt 10 ]
+}
+check "Os.kernel: its kernel/ objects are Os's, byte for byte" same_objs "$hk" "$os"
+check "... and kernel/fork.o differs from O2's (Os compiles it differently)" \
+	sh -c "! cmp -s '$hk/kernel/fork.o' '$o2/kernel/fork.o'"
+check "Os.kernel: mm/ and fs/ objects are O2's" \
+	sh -c "cmp -s '$hk/mm/memory.o' '$o2/mm/memory.o' && cmp -s '$hk/fs/read_write.o' '$o2/fs/read_write.o'"
+check "Os.mm-memory.o: mm/memory.o is Os's, mm/mmap.o and kernel/fork.o O2's" \
+	sh -c "cmp -s '$hm/mm/memory.o' '$os/mm/memory.o' && ! cmp -s '$hm/mm/memory.o' '$o2/mm/memory.o' &&
+	cmp -s '$hm/mm/mmap.o' '$o2/mm/mmap.o' && cmp -s '$hm/kernel/fork.o' '$o2/kernel/fork.o'"
+check "the hybrids are built from O2's .config" sh -c "cmp -s '$hk/.config' '$o2/.config' && cmp -s '$hm/.config' '$o2/.config'"
+
+# text sizes: binutils size
+text() { size "$run/variants/$1/vmlinux" | awk 'NR == 2 { print $1 }'; }
+t_o2=$(text O2) t_os=$(text Os) t_k=$(text Os.kernel) t_m=$(text Os.mm-memory.o) t_all=$(text Os.all)
+diag "text (binutils size): O2 $t_o2, Os $t_os, Os.kernel $t_k, Os.mm-memory.o $t_m, Os.all $t_all"
+check "each part's text change is its hybrid's minus O2's (binutils size)" jq_true "$j" "
+	(.text.parts | map({(.path): .change}) | add) == {\"kernel/\": ($t_k - $t_o2), \"mm/memory.o\": ($t_m - $t_o2)}"
+check "the whole is the B end's, the B end is exactly Os's size, both smaller than O2" jq_true "$j" "
+	.text.whole == ($t_all - $t_o2) and .text.b_as_built == ($t_os - $t_o2) and $t_all == $t_os and
+	.text.whole < 0 and .text.sum == ($t_k + $t_m - 2 * $t_o2) and
+	.text.whole_minus_sum == .text.whole - .text.sum and .text.source == \"measured\""
+check "the B end is Os byte for byte (reproducible builds): vmlinux and System.map" sh -c "
+	cmp -s '$run/variants/Os.all/vmlinux' '$run/variants/Os/vmlinux' &&
+	cmp -s '$run/variants/Os.all/System.map' '$run/variants/Os/System.map'"
+
+# per case: the run's medians (summary.json), minus O2's
+s=$run/summary.json
+for f in ins_k_per_op l1i_k_per_op model_cycles_per_op; do
+	check "getppid, $f: each part's change, the whole and B's are the run's medians minus O2's" sh -c "
+	jq -n --slurpfile s '$s' --slurpfile j '$j' '
+		def med(\$v): \$s[0].results[] | select(.metric == \"$f\" and .case == \"getppid\" and .variant == \$v) | .median;
+		def near(\$a; \$b): (\$a - \$b | fabs) <= 1e-9 * ((\$a | fabs) + (\$b | fabs) + 1);
+		(\$j[0].cases[] | select(.case == \"getppid\") | .$f) as \$x |
+		(\$x.parts | all(near(.change; med(.variant) - med(\"O2\")))) and
+		near(\$x.whole; med(\"Os.all\") - med(\"O2\")) and near(\$x.b_as_built; med(\"Os\") - med(\"O2\")) and
+		near(\$x.base; med(\"O2\")) and (\$x.parts | length == 2)' | grep -qx true"
+done
+check "figures are labelled: instructions and misses simulated, cycles modeled" jq_true "$j" '
+	.cases[0].ins_k_per_op.source == "simulated" and .cases[0].l1i_k_per_op.source == "simulated" and
+	.cases[0].model_cycles_per_op.source == "modeled"'
+# The B end boots the same image as Os: the same simulated counts
+check "the B end's figures are Os's, exactly, in every table" jq_true "$j" '
+	[.cases[] | .ins_k_per_op, .l1i_k_per_op, .model_cycles_per_op] | length == 3 and
+	all(.[]; .whole == .b_as_built)'
+check "the functions behind B's change: each with both ends' figures and sizes" jq_true "$j" '
+	.cases[0].functions | length > 0 and all(.[]; (.ins | length == 2) and (.size | length == 2))'
+
+check "explain.md: the text table and the case's three tables, each with sum, whole and rest" sh -c "
+	grep -q '^## Text size' '$run/explain.md' && grep -q '^## getppid' '$run/explain.md' &&
+	[ \$(grep -c '^| sum of the parts' '$run/explain.md') -eq 4 ] &&
+	[ \$(grep -c '^| rest: whole - sum' '$run/explain.md') -eq 4 ]"
+check "explain.html: the same tables and a waterfall per table" sh -c "
+	[ \$(grep -o '<svg' '$run/explain.html' | wc -l) -eq 4 ] &&
+	[ \$(grep -o 'sum of the parts' '$run/explain.html' | wc -l) -eq 4 ]"
+cp "$j" "$d/first.json"
+rm -f "$run/explain.json" "$run/explain.md" "$run/explain.html"
+"$KBENCH" explain --resume "$run" > /dev/null 2> "$d/again.err"
+check "--resume of a finished run writes the same explain.json again" cmp -s "$j" "$d/first.json"
+test_done
