@@ -223,6 +223,15 @@ static double row_median(const struct kb_model *m, size_t c, size_t k, size_t v)
 	return r && (r->boots || r->layouts) ? r->median : NAN;
 }
 
+/* The run's verdict on variant v against A (its baseline) in case c: under
+ * layout control where the run has layouts; "" for none. */
+static const char *verdict_of(const struct kb_model *m, size_t c, size_t k, size_t v)
+{
+	const struct kb_row *r = k < m->nm && v < m->nv ? kb_model_row(m, c, k, v) : NULL;
+
+	return r && r->t.done ? kb_verdict_name(r->t.verdict) : "";
+}
+
 static double text_of(const struct kb_model *m, size_t v)
 {
 	return v < m->nv && m->variants[v].has_size ? (double)m->variants[v].text : NAN;
@@ -312,6 +321,7 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 	double whole = (c == (size_t)-1 ? text_of(m, bend) : row_median(m, c, k, bend)) - base;
 	double real = (c == (size_t)-1 ? text_of(m, b) : row_median(m, c, k, b)) - base;
 	double sum = 0;
+	int speed = c != (size_t)-1;
 	json_t *parts = json_array(), *o = json_object();
 	size_t *order = kb_xcalloc(n ? n : 1, sizeof(*order));
 	double *dv = kb_xcalloc(n ? n : 1, sizeof(*dv));
@@ -329,11 +339,13 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 			order[j] = order[j - 1];
 			order[j - 1] = x;
 		}
-	t = kb_doc_table(d, 4);
+	t = kb_doc_table(d, speed ? 5 : 4);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "part of the tree (compiled as B)");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "change (%s, %s)", unit, kind);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "share of the whole");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "hybrid variant");
+	if (speed)
+		kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "verdict against A");
 	for (size_t i = 0; i < n; i++) {
 		const struct node *nd = &nodes[order[i]];
 		json_t *p = json_object();
@@ -342,27 +354,39 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 		cell_num(t, dv[order[i]]);
 		cell_share(t, dv[order[i]], whole);
 		kb_doc_code(kb_doc_td(t), nd->variant);
+		if (speed)
+			kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, nd->v));
 		json_object_set_new(p, "path", json_string(nd->path));
 		json_object_set_new(p, "variant", json_string(nd->variant));
 		json_object_set_new(p, "change", kb_model_json_num(dv[order[i]]));
+		if (speed)
+			json_object_set_new(p, "verdict", json_string(verdict_of(m, c, k, nd->v)));
 		json_array_append_new(parts, p);
 	}
 	kb_doc_fmt(kb_doc_td(t), "sum of the parts");
 	cell_num(t, sum);
 	cell_share(t, sum, whole);
 	kb_doc_fmt(kb_doc_td(t), " ");
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), " ");
 	kb_doc_fmt(kb_doc_td(t), "whole: every object as B (B end)");
 	cell_num(t, whole);
 	cell_share(t, whole, whole);
 	kb_doc_code(kb_doc_td(t), m->variants[bend].name);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, bend));
 	kb_doc_fmt(kb_doc_td(t), "%s", rest);
 	cell_num(t, whole - sum);
 	cell_share(t, whole - sum, whole);
 	kb_doc_fmt(kb_doc_td(t), " ");
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), " ");
 	kb_doc_fmt(kb_doc_td(t), "B as built (check: the B end's)");
 	cell_num(t, real);
 	cell_share(t, real, whole);
 	kb_doc_code(kb_doc_td(t), m->variants[b].name);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, b));
 	waterfall(d, nodes, order, dv, n, whole, unit, kind, rest);
 	json_object_set_new(o, "base", kb_model_json_num(base));
 	json_object_set_new(o, "parts", parts);
@@ -518,7 +542,10 @@ static int explain_write(const char *dir)
 			   "what the parts do not add up to is their interaction (code of one part "
 			   "inlined into, or sharing cache sets with, another). Text sizes are measured "
 			   "(ELF section headers, as binutils size); per-operation figures are medians "
-			   "of the %s backend: instructions and L1i misses simulated, cycles modeled.",
+			   "of the %s backend: instructions and L1i misses simulated, cycles modeled. A "
+			   "verdict is the run's own test of that variant against A, as in report.md "
+			   "(under layout control where the run has layouts or virtual layouts; a "
+			   "difference under min_effect or the layout spread is not distinguishable).",
 			   m->backend ? m->backend : "run's");
 	}
 	{
