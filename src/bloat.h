@@ -101,7 +101,4 @@ void kb_bloat_print(FILE *f, const char *title, const struct kb_bloat_diff *d);
 void kb_bloat_print_mode(FILE *f, int mode, const struct kb_bloat_syms *old,
 			 const struct kb_bloat_syms *new);
 
-/* `kbench bloat [-c|-d|-t] [-p PREFIX] OLD NEW`; argv[0] is "bloat". */
-int kb_cmd_bloat(int argc, char **argv);
-
 #endif

@@ -55,15 +55,3 @@ const struct kb_command kb_command_compare = {
 	.fn = kb_cmd_compare,
 };
 
-const struct kb_command kb_command_bloat = {
-	.name = "bloat",
-	.summary = "per-symbol size changes, as scripts/bloat-o-meter prints them",
-	.usage = "usage: kbench bloat [-c | -d | -t] [-p PREFIX] OLD NEW\n\n"
-		 "Per-symbol size changes from OLD to NEW (ELF files or ar archives), as the\n"
-		 "kernel's scripts/bloat-o-meter prints them, read with libelf (no nm).\n\n"
-		 "  -c         by category: functions, data, read-only data\n"
-		 "  -d         data and read-only data only\n"
-		 "  -t         functions only\n"
-		 "  -p PREFIX  accepted for bloat-o-meter's sake (nm's cross prefix); unused\n",
-	.fn = kb_cmd_bloat,
-};
