@@ -21,6 +21,8 @@ static int cmd_hybrid_cc(int argc, char **argv)
 	char *path, *cmd = NULL;
 	int cc;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return kb_command_usage(&kb_command_hybrid_cc, KB_EXIT_OK);
 	if (argc < 4 || strcmp(argv[2], "--"))
 		return kb_command_usage(&kb_command_hybrid_cc, KB_EXIT_USAGE);
 	cc = 3;
