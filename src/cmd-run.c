@@ -257,7 +257,7 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_store_path(&store, "variants");
 	slurm = !strcmp(conf.executor, "slurm");
-	json_object_set_new(store.manifest, "executor", json_string(conf.executor));
+	kb_manifest_executor(&store, conf.executor);
 	if (slurm) {
 		/* the builds as Slurm jobs; the pass below finds their kernels cached */
 		if (kb_slurm_init(&sl, &conf, &store) < 0 || kb_slurm_submit_builds(&sl, vs) < 0 ||

@@ -31,6 +31,8 @@ static char *flags_summary(const struct kb_variant *v)
 		fprintf(f, "%sboot: %s", ftell(f) ? " " : "", v->cmdline);
 	if (v->hybrid)
 		fprintf(f, "%shybrid: %s", ftell(f) ? " " : "", v->hybrid);
+	if (v->hy_cflags)
+		fprintf(f, " with %s", v->hy_cflags);
 	fclose(f);
 	return s;
 }
@@ -53,6 +55,8 @@ static json_t *variant_json(const struct kb_variant *v)
 	/* A B PATH...: A with the objects under the paths as B compiled them */
 	if (v->hybrid)
 		json_object_set_new(j, "hybrid", json_string(v->hybrid));
+	if (v->hy_cflags)
+		json_object_set_new(j, "hybrid_cflags", json_string(v->hy_cflags));
 	json_object_set_new(j, "status", json_string("pending"));
 	free(flags);
 	return j;
@@ -229,6 +233,12 @@ int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
 	describe(m, &c->overlay);
 	for (size_t i = 0; i < c->n_stages; i++)
 		describe(m, &c->stages[i]);
+	return kb_store_save_manifest(s);
+}
+
+int kb_manifest_executor(struct kb_store *s, const char *executor)
+{
+	json_object_set_new(s->manifest, "executor", json_string(executor));
 	return kb_store_save_manifest(s);
 }
 

@@ -36,6 +36,8 @@ int kb_manifest_backends(struct kb_store *s, const struct kb_backends_chosen *c,
  * backend's one boot where the configuration did not say); at_once, how
  * many boots run at the same time (1 for a backend that measures time). */
 int kb_manifest_boots(struct kb_store *s, long boots, const char *why, long at_once);
+/* Who runs the builds and boots ("local", "slurm"): a resume may change it. */
+int kb_manifest_executor(struct kb_store *s, const char *executor);
 /* "starting", "running", "reporting", "complete", "interrupted" or
  * "stopped", with the run's seconds. */
 int kb_manifest_state(struct kb_store *s, const char *state, double seconds);
