@@ -831,7 +831,7 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 		out->failure = "A and B have other .configs";
 		goto out;
 	}
-	if (kb_hybrid_spec(conf->cache, v->name, &ka, &kb, v->hy_paths, v->n_hy_paths, &spec,
+	if (kb_hybrid_spec(conf->cache, v->name, &ka, &kb, v->hy_paths, v->n_hy_paths, v->hy_cflags, &spec,
 			   &c) < 0) {
 		out->failure = "no spec of the hybrid";
 		goto out;
@@ -845,9 +845,14 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	f = fopen(log_path, "a");
 	if (f) {
-		fprintf(f, "kbench: hybrid of '%s' and '%s': %zu objects, %zu compiled differently, "
-			"%zu of them under the paths, compiled as in '%s' (spec %s)\n", a->name,
-			b->name, c.objects, c.differ, c.chosen, b->name, spec);
+		if (v->hy_cflags)
+			fprintf(f, "kbench: hybrid of '%s' and '%s': %zu objects compiled under the paths "
+				"as in '%s' with '%s' (spec %s)\n", a->name, b->name, c.chosen, b->name,
+				v->hy_cflags, spec);
+		else
+			fprintf(f, "kbench: hybrid of '%s' and '%s': %zu objects, %zu compiled differently, "
+				"%zu of them under the paths, compiled as in '%s' (spec %s)\n", a->name,
+				b->name, c.objects, c.differ, c.chosen, b->name, spec);
 		fclose(f);
 	}
 	hv = *a;

@@ -105,24 +105,15 @@ static char *node_variant(const char *b, const char *node)
 	return n;
 }
 
-/* The comment of the generated configuration that says how many objects A
- * and B compile differently and how many of them the parts hold: read back
- * from the run directory's copy. */
-static const char coverage_tag[] = "# kbench explain: objects compiled differently, in the parts: ";
-
-/* The configuration text of the explain run: the original's [kernel] and
- * [run] (baseline A; workloads cases when given), variants A and B as they
- * are, then the B end and one hybrid per node. */
-static char *explain_text(const char *orig, const char *a, const char *b, const char *cases,
-			  char *const *nodes, size_t n, size_t differ, size_t covered)
+/* The original's [kernel] and [run] (baseline A; workloads cases when
+ * given) and variants A and B as they are, onto text. */
+static void copy_base(char **text, size_t *len, const char *orig, const char *a, const char *b,
+		      const char *cases)
 {
-	char *text = NULL, *copy = kb_xstrdup(orig), *save = NULL, *sec = NULL;
+	char *copy = kb_xstrdup(orig), *save = NULL, *sec = NULL;
 	char *va = kb_xasprintf("variant %s", a), *vb = kb_xasprintf("variant %s", b);
-	size_t len = 0;
 	int keep = 1, had_run = 0, in_run = 0, skipping = 0;
 
-	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
-	add_line(&text, &len, "%s%zu %zu\n", coverage_tag, differ, covered);
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *s = section_of(l);
 
@@ -134,12 +125,12 @@ static char *explain_text(const char *orig, const char *a, const char *b, const 
 			in_run = !strcmp(sec, "run");
 			skipping = 0;
 			if (keep)
-				add_line(&text, &len, "%s\n", l);
+				add_line(text, len, "%s\n", l);
 			if (in_run) {
 				had_run = 1;
-				add_line(&text, &len, "baseline = %s\n", a);
+				add_line(text, len, "baseline = %s\n", a);
 				if (cases)
-					add_line(&text, &len, "workloads = %s\n", cases);
+					add_line(text, len, "workloads = %s\n", cases);
 			}
 			continue;
 		}
@@ -153,13 +144,35 @@ static char *explain_text(const char *orig, const char *a, const char *b, const 
 			if (skipping)
 				continue;
 		}
-		add_line(&text, &len, "%s\n", l);
+		add_line(text, len, "%s\n", l);
 	}
 	if (!had_run) {
-		add_line(&text, &len, "[run]\nbaseline = %s\n", a);
+		add_line(text, len, "[run]\nbaseline = %s\n", a);
 		if (cases)
-			add_line(&text, &len, "workloads = %s\n", cases);
+			add_line(text, len, "workloads = %s\n", cases);
 	}
+	free(copy);
+	free(sec);
+	free(va);
+	free(vb);
+}
+
+/* The comment of the generated configuration that says how many objects A
+ * and B compile differently and how many of them the parts hold: read back
+ * from the run directory's copy. */
+static const char coverage_tag[] = "# kbench explain: objects compiled differently, in the parts: ";
+
+/* The configuration text of the explain run by code: the base, then the B
+ * end and one hybrid per node. */
+static char *explain_text(const char *orig, const char *a, const char *b, const char *cases,
+			  char *const *nodes, size_t n, size_t differ, size_t covered)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
+	add_line(&text, &len, "%s%zu %zu\n", coverage_tag, differ, covered);
+	copy_base(&text, &len, orig, a, b, cases);
 	for (size_t i = 0; i <= n; i++) {
 		const char *node = i == n ? "" : nodes[i];
 		char *name = node_variant(b, node);
@@ -173,10 +186,48 @@ static char *explain_text(const char *orig, const char *a, const char *b, const 
 				 "%s end)\nhybrid = %s %s .\n", a, b, b, a, b);
 		free(name);
 	}
-	free(copy);
-	free(sec);
-	free(va);
-	free(vb);
+	return text;
+}
+
+/* By flag: the tag of the parts (paths, space-separated; "." the whole
+ * kernel) and one per flag (name, A's setting, B's setting). */
+static const char byflag_tag[] = "# kbench explain by flag, parts: ";
+static const char flag_tag[] = "# kbench explain flag: ";
+
+/* The hybrid that is B over the paths (the whole of the by-flag study). */
+static char *flag_whole_variant(const char *b, char *const *paths, size_t n)
+{
+	return n == 1 ? node_variant(b, paths[0]) : kb_xasprintf("%s.parts", b);
+}
+
+/* The configuration text of the explain run by flag: the base, B over the
+ * paths, then per flag A with it set as in B, and B (over the paths) with
+ * it set as in A. */
+static char *explain_flag_text(const char *orig, const char *a, const char *b, const char *cases,
+			       char *const *paths, size_t np, const struct kb_flag *flags, size_t nf)
+{
+	char *text = NULL, *whole = flag_whole_variant(b, paths, np), *pl = NULL;
+	size_t len = 0, plen = 0;
+
+	for (size_t i = 0; i < np; i++)
+		add_line(&pl, &plen, "%s%s", i ? " " : "", *paths[i] ? paths[i] : ".");
+	add_line(&text, &len, "# kbench explain --by-flag %s %s: this configuration is generated\n", a, b);
+	add_line(&text, &len, "%s%s\n", byflag_tag, pl);
+	for (size_t f = 0; f < nf; f++)
+		add_line(&text, &len, "%s%s %s %s\n", flag_tag, flags[f].name, flags[f].a, flags[f].b);
+	copy_base(&text, &len, orig, a, b, cases);
+	add_line(&text, &len, "\n[variant %s]\ndescription = %s with %s compiled as in %s\n"
+		 "hybrid = %s %s %s\n", whole, a, pl, b, a, b, pl);
+	for (size_t f = 0; f < nf; f++) {
+		add_line(&text, &len, "\n[variant %s.%s.%s]\ndescription = %s with %s (as in %s) over %s\n"
+			 "hybrid = %s %s %s\nhybrid_cflags = %s\n", a, flags[f].name, b, a,
+			 flags[f].b, b, pl, a, a, pl, flags[f].b);
+		add_line(&text, &len, "\n[variant %s.%s.%s]\ndescription = %s with %s (as in %s) over %s\n"
+			 "hybrid = %s %s %s\nhybrid_cflags = %s\n", b, flags[f].name, a, whole,
+			 flags[f].a, a, pl, a, b, pl, flags[f].a);
+	}
+	free(whole);
+	free(pl);
 	return text;
 }
 
@@ -255,6 +306,22 @@ static void cell_share(struct kb_doc_table *t, double part, double whole)
 		kb_doc_fmt(in, "-");
 	else
 		kb_doc_fmt(in, "%+.1f%%", 100 * part / whole);
+}
+
+/* A row under the parts: label, figure, share of the whole, the variant
+ * (NULL: none), the verdict (NULL: the table has no such column). */
+static void total_row(struct kb_doc_table *t, const char *label, double x, double whole,
+		      const char *variant, const char *verdict)
+{
+	kb_doc_fmt(kb_doc_td(t), "%s", label);
+	cell_num(t, x);
+	cell_share(t, x, whole);
+	if (variant)
+		kb_doc_code(kb_doc_td(t), variant);
+	else
+		kb_doc_fmt(kb_doc_td(t), " ");
+	if (verdict)
+		kb_doc_fmt(kb_doc_td(t), "%s", *verdict ? verdict : " ");
 }
 
 /* A waterfall (explain.html): from A at 0, each part's change in the order
@@ -363,30 +430,12 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 			json_object_set_new(p, "verdict", json_string(verdict_of(m, c, k, nd->v)));
 		json_array_append_new(parts, p);
 	}
-	kb_doc_fmt(kb_doc_td(t), "sum of the parts");
-	cell_num(t, sum);
-	cell_share(t, sum, whole);
-	kb_doc_fmt(kb_doc_td(t), " ");
-	if (speed)
-		kb_doc_fmt(kb_doc_td(t), " ");
-	kb_doc_fmt(kb_doc_td(t), "whole: every object as B (B end)");
-	cell_num(t, whole);
-	cell_share(t, whole, whole);
-	kb_doc_code(kb_doc_td(t), m->variants[bend].name);
-	if (speed)
-		kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, bend));
-	kb_doc_fmt(kb_doc_td(t), "%s", rest);
-	cell_num(t, whole - sum);
-	cell_share(t, whole - sum, whole);
-	kb_doc_fmt(kb_doc_td(t), " ");
-	if (speed)
-		kb_doc_fmt(kb_doc_td(t), " ");
-	kb_doc_fmt(kb_doc_td(t), "B as built (check: the B end's)");
-	cell_num(t, real);
-	cell_share(t, real, whole);
-	kb_doc_code(kb_doc_td(t), m->variants[b].name);
-	if (speed)
-		kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, b));
+	total_row(t, "sum of the parts", sum, whole, NULL, speed ? "" : NULL);
+	total_row(t, "whole: every object as B (B end)", whole, whole, m->variants[bend].name,
+		  speed ? verdict_of(m, c, k, bend) : NULL);
+	total_row(t, rest, whole - sum, whole, NULL, speed ? "" : NULL);
+	total_row(t, "B as built (check: the B end's)", real, whole, m->variants[b].name,
+		  speed ? verdict_of(m, c, k, b) : NULL);
 	waterfall(d, nodes, order, dv, n, whole, unit, kind, rest);
 	json_object_set_new(o, "base", kb_model_json_num(base));
 	json_object_set_new(o, "parts", parts);
@@ -463,6 +512,234 @@ static int write_doc(const char *dir, const char *name, const struct kb_doc *d,
 	return r;
 }
 
+/* explain.md and explain.html from d, explain.json from out. */
+static int write_outputs(const char *dir, const struct kb_doc *d, json_t *out)
+{
+	char *text, *p;
+	int ret;
+
+	if (write_doc(dir, "explain.md", d, &kb_doc_markdown) < 0 ||
+	    write_doc(dir, "explain.html", d, &kb_doc_html) < 0)
+		return -1;
+	text = json_dumps(out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	p = kb_xasprintf("%s/explain.json", dir);
+	ret = text ? kb_write_file_atomic(p, text, strlen(text)) : -1;
+	free(p);
+	free(text);
+	if (ret == 0)
+		printf("%s/explain.md\n", dir);
+	return ret;
+}
+
+/* ---- by flag ---- */
+
+struct flagrow {
+	char *name, *a_set, *b_set;	/* from the tags */
+	size_t toward, loo;		/* model variants: A with it as B; the whole with it as A */
+};
+
+/* Figure of variant v: text (c == -1) or the median of metric k in case c. */
+static double figure(const struct kb_model *m, size_t c, size_t k, size_t v)
+{
+	return c == (size_t)-1 ? text_of(m, v) : row_median(m, c, k, v);
+}
+
+/* One by-flag table (text when c == -1): per setting, one at a time from A
+ * and leave-one-out from the whole; their sums, the whole and what no
+ * setting explains. */
+static json_t *flag_table(struct kb_doc *d, const struct kb_model *m, const struct flagrow *fr,
+			  size_t nf, size_t a, size_t whole_v, size_t c, size_t k, const char *unit,
+			  const char *kind)
+{
+	double base = figure(m, c, k, a), whole = figure(m, c, k, whole_v) - base;
+	double sum1 = 0, sumloo = 0;
+	int speed = c != (size_t)-1;
+	struct kb_doc_table *t = kb_doc_table(d, speed ? 5 : 4);
+	json_t *o = json_object(), *arr = json_array();
+
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "setting (A → B)");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "one at a time: A with it as B, minus A (%s, %s)",
+		   unit, kind);
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "share of the whole");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "leave one out: whole minus whole with it as A");
+	if (speed)
+		kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "verdict (A with it as B, against A)");
+	for (size_t f = 0; f < nf; f++) {
+		double one = figure(m, c, k, fr[f].toward) - base;
+		double loo = figure(m, c, k, whole_v) - figure(m, c, k, fr[f].loo);
+		struct kb_inline *in = kb_doc_td(t);
+		json_t *x = json_object();
+
+		kb_doc_code(in, fr[f].name);
+		kb_doc_fmt(in, " (");
+		kb_doc_code(in, fr[f].a_set);
+		kb_doc_fmt(in, " → ");
+		kb_doc_code(in, fr[f].b_set);
+		kb_doc_fmt(in, ")");
+		cell_num(t, one);
+		cell_share(t, one, whole);
+		cell_num(t, loo);
+		if (speed)
+			kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, fr[f].toward));
+		sum1 += one;	/* a missing figure makes the sum missing too */
+		sumloo += loo;
+		json_object_set_new(x, "name", json_string(fr[f].name));
+		json_object_set_new(x, "a", json_string(fr[f].a_set));
+		json_object_set_new(x, "b", json_string(fr[f].b_set));
+		json_object_set_new(x, "one_at_a_time", kb_model_json_num(one));
+		json_object_set_new(x, "leave_one_out", kb_model_json_num(loo));
+		if (speed)
+			json_object_set_new(x, "verdict", json_string(verdict_of(m, c, k, fr[f].toward)));
+		json_array_append_new(arr, x);
+	}
+	kb_doc_fmt(kb_doc_td(t), "sum over the settings");
+	cell_num(t, sum1);
+	cell_share(t, sum1, whole);
+	cell_num(t, sumloo);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), " ");
+	kb_doc_fmt(kb_doc_td(t), "whole: the level itself (B over the parts, minus A)");
+	cell_num(t, whole);
+	cell_share(t, whole, whole);
+	cell_num(t, whole);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), "%s", verdict_of(m, c, k, whole_v));
+	kb_doc_fmt(kb_doc_td(t), "explained by no setting: whole - sum");
+	cell_num(t, whole - sum1);
+	cell_share(t, whole - sum1, whole);
+	cell_num(t, whole - sumloo);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(t), " ");
+	json_object_set_new(o, "base", kb_model_json_num(base));
+	json_object_set_new(o, "flags", arr);
+	json_object_set_new(o, "sum_one_at_a_time", kb_model_json_num(sum1));
+	json_object_set_new(o, "sum_leave_one_out", kb_model_json_num(sumloo));
+	json_object_set_new(o, "whole", kb_model_json_num(whole));
+	json_object_set_new(o, "unexplained_one_at_a_time", kb_model_json_num(whole - sum1));
+	json_object_set_new(o, "unexplained_leave_one_out", kb_model_json_num(whole - sumloo));
+	json_object_set_new(o, "source", json_string(kind));
+	return o;
+}
+
+/* explain.md, .html and .json of a by-flag run: ctext is its configuration
+ * (the tags), conf the same loaded. */
+static int flag_write(const char *dir, const struct kb_conf *conf, const struct kb_model *m,
+		      const char *ctext)
+{
+	struct flagrow *fr = NULL;
+	size_t nf = 0, a = (size_t)-1, b = (size_t)-1, whole_v = (size_t)-1;
+	const char *t = strstr(ctext, byflag_tag);
+	char *parts = kb_xstrndup(t + strlen(byflag_tag), strcspn(t + strlen(byflag_tag), "\n"));
+	json_t *out = NULL, *cases;
+	struct kb_doc d;
+	int ret = -1;
+
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		const struct kb_variant *v = &conf->variants[i];
+
+		if (v->hybrid && !v->hy_cflags) {
+			a = kb_model_variant(m, conf->variants[v->hy_a].name);
+			b = kb_model_variant(m, conf->variants[v->hy_b].name);
+			whole_v = kb_model_variant(m, v->name);
+		}
+	}
+	for (const char *p = ctext; (p = strstr(p, flag_tag)); p++) {
+		char name[128], as[256], bs[256];
+
+		if (sscanf(p + strlen(flag_tag), "%127s %255s %255s", name, as, bs) != 3 ||
+		    a >= m->nv || b >= m->nv)
+			continue;
+		fr = kb_xrealloc(fr, (nf + 1) * sizeof(*fr));
+		fr[nf].name = kb_xstrdup(name);
+		fr[nf].a_set = kb_xstrdup(as);
+		fr[nf].b_set = kb_xstrdup(bs);
+		{
+			char *tw = kb_xasprintf("%s.%s.%s", m->variants[a].name, name, m->variants[b].name);
+			char *lo = kb_xasprintf("%s.%s.%s", m->variants[b].name, name, m->variants[a].name);
+
+			fr[nf].toward = kb_model_variant(m, tw);
+			fr[nf].loo = kb_model_variant(m, lo);
+			free(tw);
+			free(lo);
+		}
+		nf++;
+	}
+	if (a >= m->nv || b >= m->nv || whole_v >= m->nv || !nf) {
+		kb_error("'%s': not a run of kbench explain --by-flag (no flags, or no figures of A, B "
+			 "and B over the parts)", dir);
+		goto out;
+	}
+	kb_doc_init(&d, "kbench explain --by-flag");
+	{
+		struct kb_inline *h = kb_doc_heading(&d, 1), *p;
+
+		kb_doc_fmt(h, "Which flags make ");
+		kb_doc_str(h, m->variants[b].name);
+		kb_doc_fmt(h, " differ from ");
+		kb_doc_str(h, m->variants[a].name);
+		p = kb_doc_para(&d);
+		kb_doc_fmt(p, "The optimizer settings in which the two variants' compilations differ, as "
+			   "gcc states them for each compilation's own options (gcc -Q --help=optimizers "
+			   "and --help=params), over ");
+		kb_doc_code(p, parts);
+		kb_doc_fmt(p, " (\".\": the whole kernel). One at a time: ");
+		kb_doc_code(p, m->variants[a].name);
+		kb_doc_fmt(p, " with one setting as in ");
+		kb_doc_code(p, m->variants[b].name);
+		kb_doc_fmt(p, ", minus A. Leave one out: the whole (");
+		kb_doc_code(p, m->variants[whole_v].name);
+		kb_doc_fmt(p, ", B over the parts) minus the whole with that setting as in A. What the "
+			   "settings do not add up to is the level's own heuristics (inlining, "
+			   "unrolling and costs that -Os changes inside passes, under no flag) and the "
+			   "settings' interactions: it is stated as explained by no setting, never "
+			   "spread over the flags. Text sizes are measured; per-operation figures are "
+			   "the run's medians (instructions and L1i misses simulated, cycles modeled); "
+			   "a verdict is the run's own test against A.");
+	}
+	out = json_object();
+	json_object_set_new(out, "a", json_string(m->variants[a].name));
+	json_object_set_new(out, "b", json_string(m->variants[b].name));
+	json_object_set_new(out, "whole", json_string(m->variants[whole_v].name));
+	json_object_set_new(out, "parts", json_string(parts));
+	json_object_set_new(out, "backend", json_string(m->backend ? m->backend : ""));
+	kb_doc_fmt(kb_doc_heading(&d, 2), "Text size");
+	json_object_set_new(out, "text", flag_table(&d, m, fr, nf, a, whole_v, (size_t)-1, 0, "bytes",
+						    "measured"));
+	cases = json_array();
+	for (size_t c = 0; c < m->nc; c++) {
+		json_t *jc = json_object();
+
+		kb_doc_str(kb_doc_heading(&d, 2), m->cases[c]);
+		json_object_set_new(jc, "case", json_string(m->cases[c]));
+		for (size_t f = 0; f < KB_ARRAY_SIZE(figures); f++) {
+			size_t k = kb_model_metric(m, figures[f].metric);
+			const char *kind;
+
+			if (k >= m->nm)
+				continue;
+			kind = kb_figure_kind_name(m->metrics[k].source);
+			kb_doc_fmt(kb_doc_heading(&d, 3), "%s", figures[f].words);
+			json_object_set_new(jc, figures[f].metric,
+					    flag_table(&d, m, fr, nf, a, whole_v, c, k, m->metrics[k].unit,
+						       kind));
+		}
+		json_array_append_new(cases, jc);
+	}
+	json_object_set_new(out, "cases", cases);
+	ret = write_outputs(dir, &d, out);
+	kb_doc_release(&d);
+out:
+	for (size_t i = 0; i < nf; i++) {
+		free(fr[i].name);
+		free(fr[i].a_set);
+		free(fr[i].b_set);
+	}
+	free(fr);
+	free(parts);
+	json_decref(out);
+	return ret;
+}
+
 /* explain.md, explain.html and explain.json of an explain run directory. */
 static int explain_write(const char *dir)
 {
@@ -484,13 +761,16 @@ static int explain_write(const char *dir)
 	if (kb_read_file(copy, &ctext, NULL) == 0 && (tag = strstr(ctext, coverage_tag)) &&
 	    sscanf(tag + strlen(coverage_tag), "%ld %ld", &differ, &covered) != 2)
 		differ = covered = -1;
-	free(ctext);
 
 	if (kb_conf_load_dir(&conf, copy, cdir) < 0)
 		goto out;
 	m = kb_model_load(dir, &o);
 	if (!m)
 		goto out;
+	if (ctext && strstr(ctext, byflag_tag)) {
+		ret = flag_write(dir, &conf, m, ctext);
+		goto out;
+	}
 	for (size_t i = 0; i < conf.n_variants; i++) {
 		const struct kb_variant *v = &conf.variants[i];
 		size_t mv = kb_model_variant(m, v->name);
@@ -599,19 +879,7 @@ static int explain_write(const char *dir)
 		json_array_append_new(cases, jc);
 	}
 	json_object_set_new(out, "cases", cases);
-	if (write_doc(dir, "explain.md", &d, &kb_doc_markdown) < 0 ||
-	    write_doc(dir, "explain.html", &d, &kb_doc_html) < 0)
-		goto out;
-	{
-		char *text = json_dumps(out, JSON_INDENT(1) | JSON_PRESERVE_ORDER), *p;
-
-		p = kb_xasprintf("%s/explain.json", dir);
-		ret = text ? kb_write_file_atomic(p, text, strlen(text)) : -1;
-		free(p);
-		free(text);
-	}
-	if (ret == 0)
-		printf("%s/explain.md\n", dir);
+	ret = write_outputs(dir, &d, out);
 out:
 	if (doc)
 		kb_doc_release(&d);
@@ -624,6 +892,7 @@ out:
 	kb_conf_release(&conf);
 	free(copy);
 	free(mpath);
+	free(ctext);
 	return ret;
 }
 
@@ -642,8 +911,71 @@ static char *tree_path(const char *s)
 	return kb_xasprintf("%s/", s);
 }
 
+/* The flags of an explain by flag: the optimizer settings in which A's and
+ * B's compilations of one object under the paths differ (kernel/fork.o
+ * where it is there, else the first), those named in only when given.
+ * 0, or -1 after a message. */
+static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, char *const *objs,
+			size_t nobj, char *const *paths, size_t np, const char *only,
+			struct kb_flag **out, size_t *nout)
+{
+	const char *ref = NULL;
+	struct kb_flag *fl = NULL;
+	size_t nfl = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; i < nobj; i++)
+		if (kb_hybrid_match(objs[i], paths, np) && (!ref || !strcmp(objs[i], "kernel/fork.o")))
+			ref = objs[i];
+	if (!ref)
+		return kb_error("no object under the parts is compiled differently");
+	if (kb_hybrid_flag_diff(ka, kb, ref, &fl, &nfl) < 0)
+		return -1;
+	kb_info("%s: %zu optimizer settings differ", ref, nfl);
+	for (size_t i = 0; i < nfl; i++)
+		kb_info("  %s: %s in A, %s in B", fl[i].name, fl[i].a, fl[i].b);
+	if (only) {
+		char *s = kb_xstrdup(only), *save = NULL;
+		struct kb_flag *kept = NULL;
+		size_t nk = 0;
+
+		for (char *w = strtok_r(s, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			size_t i;
+
+			for (i = 0; i < nfl && strcmp(fl[i].name, w); i++)
+				;
+			if (i == nfl) {
+				kb_error("--flags: '%s' is not a setting in which A and B differ (%s has %zu: "
+					 "see the list above)", w, ref, nfl);
+				free(s);
+				kb_hybrid_flags_free(kept, nk);
+				kb_hybrid_flags_free(fl, nfl);
+				return -1;
+			}
+			kept = kb_xrealloc(kept, (nk + 1) * sizeof(*kept));
+			kept[nk].name = kb_xstrdup(fl[i].name);
+			kept[nk].a = kb_xstrdup(fl[i].a);
+			kept[nk++].b = kb_xstrdup(fl[i].b);
+		}
+		free(s);
+		kb_hybrid_flags_free(fl, nfl);
+		fl = kept;
+		nfl = nk;
+	}
+	if (!nfl) {
+		kb_hybrid_flags_free(fl, nfl);
+		return kb_error("%s: A and B differ in no optimizer setting gcc lists: nothing to "
+				"attribute by flag (the difference is the level's own heuristics)", ref);
+	}
+	*out = fl;
+	*nout = nfl;
+	return 0;
+}
+
 static int start(const char *path, const char *a, const char *b, const char *cases,
-		 const char *under, const char *only, const char *executor)
+		 const char *under, const char *only, int by_flag, const char *flags,
+		 const char *executor)
 {
 	struct kb_conf conf;
 	struct kb_source src = { 0 };
@@ -709,6 +1041,9 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 			nodes[n++] = p;
 		}
 		free(s);
+	} else if (by_flag) {
+		nodes = kb_xcalloc(1, sizeof(*nodes));
+		nodes[n++] = kb_xstrdup("");
 	} else {
 		nodes = nodes_of(objs, nobj, u ? u : "", &n);
 		if (!n) {
@@ -732,7 +1067,21 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 		kb_error_errno(errno, "cannot read '%s'", path);
 		goto out;
 	}
-	text = explain_text(orig, a, b, cases, nodes, n, nobj, covered);
+	if (by_flag) {
+		struct kb_flag *fl = NULL;
+		size_t nfl = 0;
+
+		if (choose_flags(&ka, &kb, objs, nobj, nodes, n, flags, &fl, &nfl) < 0) {
+			ret = flags ? KB_EXIT_USAGE : KB_EXIT_FAILED;
+			goto out;
+		}
+		text = explain_flag_text(orig, a, b, cases, nodes, n, fl, nfl);
+		kb_info("%zu flags, each set as in '%s' in '%s' and as in '%s' in '%s': %zu variants",
+			nfl, b, a, a, b, 2 * nfl + 1);
+		kb_hybrid_flags_free(fl, nfl);
+	} else {
+		text = explain_text(orig, a, b, cases, nodes, n, nobj, covered);
+	}
 	gen = kb_xasprintf("%s/.explain-%s-%s-%ld.conf", conf.output, a, b, (long)getpid());
 	if (kb_write_file_atomic(gen, text, strlen(text)) < 0)
 		goto out;
@@ -771,12 +1120,14 @@ static int cmd_explain(int argc, char **argv)
 		{ "under", required_argument, NULL, 'u' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "by-flag", no_argument, NULL, 'f' },
+		{ "flags", required_argument, NULL, 'F' },
 		{ "executor", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *cases = NULL, *under = NULL, *only = NULL, *executor = NULL;
-	int resume = 0, c, r;
+	const char *cases = NULL, *under = NULL, *only = NULL, *executor = NULL, *flags = NULL;
+	int resume = 0, by_flag = 0, c, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -785,6 +1136,8 @@ static int cmd_explain(int argc, char **argv)
 		case 'u': under = optarg; break;
 		case 'o': only = optarg; break;
 		case 'r': resume = 1; break;
+		case 'f': by_flag = 1; break;
+		case 'F': flags = optarg; break;
 		case 'e':
 			if (strcmp(optarg, "local") && strcmp(optarg, "slurm")) {
 				kb_error("--executor '%s': local or slurm", optarg);
@@ -800,7 +1153,7 @@ static int cmd_explain(int argc, char **argv)
 		char *state = NULL, *mpath;
 		json_t *mf;
 
-		if (argc - optind != 1 || cases || under || only)
+		if (argc - optind != 1 || cases || under || only || by_flag || flags)
 			return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
 		mpath = kb_xasprintf("%s/manifest.json", argv[optind]);
 		mf = json_load_file(mpath, 0, NULL);
@@ -815,9 +1168,10 @@ static int cmd_explain(int argc, char **argv)
 			return r;
 		return explain_write(argv[optind]) < 0 && r == KB_EXIT_OK ? KB_EXIT_FAILED : r;
 	}
-	if (argc - optind != 3)
+	if (argc - optind != 3 || (under && only) || (flags && !by_flag) || (by_flag && under))
 		return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
-	return start(argv[optind], argv[optind + 1], argv[optind + 2], cases, under, only, executor);
+	return start(argv[optind], argv[optind + 1], argv[optind + 2], cases, under, only, by_flag,
+		     flags, executor);
 }
 
 const struct kb_command kb_command_explain = {
@@ -825,6 +1179,8 @@ const struct kb_command kb_command_explain = {
 	.summary = "which parts of the kernel make variant B smaller or larger, faster or slower than A",
 	.usage = "usage: kbench explain [--cases LIST] [--under DIR | --only PATH,...]\n"
 		 "                      [--executor local|slurm] VARIANTS.CONF A B\n"
+		 "       kbench explain --by-flag [--flags NAME,...] [--only PATH,...]\n"
+		 "                      [--cases LIST] [--executor local|slurm] VARIANTS.CONF A B\n"
 		 "       kbench explain [--executor local|slurm] --resume RUN_DIR\n\n"
 		 "Build hybrid kernels, A with the objects of one part of the tree compiled\n"
 		 "as in B, boot them with A, B and the B end (A with every object as in B) in\n"
@@ -833,9 +1189,16 @@ const struct kb_command kb_command_explain = {
 		 "instructions, L1i misses and modeled cycles per operation, their sum, the\n"
 		 "whole and the interaction.  A and B's .configs may differ only in the\n"
 		 "optimization level.\n\n"
+		 "With --by-flag: the optimizer settings (gcc -Q --help=optimizers and\n"
+		 "--help=params, asked with the options of one object's two compilations)\n"
+		 "in which A and B differ; per setting, A with it as in B (one at a time)\n"
+		 "and B with it as in A (leave one out), over the whole kernel or the\n"
+		 "parts of --only; what no setting explains is said as such.\n\n"
 		 "  --cases LIST   the run's workloads (default: the configuration's)\n"
 		 "  --under DIR    the parts: DIR's children (default: the top-level directories)\n"
 		 "  --only PATHS   the parts: these directories or objects, comma-separated\n"
+		 "  --by-flag      attribute by optimizer setting instead of by part\n"
+		 "  --flags NAMES  only these settings (names as --by-flag lists them)\n"
 		 "  --resume       finish an explain run that was stopped, then write its files\n"
 		 "  --executor E   local or slurm, as kbench run\n",
 	.fn = cmd_explain,

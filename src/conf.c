@@ -266,6 +266,11 @@ static const struct kb_option options[] = {
 		  "for all) compiled exactly as variant B compiled them (its recorded commands); A "
 		  "and B come earlier in the file and their .configs may differ only in the "
 		  "optimization level (kbench explain builds these)" },
+	{ .name = "hybrid_cflags", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS,
+	  .off = VOFF(hy_cflags),
+	  .help = "with hybrid: every object compiled under the paths takes B's command with these "
+		  "flags appended (A may then be B itself): one compiler flag set as in another "
+		  "variant (kbench explain --by-flag builds these)" },
 
 	{ .name = "text", .section = KB_SEC_CLAIM, .type = KB_OPT_STR, .off = COFF(text),
 	  .help = "the claim in one sentence, as it was made; the report opens with it" },
@@ -944,8 +949,9 @@ static void hybrid_parse(struct parse *p, struct kb_conf *c, size_t i)
 				     c->variants[j].hybrid ? "a hybrid itself" : "prebuilt");
 			} else if (n == 0) {
 				v->hy_a = j;
-			} else if (j == v->hy_a) {
-				perr(p, "variant '%s': hybrid: A and B are both '%s'", v->name, w);
+			} else if (j == v->hy_a && !v->hy_cflags) {
+				perr(p, "variant '%s': hybrid: A and B are both '%s' (that is A, unless "
+				     "hybrid_cflags changes B's commands)", v->name, w);
 			} else {
 				v->hy_b = j;
 			}
@@ -1090,6 +1096,8 @@ static void finish(struct parse *p)
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
 		if (v->hybrid)
 			hybrid_parse(p, c, i);
+		else if (v->hy_cflags)
+			perr(p, "variant '%s': hybrid_cflags needs hybrid = A B PATH...", v->name);
 		if (v->bzimage && c->layouts > 1) {
 			p->line = kb_conf_key_line(c, KB_SEC_RUN, "layouts");
 			perr(p, "'layouts': %ld, but variant '%s' is a prebuilt bzimage: kbench cannot "

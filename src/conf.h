@@ -32,6 +32,9 @@ struct kb_variant {
 	size_t hy_a, hy_b;	/* indexes of A and B in the configuration */
 	char **hy_paths;	/* "" (all), "dir/" or "dir/file.o" */
 	size_t n_hy_paths;
+	/* hybrid_cflags: appended to the command of every object compiled
+	 * under the paths (B's command; A may be B), for attribution by flag */
+	char *hy_cflags;
 	/* set only on the copy of A that builds a hybrid (build.c), never
 	 * from a file: CC's wrapper ("kbench hybrid-cc SPEC --") and the spec */
 	const char *cc_wrap, *hy_spec;

@@ -71,6 +71,7 @@ static struct walk {
 	size_t b_len;
 	char *const *paths;
 	size_t npaths;
+	const char *cflags;	/* flags mode: every compilation under the paths */
 	struct kb_hybrid_counts *c;
 	char **objs, **cmds;
 	size_t n, cap;
@@ -97,20 +98,30 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	acmd = recorded_command(apath, &aobj);
 	free(apath);
 	if (acmd && !strcmp(obj, aobj)) {
+		int differ = strcmp(acmd, bcmd) != 0;
+
 		W.c->objects++;
-		if (strcmp(acmd, bcmd)) {
-			W.c->differ++;
-			if (kb_hybrid_match(obj, W.paths, W.npaths)) {
-				W.c->chosen++;
-				if (W.n == W.cap) {
-					W.cap = W.cap ? 2 * W.cap : 256;
-					W.objs = kb_xrealloc(W.objs, W.cap * sizeof(*W.objs));
-					W.cmds = kb_xrealloc(W.cmds, W.cap * sizeof(*W.cmds));
-				}
-				W.objs[W.n] = obj;
-				W.cmds[W.n++] = bcmd;
-				obj = bcmd = NULL;
+		W.c->differ += differ;
+		if (W.cflags ? kb_hybrid_match(obj, W.paths, W.npaths) && strstr(bcmd, " -c ")
+			     : differ && kb_hybrid_match(obj, W.paths, W.npaths)) {
+			if (W.cflags) {
+				/* right after the compiler's -c: a command may go on after
+				 * the compilation ("; objtool ...") */
+				char *c = strstr(bcmd, " -c "), *with;
+
+				with = kb_xasprintf("%.*s -c %s %s", (int)(c - bcmd), bcmd, W.cflags, c + 4);
+				free(bcmd);
+				bcmd = with;
 			}
+			W.c->chosen++;
+			if (W.n == W.cap) {
+				W.cap = W.cap ? 2 * W.cap : 256;
+				W.objs = kb_xrealloc(W.objs, W.cap * sizeof(*W.objs));
+				W.cmds = kb_xrealloc(W.cmds, W.cap * sizeof(*W.cmds));
+			}
+			W.objs[W.n] = obj;
+			W.cmds[W.n++] = bcmd;
+			obj = bcmd = NULL;
 		}
 	}
 	free(acmd);
@@ -162,7 +173,7 @@ static int by_name(const void *x, const void *y)
 
 /* The walk of b's object directory against a's over paths: W filled. */
 static int walk(const char *variant, const struct kb_kernel *a, const struct kb_kernel *b,
-		char *const *paths, size_t npaths, struct kb_hybrid_counts *c)
+		char *const *paths, size_t npaths, const char *cflags, struct kb_hybrid_counts *c)
 {
 	memset(c, 0, sizeof(*c));
 	memset(&W, 0, sizeof(W));
@@ -171,6 +182,7 @@ static int walk(const char *variant, const struct kb_kernel *a, const struct kb_
 	W.b_len = strlen(b->objdir);
 	W.paths = paths;
 	W.npaths = npaths;
+	W.cflags = cflags;
 	W.c = c;
 	if (!a->objdir || !b->objdir)
 		return kb_error("variant '%s': a prebuilt kernel has no objects to mix", variant);
@@ -201,7 +213,7 @@ int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct 
 
 	*objs = NULL;
 	*n = 0;
-	if (walk(what, a, b, all, 1, c) < 0) {
+	if (walk(what, a, b, all, 1, NULL, c) < 0) {
 		walk_free();
 		return -1;
 	}
@@ -216,8 +228,8 @@ int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct 
 }
 
 int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kernel *a,
-		   const struct kb_kernel *b, char *const *paths, size_t npaths, char **specdir,
-		   struct kb_hybrid_counts *c)
+		   const struct kb_kernel *b, char *const *paths, size_t npaths, const char *cflags,
+		   char **specdir, struct kb_hybrid_counts *c)
 {
 	unsigned char d[SHA256_DIGEST_LENGTH];
 	char hexd[2 * SHA256_DIGEST_LENGTH + 1], *tmp = NULL;
@@ -225,7 +237,7 @@ int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kerne
 	int ret = -1;
 
 	*specdir = NULL;
-	if (walk(variant, a, b, paths, npaths, c) < 0)
+	if (walk(variant, a, b, paths, npaths, cflags, c) < 0)
 		goto out;
 	/* sorted, so that the spec's name is its content's */
 	{
@@ -294,4 +306,178 @@ out:
 		*specdir = NULL;
 	}
 	return ret;
+}
+
+/* ---- attribution by flag: the optimizer settings of two compilations ---- */
+
+struct setting {
+	char *name, *opt;
+};
+
+static struct setting *setting_find(struct setting *s, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s[i].name, name))
+			return &s[i];
+	return NULL;
+}
+
+/* name's setting is opt; a "-fX=VALUE" wins over the "-fX"/"-fno-X" of the
+ * same name (gcc lists both for the -falign family). */
+static void setting_put(struct setting **s, size_t *n, const char *name, char *opt, int strong)
+{
+	struct setting *x = setting_find(*s, *n, name);
+
+	if (x) {
+		if (strong) {
+			free(x->opt);
+			x->opt = opt;
+		} else {
+			free(opt);
+		}
+		return;
+	}
+	*s = kb_xrealloc(*s, (*n + 1) * sizeof(**s));
+	(*s)[*n].name = kb_xstrdup(name);
+	(*s)[(*n)++].opt = opt;
+}
+
+/* gcc -Q --help=optimizers / --help=params output into settings. */
+static void settings_parse(char *text, struct setting **s, size_t *n)
+{
+	char *save = NULL;
+
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *opt = l + strspn(l, " \t"), *end = opt + strcspn(opt, " \t"), *val;
+		size_t vlen;
+
+		if (!*end)
+			continue;
+		*end = 0;
+		val = end + 1 + strspn(end + 1, " \t");
+		vlen = strlen(val);
+		while (vlen && (val[vlen - 1] == ' ' || val[vlen - 1] == '\t' || val[vlen - 1] == '\r'))
+			val[--vlen] = 0;
+		if (!strncmp(opt, "--param=", 8)) {
+			char *name = opt + 8, *eq = strchr(name, '='), *g;
+
+			if (eq)
+				*eq = 0;
+			if (!vlen || strchr(val, ' '))
+				continue;
+			g = kb_xasprintf("param-%s", name);
+			setting_put(s, n, g, kb_xasprintf("--param=%s=%s", name, val), 1);
+			free(g);
+		} else if (!strncmp(opt, "-f", 2) && strncmp(opt, "-fno-", 5)) {
+			size_t ol = strlen(opt);
+
+			if (opt[ol - 1] == '=') {
+				opt[ol - 1] = 0;
+				if (vlen && !strchr(val, ' ') && val[0] != '[')
+					setting_put(s, n, opt + 2, kb_xasprintf("%s=%s", opt, val), 1);
+			} else if (!strcmp(val, "[enabled]") || !strcmp(val, "[disabled]")) {
+				setting_put(s, n, opt + 2, val[1] == 'e' ? kb_xstrdup(opt)
+						: kb_xasprintf("-fno-%s", opt + 2), 0);
+			}
+		}
+	}
+}
+
+/* What gcc makes of the options of object's compilation in objdir. */
+static int settings_of(const char *objdir, const char *object, struct setting **s, size_t *n)
+{
+	const char *slash = strrchr(object, '/');
+	char *path = slash ? kb_xasprintf("%s/%.*s.%s.cmd", objdir, (int)(slash - object + 1), object,
+					  slash + 1)
+			   : kb_xasprintf("%s/.%s.cmd", objdir, object);
+	char *obj = NULL, *cmd = recorded_command(path, &obj), *c, *prefix;
+	static const char *const helps[] = { "--help=optimizers", "--help=params" };
+	int ret = -1;
+
+	*s = NULL;
+	*n = 0;
+	c = cmd ? strstr(cmd, " -c ") : NULL;
+	if (!c) {
+		kb_error("'%s': no compilation recorded there", path);
+		goto out;
+	}
+	/* ccache would only be in the way of gcc's own answer */
+	prefix = cmd + strspn(cmd, " ");
+	{
+		size_t w = strcspn(prefix, " ");
+
+		if ((w == 6 || (w > 6 && prefix[w - 7] == '/')) && !strncmp(prefix + w - 6, "ccache", 6))
+			prefix += w + strspn(prefix + w, " ");
+	}
+	for (size_t h = 0; h < KB_ARRAY_SIZE(helps); h++) {
+		char *line = kb_xasprintf("%.*s -Q %s", (int)(c - prefix), prefix, helps[h]), *out = NULL;
+		char *argv[] = { "/bin/sh", "-c", line, NULL };
+		int r = kb_capture(argv, 60, 1 << 20, &out);
+
+		if (r != 0)
+			kb_error("'%s' (from '%s') exited with %d: %.200s", line, path, r, out);
+		else
+			settings_parse(out, s, n);
+		free(line);
+		free(out);
+		if (r != 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(path);
+	free(obj);
+	free(cmd);
+	return ret;
+}
+
+static void settings_free(struct setting *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].name);
+		free(s[i].opt);
+	}
+	free(s);
+}
+
+int kb_hybrid_flag_diff(const struct kb_kernel *a, const struct kb_kernel *b, const char *object,
+			struct kb_flag **flags, size_t *n)
+{
+	struct setting *sa = NULL, *sb = NULL;
+	size_t na = 0, nb = 0;
+	int ret = -1;
+
+	*flags = NULL;
+	*n = 0;
+	if (!a->objdir || !b->objdir) {
+		kb_error("a prebuilt kernel has no compilations to compare");
+		return -1;
+	}
+	if (settings_of(a->objdir, object, &sa, &na) < 0 || settings_of(b->objdir, object, &sb, &nb) < 0)
+		goto out;
+	for (size_t i = 0; i < na; i++) {
+		struct setting *y = setting_find(sb, nb, sa[i].name);
+
+		if (!y || !strcmp(sa[i].opt, y->opt))
+			continue;
+		*flags = kb_xrealloc(*flags, (*n + 1) * sizeof(**flags));
+		(*flags)[*n].name = kb_xstrdup(sa[i].name);
+		(*flags)[*n].a = kb_xstrdup(sa[i].opt);
+		(*flags)[(*n)++].b = kb_xstrdup(y->opt);
+	}
+	ret = 0;
+out:
+	settings_free(sa, na);
+	settings_free(sb, nb);
+	return ret;
+}
+
+void kb_hybrid_flags_free(struct kb_flag *flags, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(flags[i].name);
+		free(flags[i].a);
+		free(flags[i].b);
+	}
+	free(flags);
 }

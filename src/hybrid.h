@@ -27,11 +27,29 @@ struct kb_hybrid_counts {
 
 /* The spec of a hybrid of built kernels a and b (their object
  * directories) over paths: made once under cache/hybrid/ (named by its
- * content), its directory in *specdir (malloc'd).  0, or -1 after a message
- * naming the variant. */
+ * content), its directory in *specdir (malloc'd).  With cflags (not NULL),
+ * every object compiled under the paths is in the spec, with B's command
+ * and cflags after its -c.  0, or -1 after a message naming the variant. */
 int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kernel *a,
-		   const struct kb_kernel *b, char *const *paths, size_t npaths, char **specdir,
-		   struct kb_hybrid_counts *c);
+		   const struct kb_kernel *b, char *const *paths, size_t npaths, const char *cflags,
+		   char **specdir, struct kb_hybrid_counts *c);
+
+/* One optimizer setting in which two compilations differ: its name
+ * ("optimize-strlen", "align-functions", "param-min-crossjump-insns") and
+ * the option that sets it as each compilation has it ("-foptimize-strlen",
+ * "-fno-optimize-strlen", "-falign-functions=16", "--param=...=1"). */
+struct kb_flag {
+	char *name, *a, *b;
+};
+
+/* The settings of gcc's optimizers and params (gcc -Q --help=optimizers,
+ * --help=params) in which object's compilation in a's object directory
+ * differs from its compilation in b's: each compiler run with that
+ * compilation's own options (its recorded command up to the -c).  0 with
+ * *flags (malloc'd, *n of them), or -1 after a message. */
+int kb_hybrid_flag_diff(const struct kb_kernel *a, const struct kb_kernel *b, const char *object,
+			struct kb_flag **flags, size_t *n);
+void kb_hybrid_flags_free(struct kb_flag *flags, size_t n);
 
 /* Every object a and b both compiled, with different commands (sorted
  * names, malloc'd, in *objs); what names the builds in messages.  0, or -1
