@@ -1224,6 +1224,49 @@ static void key_error(const struct kb_conf *c, enum kb_opt_section sec, const ch
 		kb_eprint("%s: '%s' (default '%s'): %s", c->path, key, value, why);
 }
 
+/* The fragment's lines reach the kernel's .config, and from there
+ * include/config/auto.conf, which make reads (a '$(...)' in a value would
+ * run): each is blank, a comment, or CONFIG_NAME=VALUE with a value as
+ * [variant] config allows. -1 after naming the first bad line. */
+static int fragment_check(const struct kb_conf *conf)
+{
+	char *text = NULL;
+	int r = kb_read_file_max(conf->fragment, &text, NULL, 1 << 20), ln = 0, ret = 0;
+
+	if (r < 0) {
+		key_error(conf, KB_SEC_KERNEL, "fragment", conf->fragment, kb_file_strerror(r));
+		return -1;
+	}
+	/* strtok_r skips empty lines: count them from the text itself */
+	for (char *l = text, *nl; l && *l && !ret; l = nl ? nl + 1 : NULL) {
+		char *eq;
+
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = 0;
+		ln++;
+		l += strspn(l, " \t");
+		for (size_t n = strlen(l); n && (l[n - 1] == ' ' || l[n - 1] == '\t' || l[n - 1] == '\r');)
+			l[--n] = 0;
+		if (!*l || *l == '#')
+			continue;
+		eq = strchr(l, '=');
+		if (eq)
+			*eq = 0;
+		if (strncmp(l, "CONFIG_", 7) || !eq || !l[7] ||
+		    strspn(l + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    strlen(l + 7) || !valid_kopt_value(eq + 1)) {
+			kb_eprint("%s:%d: not a Kconfig line (CONFIG_NAME=VALUE, VALUE y, n, m, a number "
+				  "or a \"string\" without $, `, \\ or \"; the fragment of %s:%d)",
+				  conf->fragment, ln, conf->path,
+				  kb_conf_key_line(conf, KB_SEC_KERNEL, "fragment"));
+			ret = -1;
+		}
+	}
+	free(text);
+	return ret;
+}
+
 /* NULL if path is, or can be made, a directory kbench writes in; else why. */
 static const char *dir_usable(const char *path)
 {
@@ -1320,6 +1363,8 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 				bad = 1;
 		else
 			close(fd);
+		if (fd >= 0 && fragment_check(conf) < 0)
+			bad = 1;
 	}
 	for (size_t i = 0; i < conf->n_variants; i++) {
 		const struct kb_variant *v = &conf->variants[i];

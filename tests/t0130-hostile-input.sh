@@ -76,6 +76,16 @@ printf '[kernel]\nsource = %s/nonexistent.tar.xz\n[variant a]\n' "$d" > nosrc.co
 refused nosrc 2 "'source': .*: not found"
 printf '[kernel]\n\nfragment = missing.config\n[variant a]\n' > nofrag.conf
 refused nofrag 3 "'fragment': '$d/missing.config': No such file or directory"
+# a fragment's lines reach .config and make's auto.conf: a value make would expand is refused
+printf '# extra\n\nCONFIG_PRINTK=y \nCONFIG_LOCALVERSION="-$(shell id > %s)"\n' "$pwned" > evil.config
+printf '[kernel]\nfragment = evil.config\n[variant a]\n' > evilfrag.conf
+timeout 60 "$KBENCH" run evilfrag.conf > evilfrag.out 2> evilfrag.err
+rc=$?
+check "fragment with \$(shell ...): exit 2 (got $rc) at evil.config:4, nothing run" sh -c "
+	[ $rc -eq 2 ] && grep -q '/evil.config:4: not a Kconfig line' evilfrag.err &&
+	grep -q 'the fragment of evilfrag.conf:2' evilfrag.err && [ ! -e '$pwned' ] &&
+	[ -z \"\$(ls -A results 2>/dev/null)\" ]"
+rm -rf results
 mkdir -p ro
 if mount -t tmpfs -o ro tmpfs ro 2>/dev/null; then
 	printf '[run]\noutput = ro/results\n[variant a]\n' > ro.conf
