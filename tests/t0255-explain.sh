@@ -131,13 +131,14 @@ check "explain.html: the same tables and a waterfall per table" sh -c "
 	[ \$(grep -o '<svg' '$run/explain.html' | wc -l) -eq 4 ] &&
 	[ \$(grep -o 'sum of the parts' '$run/explain.html' | wc -l) -eq 4 ]"
 
-# By flag, on one object (three hybrids: its Os build, and one setting each way)
+# By flag, on one object with two settings (five hybrids: its Os build, and each
+# setting each way)
 "$KBENCH" explain --by-flag --flags no-such-flag --only kernel/pid.o "$d/variants.conf" O2 Os \
 	> "$d/badflag.out" 2> "$d/badflag.err"
 rc=$?
 check "--flags with a setting A and B share: exit 2, named (got $rc)" sh -c \
 	"[ $rc -eq 2 ] && grep -q \"'no-such-flag' is not a setting in which A and B differ\" '$d/badflag.err'"
-(cd "$d" && exec "$KBENCH" explain --by-flag --flags align-functions --only kernel/pid.o --cases getppid \
+(cd "$d" && exec "$KBENCH" explain --by-flag --flags align-functions,optimize-strlen --only kernel/pid.o --cases getppid \
 	variants.conf O2 Os > flag.out 2> flag.err)
 rc=$?
 frun=$(dirname "$(tail -n 1 "$d/flag.out")")
@@ -156,19 +157,26 @@ a_al=$(gcc_says "$fo2") b_al=$(gcc_says "$fos")
 diag "gcc on pid.o's own options: -falign-functions= '$a_al' under O2, '$b_al' under Os"
 check "the setting is gcc's own answer for the two compilations (aligned in O2, not in Os)" jq_true "$fj" "
 	.parts == \"kernel/pid.o\" and .whole == \"Os.kernel-pid.o\" and
-	(.text.flags | length == 1) and .text.flags[0].name == \"align-functions\" and
+	(.text.flags | map(.name) == [\"align-functions\", \"optimize-strlen\"]) and
 	.text.flags[0].a == \"-falign-functions=$a_al\" and .text.flags[0].b == \"-fno-align-functions\" and
+	.text.flags[1].a == \"-foptimize-strlen\" and .text.flags[1].b == \"-fno-optimize-strlen\" and
 	\"$a_al\" != \"\" and \"$b_al\" == \"\""
 check "the manifest: A with it as B, and the whole with it as A, as hybrids with the flag" jq_true "$fman" "
 	[.variants[] | select(.hybrid_cflags) | [.name, .hybrid, .hybrid_cflags]] ==
 	[[\"O2.align-functions.Os\", \"O2 O2 kernel/pid.o\", \"-fno-align-functions\"],
-	 [\"Os.align-functions.O2\", \"O2 Os kernel/pid.o\", \"-falign-functions=$a_al\"]]"
+	 [\"Os.align-functions.O2\", \"O2 Os kernel/pid.o\", \"-falign-functions=$a_al\"],
+	 [\"O2.optimize-strlen.Os\", \"O2 O2 kernel/pid.o\", \"-fno-optimize-strlen\"],
+	 [\"Os.optimize-strlen.O2\", \"O2 Os kernel/pid.o\", \"-foptimize-strlen\"]]"
 ftext() { size "$frun/variants/$1/vmlinux" | awk 'NR == 2 { print $1 }'; }
 f_o2=$(ftext O2) f_w=$(ftext Os.kernel-pid.o) f_t=$(ftext O2.align-functions.Os) f_l=$(ftext Os.align-functions.O2)
-diag "text (binutils size): O2 $f_o2, Os.kernel-pid.o $f_w, O2.align-functions.Os $f_t, Os.align-functions.O2 $f_l"
+f_t2=$(ftext O2.optimize-strlen.Os) f_l2=$(ftext Os.optimize-strlen.O2)
+diag "text (binutils size): O2 $f_o2, Os.kernel-pid.o $f_w, O2.align-functions.Os $f_t, Os.align-functions.O2 $f_l, O2.optimize-strlen.Os $f_t2, Os.optimize-strlen.O2 $f_l2"
 check "text: one at a time, leave one out, whole and what no flag explains, from binutils size" jq_true "$fj" "
 	.text.flags[0].one_at_a_time == ($f_t - $f_o2) and .text.flags[0].leave_one_out == ($f_w - $f_l) and
-	.text.whole == ($f_w - $f_o2) and .text.unexplained_one_at_a_time == ($f_w - $f_o2) - ($f_t - $f_o2) and
+	.text.flags[1].one_at_a_time == ($f_t2 - $f_o2) and .text.flags[1].leave_one_out == ($f_w - $f_l2) and
+	.text.whole == ($f_w - $f_o2) and .text.sum_one_at_a_time == ($f_t + $f_t2 - 2 * $f_o2) and
+	.text.unexplained_one_at_a_time == ($f_w - $f_o2) - ($f_t + $f_t2 - 2 * $f_o2) and
+	.text.unexplained_leave_one_out == ($f_w - $f_o2) - ($f_w - $f_l) - ($f_w - $f_l2) and
 	.text.source == \"measured\""
 check "O2 with pid.o unaligned is smaller than O2 (the flag did reach the compiler)" test "$f_t" -lt "$f_o2"
 fhy=$(jq -r '.variants[] | select(.name == "O2.align-functions.Os") | .objdir' "$fman")
@@ -183,7 +191,8 @@ check "getppid, instructions: one at a time and leave one out are the run's medi
 		near(\$x.flags[0].one_at_a_time; med(\"O2.align-functions.Os\") - med(\"O2\")) and
 		near(\$x.flags[0].leave_one_out; med(\"Os.kernel-pid.o\") - med(\"Os.align-functions.O2\")) and
 		near(\$x.whole; med(\"Os.kernel-pid.o\") - med(\"O2\")) and
-		near(\$x.unexplained_one_at_a_time; \$x.whole - \$x.flags[0].one_at_a_time)' | grep -qx true"
+		near(\$x.flags[1].one_at_a_time; med(\"O2.optimize-strlen.Os\") - med(\"O2\")) and
+		near(\$x.unexplained_one_at_a_time; \$x.whole - \$x.flags[0].one_at_a_time - \$x.flags[1].one_at_a_time)' | grep -qx true"
 check "explain.md says what no setting explains" grep -q '^| explained by no setting: whole - sum' "$frun/explain.md"
 
 cp "$j" "$d/first.json"
