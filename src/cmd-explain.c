@@ -531,6 +531,60 @@ static int write_outputs(const char *dir, const struct kb_doc *d, json_t *out)
 	return ret;
 }
 
+/* One table of a figure: text size (c == -1) or metric k in case c. */
+typedef json_t *figure_fn(struct kb_doc *d, const struct kb_model *m, size_t c, size_t k,
+			  const char *unit, const char *kind, void *ctx);
+
+/* The text size table, then per case a table per figure (and, with fv a
+ * variant, the functions behind its change), into the document and out's
+ * "text" and "cases". */
+static void figure_tables(struct kb_doc *d, const struct kb_model *m, json_t *out, figure_fn *fn,
+			  void *ctx, size_t fv)
+{
+	json_t *cases = json_array();
+
+	kb_doc_fmt(kb_doc_heading(d, 2), "Text size");
+	json_object_set_new(out, "text", fn(d, m, (size_t)-1, 0, "bytes", "measured", ctx));
+	for (size_t c = 0; c < m->nc; c++) {
+		json_t *jc = json_object();
+
+		kb_doc_str(kb_doc_heading(d, 2), m->cases[c]);
+		json_object_set_new(jc, "case", json_string(m->cases[c]));
+		for (size_t f = 0; f < KB_ARRAY_SIZE(figures); f++) {
+			size_t k = kb_model_metric(m, figures[f].metric);
+			const char *kind;
+
+			if (k >= m->nm)
+				continue;
+			kind = kb_figure_kind_name(m->metrics[k].source);
+			kb_doc_fmt(kb_doc_heading(d, 3), "%s", figures[f].words);
+			json_object_set_new(jc, figures[f].metric,
+					    fn(d, m, c, k, m->metrics[k].unit, kind, ctx));
+		}
+		if (fv != (size_t)-1)
+			json_object_set_new(jc, "functions", functions(d, m, c, fv));
+		json_array_append_new(cases, jc);
+	}
+	json_object_set_new(out, "cases", cases);
+}
+
+/* By code: the parts, A, the B end, B and the remainder's words. */
+struct code_ctx {
+	struct node *nodes;
+	size_t n, a, bend, b;
+	const char *rest;
+};
+
+static json_t *code_fig(struct kb_doc *d, const struct kb_model *m, size_t c, size_t k,
+			const char *unit, const char *kind, void *ctx)
+{
+	const struct code_ctx *x = ctx;
+	json_t *o = attribution(d, m, x->nodes, x->n, x->a, x->bend, x->b, c, k, unit, kind, x->rest);
+
+	json_object_set_new(o, "source", json_string(kind));
+	return o;
+}
+
 /* ---- by flag ---- */
 
 struct flagrow {
@@ -621,6 +675,19 @@ static json_t *flag_table(struct kb_doc *d, const struct kb_model *m, const stru
 	return o;
 }
 
+struct flag_ctx {
+	const struct flagrow *fr;
+	size_t nf, a, whole_v;
+};
+
+static json_t *flag_fig(struct kb_doc *d, const struct kb_model *m, size_t c, size_t k,
+			const char *unit, const char *kind, void *ctx)
+{
+	const struct flag_ctx *x = ctx;
+
+	return flag_table(d, m, x->fr, x->nf, x->a, x->whole_v, c, k, unit, kind);
+}
+
 /* explain.md, .html and .json of a by-flag run: ctext is its configuration
  * (the tags), conf the same loaded. */
 static int flag_write(const char *dir, const struct kb_conf *conf, const struct kb_model *m,
@@ -630,7 +697,7 @@ static int flag_write(const char *dir, const struct kb_conf *conf, const struct 
 	size_t nf = 0, a = (size_t)-1, b = (size_t)-1, whole_v = (size_t)-1;
 	const char *t = strstr(ctext, byflag_tag);
 	char *parts = kb_xstrndup(t + strlen(byflag_tag), strcspn(t + strlen(byflag_tag), "\n"));
-	json_t *out = NULL, *cases;
+	json_t *out = NULL;
 	struct kb_doc d;
 	int ret = -1;
 
@@ -702,30 +769,11 @@ static int flag_write(const char *dir, const struct kb_conf *conf, const struct 
 	json_object_set_new(out, "whole", json_string(m->variants[whole_v].name));
 	json_object_set_new(out, "parts", json_string(parts));
 	json_object_set_new(out, "backend", json_string(m->backend ? m->backend : ""));
-	kb_doc_fmt(kb_doc_heading(&d, 2), "Text size");
-	json_object_set_new(out, "text", flag_table(&d, m, fr, nf, a, whole_v, (size_t)-1, 0, "bytes",
-						    "measured"));
-	cases = json_array();
-	for (size_t c = 0; c < m->nc; c++) {
-		json_t *jc = json_object();
+	{
+		struct flag_ctx fc = { fr, nf, a, whole_v };
 
-		kb_doc_str(kb_doc_heading(&d, 2), m->cases[c]);
-		json_object_set_new(jc, "case", json_string(m->cases[c]));
-		for (size_t f = 0; f < KB_ARRAY_SIZE(figures); f++) {
-			size_t k = kb_model_metric(m, figures[f].metric);
-			const char *kind;
-
-			if (k >= m->nm)
-				continue;
-			kind = kb_figure_kind_name(m->metrics[k].source);
-			kb_doc_fmt(kb_doc_heading(&d, 3), "%s", figures[f].words);
-			json_object_set_new(jc, figures[f].metric,
-					    flag_table(&d, m, fr, nf, a, whole_v, c, k, m->metrics[k].unit,
-						       kind));
-		}
-		json_array_append_new(cases, jc);
+		figure_tables(&d, m, out, flag_fig, &fc, (size_t)-1);
 	}
-	json_object_set_new(out, "cases", cases);
 	ret = write_outputs(dir, &d, out);
 	kb_doc_release(&d);
 out:
@@ -750,7 +798,7 @@ static int explain_write(const char *dir)
 	struct node *nodes = NULL;
 	size_t n = 0, a = (size_t)-1, b = (size_t)-1, bend = (size_t)-1;
 	char *copy = kb_xasprintf("%s/variants.conf", dir), *mpath = kb_xasprintf("%s/manifest.json", dir);
-	json_t *manifest = json_load_file(mpath, 0, NULL), *out = NULL, *cases;
+	json_t *manifest = json_load_file(mpath, 0, NULL), *out = NULL;
 	const char *cdir = manifest ? json_string_value(json_object_get(manifest, "config_dir")) : NULL;
 	const char *rest;
 	long differ = -1, covered = -1;
@@ -852,33 +900,11 @@ static int explain_write(const char *dir)
 	json_object_set_new(out, "backend", json_string(m->backend ? m->backend : ""));
 	json_object_set_new(out, "objects_differ", differ < 0 ? json_null() : json_integer(differ));
 	json_object_set_new(out, "objects_in_parts", differ < 0 ? json_null() : json_integer(covered));
-	kb_doc_fmt(kb_doc_heading(&d, 2), "Text size");
-	json_object_set_new(out, "text", attribution(&d, m, nodes, n, a, bend, b, (size_t)-1, 0,
-						       "bytes", "measured", rest));
-	json_object_set_new(json_object_get(out, "text"), "source", json_string("measured"));
-	cases = json_array();
-	for (size_t c = 0; c < m->nc; c++) {
-		json_t *jc = json_object();
+	{
+		struct code_ctx cc = { nodes, n, a, bend, b, rest };
 
-		kb_doc_str(kb_doc_heading(&d, 2), m->cases[c]);
-		json_object_set_new(jc, "case", json_string(m->cases[c]));
-		for (size_t f = 0; f < KB_ARRAY_SIZE(figures); f++) {
-			size_t k = kb_model_metric(m, figures[f].metric);
-			const char *kind;
-			json_t *jf;
-
-			if (k >= m->nm)
-				continue;
-			kind = kb_figure_kind_name(m->metrics[k].source);
-			kb_doc_fmt(kb_doc_heading(&d, 3), "%s", figures[f].words);
-			jf = attribution(&d, m, nodes, n, a, bend, b, c, k, m->metrics[k].unit, kind, rest);
-			json_object_set_new(jf, "source", json_string(kind));
-			json_object_set_new(jc, figures[f].metric, jf);
-		}
-		json_object_set_new(jc, "functions", functions(&d, m, c, b));
-		json_array_append_new(cases, jc);
+		figure_tables(&d, m, out, code_fig, &cc, b);
 	}
-	json_object_set_new(out, "cases", cases);
 	ret = write_outputs(dir, &d, out);
 out:
 	if (doc)
