@@ -73,7 +73,9 @@ static struct walk {
 	size_t npaths;
 	const char *cflags;	/* flags mode: every compilation under the paths */
 	struct kb_hybrid_counts *c;
-	char **objs, **cmds;
+	struct chosen {
+		char *obj, *cmd;	/* the object, and the command it gets */
+	} *v;
 	size_t n, cap;
 } W;
 
@@ -89,7 +91,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	if (type != FTW_F || base[0] != '.' || blen < 7 || strcmp(base + blen - 6, ".o.cmd"))
 		return FTW_CONTINUE;
 	bcmd = recorded_command(path, &obj);
-	if (!bcmd || strcmp(obj + strlen(obj) - 2, ".o") || strstr(obj, "..")) {
+	if (!bcmd || strlen(obj) < 3 || strcmp(obj + strlen(obj) - 2, ".o") || strstr(obj, "..")) {
 		free(bcmd);
 		free(obj);
 		return FTW_CONTINUE;
@@ -116,11 +118,10 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 			W.c->chosen++;
 			if (W.n == W.cap) {
 				W.cap = W.cap ? 2 * W.cap : 256;
-				W.objs = kb_xrealloc(W.objs, W.cap * sizeof(*W.objs));
-				W.cmds = kb_xrealloc(W.cmds, W.cap * sizeof(*W.cmds));
+				W.v = kb_xrealloc(W.v, W.cap * sizeof(*W.v));
 			}
-			W.objs[W.n] = obj;
-			W.cmds[W.n++] = bcmd;
+			W.v[W.n].obj = obj;
+			W.v[W.n++].cmd = bcmd;
 			obj = bcmd = NULL;
 		}
 	}
@@ -166,9 +167,9 @@ out:
 	return found;
 }
 
-static int by_name(const void *x, const void *y)
+static int by_object(const void *x, const void *y)
 {
-	return strcmp(*(char *const *)x, *(char *const *)y);
+	return strcmp(((const struct chosen *)x)->obj, ((const struct chosen *)y)->obj);
 }
 
 /* The walk of b's object directory against a's over paths: W filled. */
@@ -177,6 +178,8 @@ static int walk(const char *variant, const struct kb_kernel *a, const struct kb_
 {
 	memset(c, 0, sizeof(*c));
 	memset(&W, 0, sizeof(W));
+	if (!a->objdir || !b->objdir)
+		return kb_error("variant '%s': a prebuilt kernel has no objects to mix", variant);
 	W.a_dir = a->objdir;
 	W.b_dir = b->objdir;
 	W.b_len = strlen(b->objdir);
@@ -184,25 +187,24 @@ static int walk(const char *variant, const struct kb_kernel *a, const struct kb_
 	W.npaths = npaths;
 	W.cflags = cflags;
 	W.c = c;
-	if (!a->objdir || !b->objdir)
-		return kb_error("variant '%s': a prebuilt kernel has no objects to mix", variant);
 	if (nftw(b->objdir, visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0)
 		return kb_error_errno(errno, "variant '%s': cannot read the object directory '%s'",
 				      variant, b->objdir);
 	if (!c->objects)
 		return kb_error("variant '%s': no Kbuild command files in '%s' and '%s': cannot tell "
 				"how each object was compiled", variant, a->objdir, b->objdir);
+	/* sorted, so that a spec's name is its content's and objects list in order */
+	qsort(W.v, W.n, sizeof(*W.v), by_object);
 	return 0;
 }
 
 static void walk_free(void)
 {
 	for (size_t i = 0; i < W.n; i++) {
-		free(W.objs[i]);
-		free(W.cmds[i]);
+		free(W.v[i].obj);
+		free(W.v[i].cmd);
 	}
-	free(W.objs);
-	free(W.cmds);
+	free(W.v);
 	memset(&W, 0, sizeof(W));
 }
 
@@ -217,13 +219,13 @@ int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct 
 		walk_free();
 		return -1;
 	}
-	qsort(W.objs, W.n, sizeof(*W.objs), by_name);
-	*objs = W.objs;
+	*objs = kb_xcalloc(W.n ? W.n : 1, sizeof(**objs));
+	for (size_t i = 0; i < W.n; i++) {
+		(*objs)[i] = W.v[i].obj;
+		W.v[i].obj = NULL;
+	}
 	*n = W.n;
-	for (size_t i = 0; i < W.n; i++)
-		free(W.cmds[i]);
-	free(W.cmds);
-	memset(&W, 0, sizeof(W));
+	walk_free();
 	return 0;
 }
 
@@ -239,29 +241,14 @@ int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kerne
 	*specdir = NULL;
 	if (walk(variant, a, b, paths, npaths, cflags, c) < 0)
 		goto out;
-	/* sorted, so that the spec's name is its content's */
-	{
-		size_t *ix = kb_xcalloc(W.n ? W.n : 1, sizeof(*ix));
-		char **objs = kb_xcalloc(W.n ? W.n : 1, sizeof(*objs));
-
-		for (size_t i = 0; i < W.n; i++)
-			objs[i] = W.objs[i];
-		qsort(objs, W.n, sizeof(*objs), by_name);
-		for (size_t i = 0; i < W.n; i++)
-			for (size_t j = 0; j < W.n; j++)
-				if (W.objs[j] == objs[i])
-					ix[i] = j;
-		SHA256Init(&ctx);
-		SHA256Update(&ctx, (const unsigned char *)a->key, strlen(a->key));
-		SHA256Update(&ctx, (const unsigned char *)b->key, strlen(b->key));
-		for (size_t i = 0; i < W.n; i++) {
-			SHA256Update(&ctx, (const unsigned char *)W.objs[ix[i]], strlen(W.objs[ix[i]]) + 1);
-			SHA256Update(&ctx, (const unsigned char *)W.cmds[ix[i]], strlen(W.cmds[ix[i]]) + 1);
-		}
-		SHA256Final(d, &ctx);
-		free(ix);
-		free(objs);
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, (const unsigned char *)a->key, strlen(a->key));
+	SHA256Update(&ctx, (const unsigned char *)b->key, strlen(b->key));
+	for (size_t i = 0; i < W.n; i++) {
+		SHA256Update(&ctx, (const unsigned char *)W.v[i].obj, strlen(W.v[i].obj) + 1);
+		SHA256Update(&ctx, (const unsigned char *)W.v[i].cmd, strlen(W.v[i].cmd) + 1);
 	}
+	SHA256Final(d, &ctx);
 	for (size_t i = 0; i < sizeof(d); i++)
 		snprintf(hexd + 2 * i, 3, "%02x", d[i]);
 	*specdir = kb_xasprintf("%s/hybrid/%.16s", cache, hexd);
@@ -272,7 +259,7 @@ int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kerne
 	/* written aside, then renamed into place: a spec is whole or absent */
 	tmp = kb_xasprintf("%s.tmp.%ld", *specdir, (long)getpid());
 	for (size_t i = 0; i < W.n; i++) {
-		char *f = kb_xasprintf("%s/%s", tmp, W.objs[i]), *slash = strrchr(f, '/');
+		char *f = kb_xasprintf("%s/%s", tmp, W.v[i].obj), *slash = strrchr(f, '/');
 
 		*slash = 0;
 		if (kb_mkdir_p(f, 0755) < 0) {
@@ -280,7 +267,7 @@ int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kerne
 			goto out;
 		}
 		*slash = '/';
-		if (kb_write_file_atomic(f, W.cmds[i], strlen(W.cmds[i])) < 0) {
+		if (kb_write_file_atomic(f, W.v[i].cmd, strlen(W.v[i].cmd)) < 0) {
 			free(f);
 			goto out;
 		}
