@@ -24,9 +24,8 @@
 #include "util.h"
 
 /* Bump when the way kernels are configured or built changes: old cache
- * entries then no longer match. */
-/* Bumped when what a build makes from the same inputs changes (2: the
- * build's time, user, host and number fixed, reproducible_env). */
+ * entries then no longer match (2: the build's time, user, host and number
+ * fixed, reproducible_env). */
 #define KB_BUILD_RECIPE "kbench-build-2"
 
 /* Bump when the padding objects or where they go change: every padded
@@ -481,9 +480,6 @@ static const char *ccache_path(const struct kb_conf *conf)
 	return p;
 }
 
-/* ccache's own environment: its cache under kbench's, and paths under the
- * build cache hashed relative to each object directory, which all lie at
- * the same depth, so that variants share objects. */
 /* Kbuild writes the build's time, user, host and a build count into the
  * kernel (init/version.o, the banner); fixed here, so that the same inputs
  * give the same kernel, byte for byte: two builds of one variant, and a
@@ -496,6 +492,9 @@ static void reproducible_env(void)
 	setenv("KBUILD_BUILD_VERSION", "1", 1);
 }
 
+/* ccache's own environment: its cache under kbench's, and paths under the
+ * build cache hashed relative to each object directory, which all lie at
+ * the same depth, so that variants share objects. */
 static void ccache_env(const struct kb_conf *conf)
 {
 	char *dir = kb_xasprintf("%s/ccache", conf->cache);
@@ -785,13 +784,6 @@ static int fill_outputs(struct kb_kernel *k)
 
 /* ---- hybrids ---- */
 
-/* Characters a path may have to reach make and its shell inert. */
-static int make_inert(const char *s)
-{
-	return !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789/._-+,=@%:~")];
-}
-
 /* [variant] hybrid: A and B built (or from the cache), the spec of B's
  * objects under the paths, then A's build with CC through kbench hybrid-cc
  * (hybrid.h). */
@@ -837,11 +829,21 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 		goto out;
 	}
 	exe = realpath("/proc/self/exe", NULL);
-	if (!exe || !make_inert(exe) || !make_inert(spec)) {
-		kb_error("variant '%s': '%s' or '%s' has characters make would expand: cannot be "
-			 "the compiler of a hybrid", v->name, exe ? exe : "/proc/self/exe", spec);
-		out->failure = "kbench's path is not make-inert";
-		goto out;
+	{
+		/* both become part of CC, which make expands and a shell runs */
+		const char *bad = exe ? exe : "/proc/self/exe";
+		const char *why = exe ? kb_make_inert_path(exe) : "cannot be resolved";
+
+		if (!why) {
+			bad = spec;
+			why = kb_make_inert_path(spec);
+		}
+		if (why) {
+			kb_error("variant '%s': '%s': %s: cannot be part of the compiler of a hybrid",
+				 v->name, bad, why);
+			out->failure = "kbench's path is not make-inert";
+			goto out;
+		}
 	}
 	f = fopen(log_path, "a");
 	if (f) {

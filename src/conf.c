@@ -27,7 +27,7 @@
 /* A path the kernel build gets (make's O=, -C, the fragment it reads):
  * make expands '$' in it and the kernel's recipes hand it to a shell
  * unquoted, so only characters inert to both are allowed. */
-static const char *make_inert_path(const char *path)
+const char *kb_make_inert_path(const char *path)
 {
 	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				 "0123456789/._-+,=@%:~";
@@ -139,7 +139,7 @@ static const char *slurm_args_check(const char *v)
 
 static const struct kb_option options[] = {
 	{ .name = "source", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(source),
-	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = make_inert_path,
+	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = kb_make_inert_path,
 	  .help = "kernel source: a tarball (.tar.xz, .tar.gz, ...) or a source tree" },
 	{ .name = "arch", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(arch),
 	  .def = "i386", .allowed = { "i386" },
@@ -148,10 +148,10 @@ static const struct kb_option options[] = {
 	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" },
 	  .help = "base configuration target, before kbench's guest fragment and the variant's options" },
 	{ .name = "fragment", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(fragment),
-	  .check = make_inert_path,
+	  .check = kb_make_inert_path,
 	  .help = "extra Kconfig fragment applied to every variant after the guest fragment" },
 	{ .name = "cache", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(cache),
-	  .check = make_inert_path,
+	  .check = kb_make_inert_path,
 	  .help = "build cache (default $KBENCH_CACHE, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench)" },
 	{ .name = "jobs", .section = KB_SEC_KERNEL, .type = KB_OPT_LONG, .off = KOFF(jobs),
 	  .def = "0", .min = 0, .max = 1024,
@@ -1122,7 +1122,7 @@ static void finish(struct parse *p)
 			c->cache = kb_xasprintf("%s/kbench", x);
 		else
 			c->cache = kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
-		why = make_inert_path(c->cache);
+		why = kb_make_inert_path(c->cache);
 		if (why) {
 			kb_eprint("%s: the build cache '%s' (from $KBENCH_CACHE, $XDG_CACHE_HOME or "
 				  "$HOME): %s", c->path, c->cache, why);

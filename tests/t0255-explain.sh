@@ -195,6 +195,18 @@ check "getppid, instructions: one at a time and leave one out are the run's medi
 		near(\$x.unexplained_one_at_a_time; \$x.whole - \$x.flags[0].one_at_a_time - \$x.flags[1].one_at_a_time)' | grep -qx true"
 check "explain.md says what no setting explains" grep -q '^| explained by no setting: whole - sum' "$frun/explain.md"
 
+# A hybrid's CC names kbench's own path, which make expands and a shell runs:
+# a kbench installed where that path is not inert is refused, naming it
+mkdir -p "$d/a b"
+cp "$KBENCH" "$d/a b/kbench"
+{ kernel_section; printf '[run]\noutput = %s/results\n[variant O2]\nconfig = CC_OPTIMIZE_FOR_PERFORMANCE=y\n' "$d"
+  printf '[variant Os]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n[variant H]\nhybrid = O2 Os kernel/pid.o\n'; } > "$d/space.conf"
+"$d/a b/kbench" build "$d/space.conf" > "$d/space.out" 2> "$d/space.err"
+rc=$?
+check "kbench at a path with a space: the hybrid is refused (rc $rc), naming the path" sh -c "
+	[ $rc -ne 0 ] && grep -q \"variant 'H': '$d/a b/kbench': ' ' not allowed in a path the kernel build gets\" '$d/space.err' &&
+	grep -q 'cannot be part of the compiler of a hybrid' '$d/space.err'"
+
 cp "$j" "$d/first.json"
 rm -f "$run/explain.json" "$run/explain.md" "$run/explain.html"
 "$KBENCH" explain --resume "$run" > /dev/null 2> "$d/again.err"
