@@ -452,6 +452,12 @@ static char *absolute(const struct kb_conf *conf, const char *path)
 	return kb_xasprintf("%s/%s", conf->dir, path);
 }
 
+/* A Kconfig symbol's name, without CONFIG_: as the kernel spells them. */
+static int valid_kopt_name(const char *name)
+{
+	return *name && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name);
+}
+
 static int valid_kopt_value(const char *v)
 {
 	size_t n = strlen(v);
@@ -481,7 +487,7 @@ static int parse_kopts(struct parse *p, struct kb_variant *v, const char *value)
 		*eq = '\0';
 		if (!strncmp(name, "CONFIG_", 7))
 			name += 7;
-		if (!*name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name)) {
+		if (!valid_kopt_name(name)) {
 			perr(p, "variant '%s': '%s' is not a Kconfig symbol name", v->name, tok);
 			continue;
 		}
@@ -1224,7 +1230,8 @@ static void key_error(const struct kb_conf *c, enum kb_opt_section sec, const ch
 		kb_eprint("%s: '%s' (default '%s'): %s", c->path, key, value, why);
 }
 
-/* The fragment's lines reach the kernel's .config, and from there
+/* The fragment: a regular file kbench can read (else key_error, as for
+ * the other paths), whose lines reach the kernel's .config, and from there
  * include/config/auto.conf, which make reads (a '$(...)' in a value would
  * run): each is blank, a comment, or CONFIG_NAME=VALUE with a value as
  * [variant] config allows. -1 after naming the first bad line. */
@@ -1253,9 +1260,8 @@ static int fragment_check(const struct kb_conf *conf)
 		eq = strchr(l, '=');
 		if (eq)
 			*eq = 0;
-		if (strncmp(l, "CONFIG_", 7) || !eq || !l[7] ||
-		    strspn(l + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
-			    strlen(l + 7) || !valid_kopt_value(eq + 1)) {
+		if (strncmp(l, "CONFIG_", 7) || !eq || !valid_kopt_name(l + 7) ||
+		    !valid_kopt_value(eq + 1)) {
 			kb_eprint("%s:%d: not a Kconfig line (CONFIG_NAME=VALUE, VALUE y, n, m, a number "
 				  "or a \"string\" without $, `, \\ or \"; the fragment of %s:%d)",
 				  conf->fragment, ln, conf->path,
@@ -1356,16 +1362,9 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 			  "only to its own copy of a tarball (give the tarball, or layouts = 1)",
 			  conf->path, kb_conf_key_line(conf, KB_SEC_RUN, "layouts"), conf->layouts,
 			  conf->source), bad = 1;
-	if (conf->fragment) {
-		fd = kb_open_regular(conf->fragment, NULL);
-		if (fd < 0)
-			key_error(conf, KB_SEC_KERNEL, "fragment", conf->fragment, kb_file_strerror(fd)),
-				bad = 1;
-		else
-			close(fd);
-		if (fd >= 0 && fragment_check(conf) < 0)
-			bad = 1;
-	}
+	/* read once: a regular file, then its lines */
+	if (conf->fragment && fragment_check(conf) < 0)
+		bad = 1;
 	for (size_t i = 0; i < conf->n_variants; i++) {
 		const struct kb_variant *v = &conf->variants[i];
 		const char *const files[] = { v->bzimage, v->vmlinux };
