@@ -80,7 +80,7 @@ static char *section_of(const char *line)
 	return sec;
 }
 
-/* The key of a "key = value" line, or NULL. */
+/* Whether line is a "key = value" line of key (not indented). */
 static int line_key_is(const char *line, const char *key)
 {
 	size_t n = strlen(key);
@@ -189,11 +189,6 @@ static char *explain_text(const char *orig, const char *a, const char *b, const 
 	return text;
 }
 
-/* By flag: the tag of the parts (paths, space-separated; "." the whole
- * kernel) and one per flag (name, A's setting, B's setting). */
-static const char byflag_tag[] = "# kbench explain by flag, parts: ";
-static const char flag_tag[] = "# kbench explain flag: ";
-
 /* The hybrid that is B over the paths (the whole of the by-flag study). */
 static char *flag_whole_variant(const char *b, char *const *paths, size_t n)
 {
@@ -201,8 +196,9 @@ static char *flag_whole_variant(const char *b, char *const *paths, size_t n)
 }
 
 /* The configuration text of the explain run by flag: the base, B over the
- * paths, then per flag A with it set as in B, and B (over the paths) with
- * it set as in A. */
+ * paths, then per flag A with it set as in B ("A.FLAG.B", hybrid A A) and
+ * B over the paths with it set as in A ("B.FLAG.A"); flag_write reads the
+ * flags back from these variants. */
 static char *explain_flag_text(const char *orig, const char *a, const char *b, const char *cases,
 			       char *const *paths, size_t np, const struct kb_flag *flags, size_t nf)
 {
@@ -212,9 +208,6 @@ static char *explain_flag_text(const char *orig, const char *a, const char *b, c
 	for (size_t i = 0; i < np; i++)
 		add_line(&pl, &plen, "%s%s", i ? " " : "", *paths[i] ? paths[i] : ".");
 	add_line(&text, &len, "# kbench explain --by-flag %s %s: this configuration is generated\n", a, b);
-	add_line(&text, &len, "%s%s\n", byflag_tag, pl);
-	for (size_t f = 0; f < nf; f++)
-		add_line(&text, &len, "%s%s %s %s\n", flag_tag, flags[f].name, flags[f].a, flags[f].b);
 	copy_base(&text, &len, orig, a, b, cases);
 	add_line(&text, &len, "\n[variant %s]\ndescription = %s with %s compiled as in %s\n"
 		 "hybrid = %s %s %s\n", whole, a, pl, b, a, b, pl);
@@ -267,25 +260,42 @@ struct node {
 	size_t v;		/* index in the model */
 };
 
-static double row_median(const struct kb_model *m, size_t c, size_t k, size_t v)
+/* Variant v's row of metric k in case c, or NULL (v or k not in the model). */
+static const struct kb_row *row_of(const struct kb_model *m, size_t c, size_t k, size_t v)
 {
-	const struct kb_row *r = k < m->nm && v < m->nv ? kb_model_row(m, c, k, v) : NULL;
-
-	return r && (r->boots || r->layouts) ? r->median : NAN;
+	return k < m->nm && v < m->nv ? kb_model_row(m, c, k, v) : NULL;
 }
 
 /* The run's verdict on variant v against A (its baseline) in case c: under
  * layout control where the run has layouts; "" for none. */
 static const char *verdict_of(const struct kb_model *m, size_t c, size_t k, size_t v)
 {
-	const struct kb_row *r = k < m->nm && v < m->nv ? kb_model_row(m, c, k, v) : NULL;
+	const struct kb_row *r = row_of(m, c, k, v);
 
 	return r && r->t.done ? kb_verdict_name(r->t.verdict) : "";
 }
 
-static double text_of(const struct kb_model *m, size_t v)
+/* Figure of variant v: its text size (c == -1, measured) or its median of
+ * metric k in case c; NAN where there is none. */
+static double figure(const struct kb_model *m, size_t c, size_t k, size_t v)
 {
-	return v < m->nv && m->variants[v].has_size ? (double)m->variants[v].text : NAN;
+	const struct kb_row *r;
+
+	if (c == (size_t)-1)
+		return v < m->nv && m->variants[v].has_size ? (double)m->variants[v].text : NAN;
+	r = row_of(m, c, k, v);
+	return r && (r->boots || r->layouts) ? r->median : NAN;
+}
+
+/* A table header: words, then "(unit, kind)", the unit being the run's. */
+static void head_with_unit(struct kb_doc_table *t, const char *words, const char *unit,
+			   const char *kind)
+{
+	struct kb_inline *in = kb_doc_th(t, KB_ALIGN_RIGHT);
+
+	kb_doc_fmt(in, "%s (", words);
+	kb_doc_str(in, unit);
+	kb_doc_fmt(in, ", %s)", kind);
 }
 
 static void cell_num(struct kb_doc_table *t, double x)
@@ -331,22 +341,19 @@ static void waterfall(struct kb_doc *d, const struct node *nodes, const size_t *
 		      const char *rest)
 {
 	static unsigned serial;
-	char *script = NULL, *data = NULL, *u = kb_plot_label(unit), *name;
+	char *script = NULL, *data = NULL, *u, *name;
 	size_t slen = 0, dlen = 0;
-	FILE *sf = open_memstream(&script, &slen), *df = open_memstream(&data, &dlen);
+	FILE *sf, *df;
 	double cum = 0;
 	struct kb_inline *caption;
 
+	if (!isfinite(whole))
+		return;
+	sf = open_memstream(&script, &slen);
+	df = open_memstream(&data, &dlen);
 	if (!sf || !df)
 		abort();
-	if (!isfinite(whole)) {
-		fclose(sf);
-		fclose(df);
-		free(script);
-		free(data);
-		free(u);
-		return;
-	}
+	u = kb_plot_label(unit);
 	for (size_t i = 0; i < n; i++) {
 		double x = dv[order[i]];
 		char *l = kb_plot_label(nodes[order[i]].path);
@@ -378,15 +385,14 @@ static void waterfall(struct kb_doc *d, const struct node *nodes, const size_t *
 }
 
 /* One table: a figure's contribution per node, the sum, the whole and the
- * interaction.  get(m, v) gives the figure of variant v. */
+ * interaction (or rest). */
 static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct node *nodes, size_t n,
 			   size_t a, size_t bend, size_t b, size_t c, size_t k, const char *unit,
 			   const char *kind, const char *rest)
 {
 	struct kb_doc_table *t;
-	double base = c == (size_t)-1 ? text_of(m, a) : row_median(m, c, k, a);
-	double whole = (c == (size_t)-1 ? text_of(m, bend) : row_median(m, c, k, bend)) - base;
-	double real = (c == (size_t)-1 ? text_of(m, b) : row_median(m, c, k, b)) - base;
+	double base = figure(m, c, k, a), whole = figure(m, c, k, bend) - base;
+	double real = figure(m, c, k, b) - base;
 	double sum = 0;
 	int speed = c != (size_t)-1;
 	json_t *parts = json_array(), *o = json_object();
@@ -394,7 +400,7 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 	double *dv = kb_xcalloc(n ? n : 1, sizeof(*dv));
 
 	for (size_t i = 0; i < n; i++) {
-		dv[i] = (c == (size_t)-1 ? text_of(m, nodes[i].v) : row_median(m, c, k, nodes[i].v)) - base;
+		dv[i] = figure(m, c, k, nodes[i].v) - base;
 		sum += dv[i];
 		order[i] = i;
 	}
@@ -408,7 +414,7 @@ static json_t *attribution(struct kb_doc *d, const struct kb_model *m, struct no
 		}
 	t = kb_doc_table(d, speed ? 5 : 4);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "part of the tree (compiled as B)");
-	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "change (%s, %s)", unit, kind);
+	head_with_unit(t, "change", unit, kind);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "share of the whole");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "hybrid variant");
 	if (speed)
@@ -588,15 +594,10 @@ static json_t *code_fig(struct kb_doc *d, const struct kb_model *m, size_t c, si
 /* ---- by flag ---- */
 
 struct flagrow {
-	char *name, *a_set, *b_set;	/* from the tags */
+	char *name;			/* the flag's (malloc'd) */
+	const char *a_set, *b_set;	/* its setting in A and in B (the variants' hybrid_cflags) */
 	size_t toward, loo;		/* model variants: A with it as B; the whole with it as A */
 };
-
-/* Figure of variant v: text (c == -1) or the median of metric k in case c. */
-static double figure(const struct kb_model *m, size_t c, size_t k, size_t v)
-{
-	return c == (size_t)-1 ? text_of(m, v) : row_median(m, c, k, v);
-}
 
 /* One by-flag table (text when c == -1): per setting, one at a time from A
  * and leave-one-out from the whole; their sums, the whole and what no
@@ -612,8 +613,7 @@ static json_t *flag_table(struct kb_doc *d, const struct kb_model *m, const stru
 	json_t *o = json_object(), *arr = json_array();
 
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "setting (A → B)");
-	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "one at a time: A with it as B, minus A (%s, %s)",
-		   unit, kind);
+	head_with_unit(t, "one at a time: A with it as B, minus A", unit, kind);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "share of the whole");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "leave one out: whole minus whole with it as A");
 	if (speed)
@@ -688,48 +688,62 @@ static json_t *flag_fig(struct kb_doc *d, const struct kb_model *m, size_t c, si
 	return flag_table(d, m, x->fr, x->nf, x->a, x->whole_v, c, k, unit, kind);
 }
 
-/* explain.md, .html and .json of a by-flag run: ctext is its configuration
- * (the tags), conf the same loaded. */
-static int flag_write(const char *dir, const struct kb_conf *conf, const struct kb_model *m,
-		      const char *ctext)
+/* Whether conf is an explain run by flag: it has hybrids with flags. */
+static int is_by_flag(const struct kb_conf *conf)
 {
+	for (size_t i = 0; i < conf->n_variants; i++)
+		if (conf->variants[i].hy_cflags)
+			return 1;
+	return 0;
+}
+
+/* explain.md, .html and .json of a by-flag run, its variants as
+ * explain_flag_text made them. */
+static int flag_write(const char *dir, const struct kb_conf *conf, const struct kb_model *m)
+{
+	const struct kb_variant *va = NULL, *vb = NULL, *vw = NULL;
 	struct flagrow *fr = NULL;
-	size_t nf = 0, a = (size_t)-1, b = (size_t)-1, whole_v = (size_t)-1;
-	const char *t = strstr(ctext, byflag_tag);
-	char *parts = kb_xstrndup(t + strlen(byflag_tag), strcspn(t + strlen(byflag_tag), "\n"));
+	size_t nf = 0, a, b, whole_v, plen = 0;
+	char *parts = NULL;
 	json_t *out = NULL;
 	struct kb_doc d;
 	int ret = -1;
 
-	for (size_t i = 0; i < conf->n_variants; i++) {
-		const struct kb_variant *v = &conf->variants[i];
-
-		if (v->hybrid && !v->hy_cflags) {
-			a = kb_model_variant(m, conf->variants[v->hy_a].name);
-			b = kb_model_variant(m, conf->variants[v->hy_b].name);
-			whole_v = kb_model_variant(m, v->name);
+	for (size_t i = 0; i < conf->n_variants; i++)
+		if (conf->variants[i].hybrid && !conf->variants[i].hy_cflags) {
+			vw = &conf->variants[i];
+			va = &conf->variants[vw->hy_a];
+			vb = &conf->variants[vw->hy_b];
 		}
-	}
-	for (const char *p = ctext; (p = strstr(p, flag_tag)); p++) {
-		char name[128], as[256], bs[256];
+	a = va ? kb_model_variant(m, va->name) : (size_t)-1;
+	b = vb ? kb_model_variant(m, vb->name) : (size_t)-1;
+	whole_v = vw ? kb_model_variant(m, vw->name) : (size_t)-1;
+	for (size_t i = 0; vw && i < vw->n_hy_paths; i++)
+		add_line(&parts, &plen, "%s%s", i ? " " : "", *vw->hy_paths[i] ? vw->hy_paths[i] : ".");
+	/* per flag: "A.FLAG.B" (A with it as in B) and "B.FLAG.A" (the whole with it as in A) */
+	for (size_t i = 0; va && i < conf->n_variants; i++) {
+		const struct kb_variant *v = &conf->variants[i], *loo;
+		size_t la = strlen(va->name), lb = strlen(vb->name), ln = strlen(v->name);
+		char *name, *lname;
 
-		if (sscanf(p + strlen(flag_tag), "%127s %255s %255s", name, as, bs) != 3 ||
-		    a >= m->nv || b >= m->nv)
+		if (!v->hy_cflags || v->hy_a != v->hy_b || &conf->variants[v->hy_a] != va ||
+		    ln <= la + lb + 2 || strncmp(v->name, va->name, la) || v->name[la] != '.' ||
+		    strcmp(v->name + ln - lb, vb->name) || v->name[ln - lb - 1] != '.')
 			continue;
-		fr = kb_xrealloc(fr, (nf + 1) * sizeof(*fr));
-		fr[nf].name = kb_xstrdup(name);
-		fr[nf].a_set = kb_xstrdup(as);
-		fr[nf].b_set = kb_xstrdup(bs);
-		{
-			char *tw = kb_xasprintf("%s.%s.%s", m->variants[a].name, name, m->variants[b].name);
-			char *lo = kb_xasprintf("%s.%s.%s", m->variants[b].name, name, m->variants[a].name);
-
-			fr[nf].toward = kb_model_variant(m, tw);
-			fr[nf].loo = kb_model_variant(m, lo);
-			free(tw);
-			free(lo);
+		name = kb_xstrndup(v->name + la + 1, ln - la - lb - 2);
+		lname = kb_xasprintf("%s.%s.%s", vb->name, name, va->name);
+		loo = kb_conf_variant(conf, lname);
+		free(lname);
+		if (!loo || !loo->hy_cflags) {
+			free(name);
+			continue;
 		}
-		nf++;
+		fr = kb_xrealloc(fr, (nf + 1) * sizeof(*fr));
+		fr[nf].name = name;
+		fr[nf].a_set = loo->hy_cflags;
+		fr[nf].b_set = v->hy_cflags;
+		fr[nf].toward = kb_model_variant(m, v->name);
+		fr[nf++].loo = kb_model_variant(m, loo->name);
 	}
 	if (a >= m->nv || b >= m->nv || whole_v >= m->nv || !nf) {
 		kb_error("'%s': not a run of kbench explain --by-flag (no flags, or no figures of A, B "
@@ -777,11 +791,8 @@ static int flag_write(const char *dir, const struct kb_conf *conf, const struct 
 	ret = write_outputs(dir, &d, out);
 	kb_doc_release(&d);
 out:
-	for (size_t i = 0; i < nf; i++) {
+	for (size_t i = 0; i < nf; i++)
 		free(fr[i].name);
-		free(fr[i].a_set);
-		free(fr[i].b_set);
-	}
 	free(fr);
 	free(parts);
 	json_decref(out);
@@ -815,8 +826,8 @@ static int explain_write(const char *dir)
 	m = kb_model_load(dir, &o);
 	if (!m)
 		goto out;
-	if (ctext && strstr(ctext, byflag_tag)) {
-		ret = flag_write(dir, &conf, m, ctext);
+	if (is_by_flag(&conf)) {
+		ret = flag_write(dir, &conf, m);
 		goto out;
 	}
 	for (size_t i = 0; i < conf.n_variants; i++) {
