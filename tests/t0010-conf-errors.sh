@@ -45,6 +45,12 @@ expect_error hybridown 3 "variant 'H': a hybrid takes its config, kcflags and cc
 	'[variant O2]\n[variant Os]\n[variant H]\nkcflags = -O3\nhybrid = O2 Os kernel\n'
 expect_error hybridwords 4 "'hybrid': 'O2 Os': A B PATH\\.\\.\\.: two variants and at least one path" \
 	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os\n'
+expect_error hybridmake 4 "'hybrid': character '\\$' not allowed" \
+	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os $(shell id)\n'
+expect_error hybridcflags 5 "'hybrid_cflags': character '\\$' not allowed" \
+	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os kernel\nhybrid_cflags = -O$(shell id)\n'
+expect_error cflagsalone 2 "variant 'H': hybrid_cflags needs hybrid = A B PATH" \
+	'[variant O2]\n[variant H]\nhybrid_cflags = -Os\n'
 expect_error kopt 2 "'foo' is not a Kconfig symbol name" '[variant a]\nconfig = foo=y\n'
 
 "$KBENCH" run "$d/nonexistent.conf" > /dev/null 2> "$d/nofile.err"
