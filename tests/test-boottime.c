@@ -4,6 +4,7 @@
  * exports that do not hold what kbench needs. */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,6 +38,23 @@ static void write_text(const char *file, const char *text)
 	fclose(f);
 }
 
+/* What went wrong running hyperfine, on stdout (the TAP log keeps stdout
+ * only): kb_run_argv's result, errno and hyperfine's log.  It failed with
+ * -1 twice in make check -j2 and never alone. */
+static void show_failure(int r, const char *log)
+{
+	char *text = NULL;
+	int err = errno;
+
+	printf("# kb_run_argv: %d (errno %d: %s)\n", r, err, strerror(err));
+	if (kb_read_file(log, &text, NULL) == 0) {
+		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+			printf("# hyperfine.log: %s\n", l);
+		free(text);
+	}
+	fflush(stdout);
+}
+
 static void real_hyperfine(void **state)
 {
 	char *json = path("alt.json"), *flag = path("flag"), *cmd, *log = path("hyperfine.log");
@@ -55,6 +73,8 @@ static void real_hyperfine(void **state)
 
 		r = kb_run_argv(argv, NULL, log);
 	}
+	if (r != 0)
+		show_failure(r, log);
 	assert_int_equal(r, 0);
 	assert_int_equal(kb_boottime_parse(json, &t, &n, &failed, &why), 0);
 	assert_int_equal(n, 2);
