@@ -125,10 +125,12 @@ static void write_all(const struct kb_model *m, const char *dir)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *dir = rundir();
-	/* few resamples: the statistics are tested elsewhere, here only that they run */
-	struct kb_model_opts o = { 0.95, 0.05, 16, 3.5 };
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
 	struct kb_model *m;
 	json_t *j;
+
+	/* few resamples: the statistics are tested elsewhere, here only that they run */
+	o.resamples = 16;
 
 	write_files(dir, data, size);
 	m = kb_model_load(dir, &o);
