@@ -152,10 +152,13 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 
 /* Seconds a kernel may take to boot the runner to its end under KVM in
  * kb_run_choose_accel: a tinyconfig kernel takes about one; under a broken
- * nested KVM it never ends.  Without "quiet" the kernel's first console line
- * comes within a second of QEMU's start under a working KVM; a guest that
- * has printed nothing after KVM_CHECK_SILENCE seconds is stuck (on this
- * project's machines it never prints: the check then costs 5 s, not 15). */
+ * nested KVM it never ends.  Under "quiet" (kept: kernel messages could cut
+ * into the runner's lines) the first serial byte is the runner's hello or a
+ * kernel warning, within about a second under a working KVM (under TCG it
+ * comes 0.56 s after QEMU starts on this project's 2-core machines); a
+ * guest that has sent nothing after KVM_CHECK_SILENCE seconds is stuck: on
+ * those machines' nested KVM it never sends a byte, and the check costs 5 s,
+ * not 15. */
 #define KVM_CHECK_TIMEOUT 15
 #define KVM_CHECK_SILENCE 5
 
@@ -166,7 +169,7 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 {
 	char *serial = kb_xasprintf("%s/kvm-check.serial", logdir);
 	char *qlog = kb_xasprintf("%s/kvm-check.qemu.log", logdir);
-	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr %s%skb_workloads=none",
+	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=none",
 				    rv->v->cmdline ? rv->v->cmdline : "", rv->v->cmdline ? " " : "");
 	struct kb_vm_opts o = {
 		.qemu = kb_qemu_path(), .accel = "kvm", .kernel = rv->k.bzimage, .initrd = image,
