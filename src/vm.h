@@ -18,9 +18,6 @@ struct kb_vm_opts {
 	const char *bios;		/* -bios, for the KVM progress probe */
 	long memory_mb;
 	double timeout;			/* seconds, wall clock */
-	/* seconds: a guest that has sent no serial byte by then is ended as
-	 * silent (a timeout); 0: no such limit */
-	double silence_timeout;
 	const char *serial_log;		/* raw serial bytes, or NULL */
 	const char *qemu_log;		/* QEMU's own stderr, or NULL */
 	size_t max_bytes;		/* serial bytes before the guest is cut off */
@@ -44,7 +41,6 @@ struct kb_vm_result {
 	int status;		/* its exit status when exited */
 	int signal;		/* or the signal that ended it */
 	int timed_out;		/* killed at the deadline */
-	int silent;		/* and that deadline the silence_timeout */
 	int flooded;		/* killed for printing more than max_bytes */
 	size_t bytes;		/* serial bytes received */
 	double seconds;

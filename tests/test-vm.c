@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* kb_vm_boot's two deadlines against stand-in "QEMU"s that are real
+/* kb_vm_boot's deadline and exit against stand-in "QEMU"s that are real
  * processes (shell scripts): one that never writes a byte, one that writes a
- * line and then hangs, one that writes and exits.  A silent guest is ended at
- * silence_timeout and called silent; one that has spoken runs to the full
- * timeout; without a silence_timeout nothing changes.  Wall times are lower
- * bounds where the deadline must have passed, and upper bounds with the
- * whole other deadline as margin, so a busy machine cannot fail them. */
+ * line and then hangs, one that writes and exits.  A guest that hangs, silent
+ * or not, is ended at the timeout and said to be so, with what it sent; one
+ * that exits is not a timeout, and its status is kept.  Wall times are lower
+ * bounds where the deadline must have passed, with a wide upper bound, so a
+ * busy machine cannot fail them. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -38,80 +38,59 @@ static char *script(const char *name, const char *body)
 	return p;
 }
 
-static void boot(const char *qemu, double timeout, double silence, struct kb_vm_result *res,
-		 char **reason)
+static void boot(const char *qemu, double timeout, struct kb_vm_result *res, char **reason)
 {
 	struct kb_vm_opts o = {
 		.qemu = qemu, .accel = "tcg", .kernel = "/nonexistent", .memory_mb = 32,
-		.timeout = timeout, .silence_timeout = silence, .max_bytes = 1 << 16,
+		.timeout = timeout, .max_bytes = 1 << 16,
 	};
 
 	assert_int_equal(kb_vm_boot(&o, res), 0);
 	kb_vm_outcome(res, &o, 0, 0, "", reason);
 }
 
-/* One stand-in QEMU, its two deadlines and what must come of them. */
-struct deadline_case {
+/* One stand-in QEMU that hangs, and what must come of it. */
+struct hang_case {
 	const char *name, *body;
-	double timeout, silence;
-	int silent;		/* ended as silent */
-	double at;		/* ended at this deadline, seconds (lower bound) */
-	const char *why;	/* kb_vm_outcome's reason, or NULL: not checked */
+	double timeout;
+	size_t bytes;		/* serial bytes it sends before it hangs */
+	const char *why;	/* kb_vm_outcome's reason */
 };
 
-static void run_case(const struct deadline_case *c)
+static void run_hang(const struct hang_case *c)
 {
 	char *q = script(c->name, c->body), *why;
 	struct kb_vm_result res;
 
-	boot(q, c->timeout, c->silence, &res, &why);
+	boot(q, c->timeout, &res, &why);
 	assert_true(res.timed_out);
-	assert_int_equal(res.silent, c->silent);
-	if (c->silent)
-		assert_int_equal(res.bytes, 0);
-	assert_true(res.seconds >= c->at && res.seconds < 30);
-	if (c->why)
-		assert_string_equal(why, c->why);
+	assert_false(res.exited);
+	assert_int_equal(res.bytes, c->bytes);
+	assert_true(res.seconds >= c->timeout && res.seconds < 30);
+	assert_string_equal(why, c->why);
 	free(why);
 	free(q);
 }
 
-static void silent_guest_ends_at_silence_timeout(void **state)
+static void silent_guest_ends_at_timeout(void **state)
 {
-	static const struct deadline_case c = {
-		"mute", "exec sleep 60", 30, 1, 1, 1.0, "not one byte of serial output within 1 s",
+	static const struct hang_case c = {
+		"mute", "exec sleep 60", 2, 0, "no end within 2 s (the runner never started)",
 	};
 
 	(void)state;
-	run_case(&c);
+	run_hang(&c);
 }
 
-static void talking_guest_runs_to_timeout(void **state)
+static void talking_guest_ends_at_timeout(void **state)
 {
-	static const struct deadline_case c = {
-		"talk", "echo 'Linux version 6.1'; exec sleep 60", 3, 1, 0, 3.0,
-		"no end within 3 s (the runner never started)",
+	static const struct hang_case c = {
+		"talk", "echo 'Linux version 6.1'; exec sleep 60", 2, 18,
+		"no end within 2 s (the runner never started)",
 	};
 
 	(void)state;
-	run_case(&c);
-}
-
-static void no_silence_timeout_waits_for_timeout(void **state)
-{
-	static const struct deadline_case c = { "mute2", "exec sleep 60", 2, 0, 0, 2.0, NULL };
-
-	(void)state;
-	run_case(&c);
-}
-
-/* A silence_timeout past the timeout: the timeout decides, as before. */
-static void silence_past_timeout_is_timeout(void **state)
-{
-	static const struct deadline_case c = { "mute3", "exec sleep 60", 1, 20, 0, 1.0, NULL };
-
-	(void)state;
-	run_case(&c);
+	run_hang(&c);
 }
 
 static void quick_exit_is_no_timeout(void **state)
@@ -120,10 +99,13 @@ static void quick_exit_is_no_timeout(void **state)
 	struct kb_vm_result res;
 
 	(void)state;
-	boot(q, 30, 5, &res, &why);
+	boot(q, 30, &res, &why);
 	assert_false(res.timed_out);
 	assert_true(res.exited);
 	assert_int_equal(res.status, 3);
+	assert_int_equal(res.bytes, 4);
+	assert_true(res.seconds < 30);
+	assert_string_equal(why, "QEMU exited (status 3) before the guest said done; the runner never started");
 	free(why);
 	free(q);
 }
@@ -143,10 +125,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(silent_guest_ends_at_silence_timeout),
-		cmocka_unit_test(talking_guest_runs_to_timeout),
-		cmocka_unit_test(no_silence_timeout_waits_for_timeout),
-		cmocka_unit_test(silence_past_timeout_is_timeout),
+		cmocka_unit_test(silent_guest_ends_at_timeout),
+		cmocka_unit_test(talking_guest_ends_at_timeout),
 		cmocka_unit_test(quick_exit_is_no_timeout),
 	};
 
