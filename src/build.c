@@ -83,7 +83,7 @@ int kb_sha256_file(const char *path, char out[65])
 }
 
 /* Hash of a list of labelled strings; labels and lengths keep fields apart. */
-static void sha256_fields(char out[65], const char *const *kv, size_t n)
+void kb_sha256_fields(char out[65], const char *const *kv, size_t n)
 {
 	unsigned char d[SHA256_DIGEST_LENGTH];
 	SHA2_CTX ctx;
@@ -969,7 +969,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 					 frag ? frag : "", kopts, v->cc, v->kcflags, out->compiler,
 					 v->hy_spec };
 		/* a hybrid has its own (its objects are not A's) */
-		sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - !v->hy_spec);
+		kb_sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - !v->hy_spec);
 	}
 	objdir = kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
 	out->objdir = kb_xstrdup(objdir);
@@ -1015,7 +1015,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 					 v->cc, v->kcflags, out->compiler, extra ? extra : pads };
 
 		/* layout 0 keeps the key of a build without the feature */
-		sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
+		kb_sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
 		free(extra);
 	}
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);

@@ -77,5 +77,8 @@ extern const char *const kb_guest_options[];
 
 /* hex sha256 of a file; 0 or -errno */
 int kb_sha256_file(const char *path, char hex[65]);
+/* hex sha256 of n strings (NULL as "(null)"), each with its length, so that
+ * no two lists of fields hash alike by running into each other */
+void kb_sha256_fields(char hex[65], const char *const *kv, size_t n);
 
 #endif

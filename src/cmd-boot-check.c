@@ -79,7 +79,7 @@ static int cmd_boot_check(int argc, char **argv)
 	}
 	if (optind != argc || !o.kernel || !o.initrd || !o.append)
 		return kb_command_usage(&kb_command_boot_check, KB_EXIT_USAGE);
-	r = kb_vm_check(&o, &reason);
+	r = kb_vm_check(&o, &reason, NULL);
 	if (r < 0)
 		check_log(log, "boot-check: %s", reason);
 	free(reason);

@@ -4,10 +4,16 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <jansson.h>
 
 #include "backend.h"
+#include "build.h"
 #include "commands.h"
 #include "manifest.h"
 #include "probe.h"
@@ -157,6 +163,75 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
  * than a few seconds to get there.) */
 #define KVM_CHECK_TIMEOUT 15
 
+/* A kernel stuck under this host's KVM (not one serial byte in the whole
+ * check) stays stuck until something it depends on changes: the check is
+ * remembered in the cache directory under a key of the host's boot, the QEMU
+ * binary, /dev/kvm, the kernel and initramfs bytes, the command line, the
+ * memory and the check's timeout, so later runs skip its 15 s.  Only that
+ * verdict is remembered: a panic or a crash may be the guest's, a working
+ * KVM costs a second.  The memo's path (malloc'd), or NULL when an identity
+ * cannot be read (then the check runs every time). */
+static char *kvm_memo_path(const struct kb_conf *conf, const struct kb_vm_opts *o)
+{
+	char *boot_id = NULL, kz[65], iz[65], key[65], qemu[96], kvm[96], mem[32], tmo[32];
+	struct stat qs, ks;
+	char *path = NULL;
+
+	if (!conf->cache || kb_read_file("/proc/sys/kernel/random/boot_id", &boot_id, NULL) < 0)
+		return NULL;
+	if (stat(o->qemu, &qs) == 0 && stat("/dev/kvm", &ks) == 0 &&
+	    kb_sha256_file(o->kernel, kz) == 0 && kb_sha256_file(o->initrd, iz) == 0) {
+		const char *fields[] = { "kbench-kvm-memo-1", boot_id, o->qemu, qemu, kvm, kz, iz,
+					 o->append, mem, tmo };
+
+		snprintf(qemu, sizeof(qemu), "%ju:%ju:%jd:%jd", (uintmax_t)qs.st_dev,
+			 (uintmax_t)qs.st_ino, (intmax_t)qs.st_size, (intmax_t)qs.st_mtime);
+		snprintf(kvm, sizeof(kvm), "%ju:%ju:%jd", (uintmax_t)ks.st_rdev, (uintmax_t)ks.st_ino,
+			 (intmax_t)ks.st_ctime);
+		snprintf(mem, sizeof(mem), "%ld", o->memory_mb);
+		snprintf(tmo, sizeof(tmo), "%g", o->timeout);
+		kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
+		path = kb_xasprintf("%s/accel/kvm-stuck-%.16s.json", conf->cache, key);
+	}
+	free(boot_id);
+	return path;
+}
+
+/* The remembered verdict at path: *why (malloc'd) and 0, or -1 (none). */
+static int kvm_memo_read(const char *path, const char *name, char **why)
+{
+	json_t *j = json_load_file(path, 0, NULL);
+	const char *reason = json_string_value(json_object_get(j, "reason"));
+	const char *when = json_string_value(json_object_get(j, "when"));
+	int r = -1;
+
+	if (reason && when) {
+		*why = kb_xasprintf("KVM runs a BIOS, but kernel '%s' does not boot under it: %s "
+				    "(checked at %s in this host boot; remembered in %s: delete it "
+				    "to check again)", name, reason, when, path);
+		r = 0;
+	}
+	json_decref(j);
+	return r;
+}
+
+static void kvm_memo_write(const char *path, const char *reason, const char *serial)
+{
+	char when[32], *dir = kb_xstrdup(path), *text;
+	time_t now = time(NULL);
+	json_t *j;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	*strrchr(dir, '/') = '\0';
+	j = json_pack("{s:s,s:s,s:s}", "reason", reason, "when", when, "serial_log", serial);
+	text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+	if (!text || kb_mkdir_p(dir, 0755) < 0 || kb_write_file_atomic(path, text, strlen(text)) < 0)
+		kb_warn("cannot remember the KVM check in '%s': the next run checks again", path);
+	free(text);
+	json_decref(j);
+	free(dir);
+}
+
 /* Does rv's kernel boot the runner to its end under KVM?  0, or -1 with
  * *why (malloc'd). */
 static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_run_variant *rv,
@@ -172,15 +247,24 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 		.timeout = conf->timeout < KVM_CHECK_TIMEOUT ? (double)conf->timeout : KVM_CHECK_TIMEOUT,
 		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
 	};
-	char *reason = NULL;
+	char *reason = NULL, *memo = kvm_memo_path(conf, &o);
+	struct kb_vm_result res;
 	int r;
 
+	if (memo && kvm_memo_read(memo, rv->v->name, why) == 0) {
+		r = -1;
+		goto out;
+	}
 	kb_mkdir_p(logdir, 0755);
-	r = kb_vm_check(&o, &reason);
+	r = kb_vm_check(&o, &reason, &res);
 	if (r < 0)
 		*why = kb_xasprintf("KVM runs a BIOS, but kernel '%s' does not boot under it: %s (serial "
 				    "log %s)", rv->v->name, reason, serial);
+	if (r < 0 && memo && res.timed_out && res.bytes == 0)
+		kvm_memo_write(memo, reason, serial);
 	free(reason);
+out:
+	free(memo);
 	free(append);
 	free(serial);
 	free(qlog);

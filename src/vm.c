@@ -306,7 +306,7 @@ static void check_line(void *ctx, const char *line, size_t len)
 		kb_vm_panic_text(line, len, c->panic, sizeof(c->panic));
 }
 
-int kb_vm_check(const struct kb_vm_opts *opts, char **reason)
+int kb_vm_check(const struct kb_vm_opts *opts, char **reason, struct kb_vm_result *out)
 {
 	struct kb_vm_opts o = *opts;
 	struct check c = { 0 };
@@ -317,8 +317,12 @@ int kb_vm_check(const struct kb_vm_opts *opts, char **reason)
 	o.ctx = &c;
 	if (kb_vm_boot(&o, &res) < 0) {
 		*reason = kb_xasprintf("QEMU could not be started (%s)", o.qemu);
+		if (out)
+			memset(out, 0, sizeof(*out));
 		return -1;
 	}
+	if (out)
+		*out = res;
 	status = kb_vm_outcome(&res, &o, c.hello, c.done, c.panic, reason);
 	return strcmp(status, "ok") ? -1 : 0;
 }

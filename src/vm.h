@@ -65,7 +65,7 @@ int kb_vm_boot(const struct kb_vm_opts *o, struct kb_vm_result *res);
 /* One boot that counts only when the guest runner says done and QEMU exits
  * by itself (o's on_line and ctx are its own): kbench boot-check, and the
  * check that a kernel really boots under KVM.  0, or -1 with *reason
- * (malloc'd) saying why. */
-int kb_vm_check(const struct kb_vm_opts *o, char **reason);
+ * (malloc'd) saying why; the boot's result into *out unless out is NULL. */
+int kb_vm_check(const struct kb_vm_opts *o, char **reason, struct kb_vm_result *out);
 
 #endif

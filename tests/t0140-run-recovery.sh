@@ -110,6 +110,39 @@ else
 		 grep -q 'accel = kvm, but' kvm.err"
 fi
 
+# 5b. a kernel stuck under KVM (not one serial byte in the whole check) is
+# remembered in the cache for this host boot: the next run with the same
+# QEMU, /dev/kvm, kernel, initramfs and command line skips the 15 s check;
+# another command line is checked again.  Elsewhere nothing is remembered.
+memo_dir=$kernel_cache/accel
+memos() { ls "$memo_dir"/kvm-stuck-*.json 2>/dev/null | wc -l; }
+if jq -e '.accel.why | test("the runner never started")' "$krun/manifest.json" >/dev/null; then
+	rm -f "$memo_dir"/kvm-stuck-*.json
+	"$KBENCH" run kvm.conf > kvm1.out 2> kvm1.err
+	rc=$?
+	check "a kernel stuck under KVM: run stopped (rc $rc), the verdict remembered in $memo_dir" sh -c \
+		"[ $rc -eq 3 ] && [ $(memos) -eq 1 ] &&
+		 jq -e '.reason == \"no end within 15 s (the runner never started)\" and (.when | test(\"^20\"))' $memo_dir/kvm-stuck-*.json >/dev/null"
+	t0=$(date +%s)
+	"$KBENCH" run kvm.conf > kvm2.out 2> kvm2.err
+	rc=$? took=$(($(date +%s) - t0))
+	krun2=$(ls -d "$d"/kvmres/2* | tail -n 1)
+	check "the next run takes it (rc $rc, ${took} s): no check, says when and where it is remembered" sh -c \
+		"[ $rc -eq 3 ] && [ $took -lt 12 ] && [ ! -e '$krun2/boots/kvm-check.serial' ] &&
+		 jq -e '.accel.why | test(\"runner never started\\\\) \\\\(checked at 20.* in this host boot; remembered in .*/accel/kvm-stuck-[0-9a-f]{16}.json: delete it to check again\\\\)\")' '$krun2/manifest.json' >/dev/null"
+	write_tcg_conf kvm3.conf accel=kvm output=kvmres3 -- O2:cmdline=loglevel=1
+	"$KBENCH" run kvm3.conf > kvm3.out 2> kvm3.err
+	rc=$?
+	krun3=$(ls -d "$d"/kvmres3/2* | head -n 1)
+	check "another kernel command line: checked again (rc $rc), remembered apart" sh -c \
+		"[ $rc -eq 3 ] && [ -s '$krun3/boots/kvm-check.qemu.log' -o -e '$krun3/boots/kvm-check.serial' ] &&
+		 ! jq -e '.accel.why | test(\"remembered\")' '$krun3/manifest.json' >/dev/null && [ $(memos) -eq 2 ]"
+else
+	before=$(memos)
+	"$KBENCH" run kvm.conf > /dev/null 2>&1
+	check "KVM usable, or not there at all: no verdict remembered" test "$(memos)" -eq "$before"
+fi
+
 # 6. runs killed as they start: every run directory has its manifest, and
 # resume either goes on or says to start again
 rm -rf results
