@@ -197,22 +197,23 @@ static char *kvm_memo_path(const struct kb_conf *conf, const struct kb_vm_opts *
 	return path;
 }
 
-/* The remembered verdict at path: *why (malloc'd) and 0, or -1 (none). */
-static int kvm_memo_read(const char *path, const char *name, char **why)
+/* The remembered verdict at path: its reason and where it comes from
+ * (both malloc'd) and 0, or -1 (none). */
+static int kvm_memo_read(const char *path, char **reason, char **whence)
 {
 	json_t *j = json_load_file(path, 0, NULL);
-	const char *reason = json_string_value(json_object_get(j, "reason"));
+	const char *r = json_string_value(json_object_get(j, "reason"));
 	const char *when = json_string_value(json_object_get(j, "when"));
-	int r = -1;
+	int ret = -1;
 
-	if (reason && when) {
-		*why = kb_xasprintf("KVM runs a BIOS, but kernel '%s' does not boot under it: %s "
-				    "(checked at %s in this host boot; remembered in %s: delete it "
-				    "to check again)", name, reason, when, path);
-		r = 0;
+	if (r && when) {
+		*reason = kb_xstrdup(r);
+		*whence = kb_xasprintf("checked at %s in this host boot; remembered in %s: delete it "
+				       "to check again", when, path);
+		ret = 0;
 	}
 	json_decref(j);
-	return r;
+	return ret;
 }
 
 static void kvm_memo_write(const char *path, const char *reason, const char *serial)
@@ -247,23 +248,22 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 		.timeout = conf->timeout < KVM_CHECK_TIMEOUT ? (double)conf->timeout : KVM_CHECK_TIMEOUT,
 		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
 	};
-	char *reason = NULL, *memo = kvm_memo_path(conf, &o);
+	char *reason = NULL, *whence = NULL, *memo = kvm_memo_path(conf, &o);
 	struct kb_vm_result res;
-	int r;
+	int r = -1;
 
-	if (memo && kvm_memo_read(memo, rv->v->name, why) == 0) {
-		r = -1;
-		goto out;
+	if (!memo || kvm_memo_read(memo, &reason, &whence) < 0) {
+		kb_mkdir_p(logdir, 0755);
+		r = kb_vm_check(&o, &reason, &res);
+		if (r < 0 && memo && res.timed_out && res.bytes == 0)
+			kvm_memo_write(memo, reason, serial);
+		whence = kb_xasprintf("serial log %s", serial);
 	}
-	kb_mkdir_p(logdir, 0755);
-	r = kb_vm_check(&o, &reason, &res);
 	if (r < 0)
-		*why = kb_xasprintf("KVM runs a BIOS, but kernel '%s' does not boot under it: %s (serial "
-				    "log %s)", rv->v->name, reason, serial);
-	if (r < 0 && memo && res.timed_out && res.bytes == 0)
-		kvm_memo_write(memo, reason, serial);
+		*why = kb_xasprintf("KVM runs a BIOS, but kernel '%s' does not boot under it: %s (%s)",
+				    rv->v->name, reason, whence);
 	free(reason);
-out:
+	free(whence);
 	free(memo);
 	free(append);
 	free(serial);
