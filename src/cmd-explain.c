@@ -189,6 +189,18 @@ static char *explain_text(const char *orig, const char *a, const char *b, const 
 	return text;
 }
 
+/* The paths of a hybrid as its key hybrid = A B PATH... lists them ("." for
+ * the whole kernel), space-separated (malloc'd). */
+static char *paths_line(char *const *paths, size_t n)
+{
+	char *pl = NULL;
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		add_line(&pl, &len, "%s%s", i ? " " : "", *paths[i] ? paths[i] : ".");
+	return pl;
+}
+
 /* The hybrid that is B over the paths (the whole of the by-flag study). */
 static char *flag_whole_variant(const char *b, char *const *paths, size_t n)
 {
@@ -202,11 +214,9 @@ static char *flag_whole_variant(const char *b, char *const *paths, size_t n)
 static char *explain_flag_text(const char *orig, const char *a, const char *b, const char *cases,
 			       char *const *paths, size_t np, const struct kb_flag *flags, size_t nf)
 {
-	char *text = NULL, *whole = flag_whole_variant(b, paths, np), *pl = NULL;
-	size_t len = 0, plen = 0;
+	char *text = NULL, *whole = flag_whole_variant(b, paths, np), *pl = paths_line(paths, np);
+	size_t len = 0;
 
-	for (size_t i = 0; i < np; i++)
-		add_line(&pl, &plen, "%s%s", i ? " " : "", *paths[i] ? paths[i] : ".");
 	add_line(&text, &len, "# kbench explain --by-flag %s %s: this configuration is generated\n", a, b);
 	copy_base(&text, &len, orig, a, b, cases);
 	add_line(&text, &len, "\n[variant %s]\ndescription = %s with %s compiled as in %s\n"
@@ -703,7 +713,7 @@ static int flag_write(const char *dir, const struct kb_conf *conf, const struct 
 {
 	const struct kb_variant *va = NULL, *vb = NULL, *vw = NULL;
 	struct flagrow *fr = NULL;
-	size_t nf = 0, a, b, whole_v, plen = 0;
+	size_t nf = 0, a, b, whole_v;
 	char *parts = NULL;
 	json_t *out = NULL;
 	struct kb_doc d;
@@ -718,8 +728,8 @@ static int flag_write(const char *dir, const struct kb_conf *conf, const struct 
 	a = va ? kb_model_variant(m, va->name) : (size_t)-1;
 	b = vb ? kb_model_variant(m, vb->name) : (size_t)-1;
 	whole_v = vw ? kb_model_variant(m, vw->name) : (size_t)-1;
-	for (size_t i = 0; vw && i < vw->n_hy_paths; i++)
-		add_line(&parts, &plen, "%s%s", i ? " " : "", *vw->hy_paths[i] ? vw->hy_paths[i] : ".");
+	if (vw)
+		parts = paths_line(vw->hy_paths, vw->n_hy_paths);
 	/* per flag: "A.FLAG.B" (A with it as in B) and "B.FLAG.A" (the whole with it as in A) */
 	for (size_t i = 0; va && i < conf->n_variants; i++) {
 		const struct kb_variant *v = &conf->variants[i], *loo;
