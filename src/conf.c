@@ -1253,8 +1253,7 @@ static int fragment_check(const struct kb_conf *conf)
 			*nl = 0;
 		ln++;
 		l += strspn(l, " \t");
-		for (size_t n = strlen(l); n && (l[n - 1] == ' ' || l[n - 1] == '\t' || l[n - 1] == '\r');)
-			l[--n] = 0;
+		kb_rtrim(l);
 		if (!*l || *l == '#')
 			continue;
 		eq = strchr(l, '=');

@@ -101,17 +101,18 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	free(apath);
 	if (acmd && !strcmp(obj, aobj)) {
 		int differ = strcmp(acmd, bcmd) != 0;
+		char *c = W.cflags ? strstr(bcmd, " -c ") : NULL;
 
 		W.c->objects++;
 		W.c->differ += differ;
-		if (W.cflags ? kb_hybrid_match(obj, W.paths, W.npaths) && strstr(bcmd, " -c ")
-			     : differ && kb_hybrid_match(obj, W.paths, W.npaths)) {
+		/* flags mode: every compilation under the paths; else those that differ */
+		if ((W.cflags ? c != NULL : differ) && kb_hybrid_match(obj, W.paths, W.npaths)) {
 			if (W.cflags) {
 				/* right after the compiler's -c: a command may go on after
 				 * the compilation ("; objtool ...") */
-				char *c = strstr(bcmd, " -c "), *with;
+				char *with = kb_xasprintf("%.*s -c %s %s", (int)(c - bcmd), bcmd, W.cflags,
+							  c + 4);
 
-				with = kb_xasprintf("%.*s -c %s %s", (int)(c - bcmd), bcmd, W.cflags, c + 4);
 				free(bcmd);
 				bcmd = with;
 			}
@@ -342,9 +343,7 @@ static void settings_parse(char *text, struct setting **s, size_t *n)
 			continue;
 		*end = 0;
 		val = end + 1 + strspn(end + 1, " \t");
-		vlen = strlen(val);
-		while (vlen && (val[vlen - 1] == ' ' || val[vlen - 1] == '\t' || val[vlen - 1] == '\r'))
-			val[--vlen] = 0;
+		vlen = kb_rtrim(val);
 		if (!strncmp(opt, "--param=", 8)) {
 			char *name = opt + 8, *eq = strchr(name, '='), *g;
 

@@ -521,6 +521,15 @@ char *kb_xstrndup(const char *s, size_t n)
 	return p ? p : oom();
 }
 
+size_t kb_rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return n;
+}
+
 char *kb_find_companion(const char *env, const char *build_rel, const char *installed)
 {
 	const char *e = getenv(env);

@@ -35,6 +35,9 @@ void *kb_xrealloc(void *p, size_t n);
 char *kb_xstrdup(const char *s);
 char *kb_xstrndup(const char *s, size_t n);
 char *kb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s cut in place before its trailing spaces, tabs and carriage returns;
+ * its new length. */
+size_t kb_rtrim(char *s);
 
 /* mkdir -p; 0 or -errno with a message */
 int kb_mkdir_p(const char *path, int mode);
