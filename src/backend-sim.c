@@ -235,6 +235,9 @@ static int usable(json_t *host)
 static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
 {
 	(void)accel;
+	/* time under -icount and instruction counts do not depend on where
+	 * the code lands; misses and what is modeled from them do */
+	d->layout_free = !field || !strncmp(field, "ins", 3);
 	if (!field) {
 		d->source = KB_FIG_MODELED;
 		d->note = "emulated time, paced by the instruction count";

@@ -95,6 +95,8 @@ struct kb_metric_desc {
 	const char *label;		/* NULL: "<field> per operation" / "time per operation" */
 	const char *unit;		/* NULL: "<field>/op" / "ns/op" */
 	const char *note;		/* static text; "" for none */
+	int layout_free;		/* deterministic and the same wherever the code
+					 * lands (instruction counts): one layout tells */
 };
 
 struct kb_backend {

@@ -84,22 +84,18 @@ static void compare_models(struct kb_compare *c, const struct kb_model *a, const
 		const struct kb_row *ra = kb_model_find(a, b->cases[rb->cas], b->metrics[rb->metric].name,
 							b->variants[rb->variant].name);
 		struct kb_compare_row *r = &c->rows[c->n];
-		const double *xa, *xb;
-		size_t na, nb;
 
 		if (!ra || !ra->boots || !rb->boots)
 			continue;
-		xa = kb_row_reps(ra, &na);
-		xb = kb_row_reps(rb, &nb);
 		memset(r, 0, sizeof(*r));
 		r->a = ra;
 		r->b = rb;
 		r->mb = b;
 		r->t.deterministic = ra->t.deterministic && rb->t.deterministic;
-		r->t.layouts = ra->by_layout && rb->by_layout;
+		r->t.moves_with_layout = b->metrics[rb->metric].moves_with_layout;
 		gsl_rng_set(rng, kb_stats_seed(a->seed ^ b->seed, b->cases[rb->cas], b->metrics[rb->metric].name,
 					       b->variants[rb->variant].name));
-		kb_model_versus(&r->t, xb, nb, xa, na, rng, &c->o);
+		kb_model_versus(&r->t, rb, ra, rng, &c->o);
 		c->n++;
 	}
 	n = c->n - first;

@@ -149,8 +149,6 @@ static void speed(struct kb_model *m, struct kb_pred *x, int kind, gsl_rng *rng)
 		const struct kb_row *ra = kb_model_row(m, c, m->primary, x->va);
 		const struct kb_row *rb = kb_model_row(m, c, m->primary, x->vb);
 		struct kb_pred_case *pc;
-		const double *xa, *xb;
-		size_t na = 0, nb = 0;
 
 		if (!want[c])
 			continue;
@@ -164,12 +162,10 @@ static void speed(struct kb_model *m, struct kb_pred *x, int kind, gsl_rng *rng)
 			pc->t = ra->t;
 			continue;
 		}
-		xa = kb_row_reps(ra, &na);
-		xb = kb_row_reps(rb, &nb);
 		pc->t.deterministic = ra->t.deterministic && rb->t.deterministic;
-		pc->t.layouts = m->nlayouts >= 2;
+		pc->t.moves_with_layout = m->metrics[m->primary].moves_with_layout;
 		gsl_rng_set(rng, kb_stats_seed(m->seed + 2, m->cases[c], x->a, x->b));
-		kb_model_versus(&pc->t, xa, na, xb, nb, rng, &m->o);
+		kb_model_versus(&pc->t, ra, rb, rng, &m->o);
 	}
 	if (x->own_tests) {
 		tests = kb_xcalloc(x->ncases + 1, sizeof(*tests));
@@ -186,7 +182,7 @@ static void speed(struct kb_model *m, struct kb_pred *x, int kind, gsl_rng *rng)
 		x->faster += v == KB_VERDICT_FASTER;
 		x->slower += v == KB_VERDICT_SLOWER;
 		x->same += v == KB_VERDICT_SAME;
-		x->undecided += v == KB_VERDICT_UNDECIDED;
+		x->undecided += v == KB_VERDICT_UNDECIDED || v == KB_VERDICT_ONE_LAYOUT;
 		x->equivalent += v == KB_VERDICT_EQUIVALENT;
 	}
 	free(want);

@@ -56,6 +56,8 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference)
 		return;
 	json_object_set_new(row, "ratio", num(t->ratio));
 	json_object_set_new(row, "ratio_ci", interval(t->ratio_ci));
+	json_object_set_new(row, "unit", json_string(kb_unit_name(t->unit)));
+	json_object_set_new(row, "replicates", json_pack("[I,I]", (json_int_t)t->n, (json_int_t)t->n_ref));
 	json_object_set_new(row, "u", json_real(t->u));
 	json_object_set_new(row, "p", num(t->p));
 	json_object_set_new(row, "p_exact", json_boolean(t->p_exact));
@@ -64,14 +66,20 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference)
 	json_object_set_new(row, "effect", json_string(t->effect));
 	json_object_set_new(row, "identical_counts", json_boolean(t->identical_counts));
 	json_object_set_new(row, "difference", num(t->difference));
-	if (t->layouts)
+	if (t->unit != KB_UNIT_BOOT)
 		json_object_set_new(row, "noise", num(t->noise));
-	json_object_set_new(row, "below_noise", json_boolean(t->below_noise));
+	json_object_set_new(row, "superiority", num(t->superiority));
 	if (t->decided) {
 		json_object_set_new(row, "p_holm", json_real(t->p_holm));
 		json_object_set_new(row, "family", json_integer((json_int_t)t->family));
 	}
+	json_object_set_new(row, "verdict_level", num(t->family_level));
+	json_object_set_new(row, "verdict_ci", interval(t->verdict_ci));
 	json_object_set_new(row, "verdict", json_string(kb_verdict_name(t->verdict)));
+	if (t->needed >= 0)
+		json_object_set_new(row, "needed", json_pack("{s:I,s:s,s:s}", "replicates", (json_int_t)t->needed,
+							     "unit", kb_unit_name(t->unit), "for",
+							     kb_verdict_name(t->needed_for)));
 }
 
 static json_t *variant(const struct kb_model *m, const void *x)
@@ -94,9 +102,12 @@ static json_t *metric(const struct kb_model *m, const void *x)
 	const struct kb_metric *k = x;
 	size_t built = m->nlayouts ? m->nlayouts : 1;
 
-	return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s,s:{s:s,s:I,s:I,s:I}}", "name", k->name, "field", k->field,
-			 "label", k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source), "note",
-			 k->note, "replicates", "unit", k->by_layout ? "layout" : "boot", "built_layouts",
+	enum kb_unit unit = kb_model_unit(m, (size_t)(k - m->metrics));
+
+	return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s,s:I,s:I,s:I}}", "name", k->name, "field",
+			 k->field, "label", k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source),
+			 "note", k->note, "moves_with_layout", k->moves_with_layout, "replicates", "unit",
+			 k->by_layout ? "layout" : "boot", "test_unit", kb_unit_name(unit), "built_layouts",
 			 (json_int_t)built, "virtual_layouts", (json_int_t)k->virtual_layouts, "per_variant",
 			 (json_int_t)(k->by_layout ? built * (k->virtual_layouts + 1) : 0));
 }
@@ -121,6 +132,12 @@ static json_t *row(const struct kb_model *m, const void *x)
 						    "range", json_pack("[o,o]", num(r->lo), num(r->hi))));
 	if (r->by_layout && m->metrics[r->metric].virtual_layouts)
 		json_object_set_new(o, "layout_virtual", ints(r->layout_virtual, r->layouts));
+	if (r->by_layout)
+		json_object_update_new(o, json_pack("{s:I,s:o,s:o}", "builds", (json_int_t)r->builds,
+						    "build_ids", ints(r->build_ids, r->builds),
+						    "build_medians", kb_model_json_reals(r->build_medians, r->builds)));
+	if (isfinite(r->build_spread))
+		json_object_set_new(o, "build_spread", num(r->build_spread));
 
 	kb_model_json_test(o, &r->t, r->variant == m->baseline);
 	return o;
@@ -286,6 +303,27 @@ static int dropped_any(const struct kb_model_dropped *d)
 	       d->names.sim;
 }
 
+/* The cases whose figures that do not move with the layout change from
+ * build to build by more than min_effect (kb_model_build_spread). */
+static json_t *build_sensitive(const struct kb_model *m)
+{
+	json_t *a = json_array();
+
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++) {
+			const struct kb_row *r;
+			double s = kb_model_build_spread(m, c, v, &r);
+
+			if (!(s > m->o.min_effect))
+				continue;
+			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "case", m->cases[c],
+							   "variant", m->variants[v].name, "metric",
+							   m->metrics[r->metric].name, "builds", (json_int_t)r->builds,
+							   "min", num(r->lo), "max", num(r->hi), "spread", num(s)));
+		}
+	return a;
+}
+
 /* Only where something was dropped: a clean run's summary.json keeps its
  * layout. */
 static json_t *dropped(const struct kb_model_dropped *d)
@@ -334,9 +372,10 @@ static json_t *model(const struct kb_model *m, int sub)
 					    "primary_metric", m->metrics[m->primary].name,
 					    "accel_why", m->accel_why, "host_cpu", m->host_cpu,
 					    "workloads", m->workloads, "scale", num(m->scale)));
-	json_object_update_new(o, json_pack("{s:f,s:I,s:s}", "min_effect", m->o.min_effect,
+	json_object_update_new(o, json_pack("{s:f,s:I,s:s,s:s}", "min_effect", m->o.min_effect,
 					    "layouts", (json_int_t)m->nlayouts,
-					    "unit", m->nm && m->metrics[m->primary].by_layout ? "layout" : "boot"));
+					    "unit", m->nm && m->metrics[m->primary].by_layout ? "layout" : "boot",
+					    "test_unit", kb_unit_name(kb_model_unit(m, m->primary))));
 	json_object_set_new(o, "virtual_layouts", json_integer((json_int_t)m->virtual_layouts));
 	if (!sub)
 		json_object_set_new(o, "torn_lines", json_pack("{s:I,s:I,s:I,s:I}",
@@ -352,6 +391,7 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "results", ARRAY_OF(row, m->rows, m->nrows));
 	json_object_set_new(o, "caveats", caveats);
 	json_object_set_new(o, "caveat_ids", ids);
+	json_object_set_new(o, "build_sensitive", build_sensitive(m));
 	json_object_set_new(o, "correlation", ARRAY_OF(correlation, m->corr, m->ncorr));
 	json_object_set_new(o, "claim", ARRAY_OF(claim, m->claims, m->nclaims));
 	if (sub) {

@@ -9,6 +9,7 @@
  * the caveats.  The one place where figures are computed. */
 #include "config.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,9 +39,16 @@ static double num(json_t *o, const char *key)
 const char *kb_verdict_name(enum kb_verdict v)
 {
 	static const char *const names[] = { "", "faster", "slower", "same", "not distinguishable",
-					      "equivalent" };
+					      "equivalent", "this layout only" };
 
 	return (size_t)v < KB_ARRAY_SIZE(names) ? names[v] : "";
+}
+
+const char *kb_unit_name(enum kb_unit u)
+{
+	static const char *const names[] = { "boot", "build", "virtual layout" };
+
+	return (size_t)u < KB_ARRAY_SIZE(names) ? names[u] : "";
 }
 
 const char *kb_answer_name(enum kb_answer a)
@@ -73,6 +81,7 @@ static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char
 	kb_backend_metric(m->backend, field, m->accel, &d);
 	mt->field = kb_pool_strdup(&m->pool, field);
 	mt->source = d.source;
+	mt->moves_with_layout = !d.layout_free;
 	mt->note = d.note ? d.note : "";
 	if (d.label)
 		mt->label = d.label;
@@ -492,10 +501,65 @@ static void group(const struct kb_model *m, const struct kb_model_input *in, con
 	free(key);
 }
 
+double kb_model_build_spread(const struct kb_model *m, size_t cas, size_t v, const struct kb_row **row)
+{
+	double most = NAN;
+
+	if (row)
+		*row = NULL;
+	for (size_t k = 0; k < m->nm; k++) {
+		const struct kb_row *r = kb_model_row(m, cas, k, v);
+
+		if (m->metrics[k].moves_with_layout || !r || !r->t.deterministic || !(r->build_spread >= 0))
+			continue;
+		if (!(r->build_spread <= most)) {
+			most = r->build_spread;
+			if (row)
+				*row = r;
+		}
+	}
+	return most;
+}
+
+enum kb_unit kb_model_unit(const struct kb_model *m, size_t k)
+{
+	if (k >= m->nm || !m->metrics[k].by_layout)
+		return KB_UNIT_BOOT;
+	return m->nlayouts >= 2 ? KB_UNIT_BUILD : KB_UNIT_VLAYOUT;
+}
+
+enum kb_unit kb_row_unit(const struct kb_row *r)
+{
+	return !r->by_layout ? KB_UNIT_BOOT : r->by_build ? KB_UNIT_BUILD : KB_UNIT_VLAYOUT;
+}
+
 const double *kb_row_reps(const struct kb_row *r, size_t *n)
 {
-	*n = r->by_layout ? r->layouts : r->boots;
-	return r->by_layout ? r->layout_medians : r->boot_medians;
+	switch (kb_row_unit(r)) {
+	case KB_UNIT_BUILD:
+		*n = r->builds;
+		return r->build_medians;
+	case KB_UNIT_VLAYOUT:
+		*n = r->layouts;
+		return r->layout_medians;
+	default:
+		*n = r->boots;
+		return r->boot_medians;
+	}
+}
+
+void kb_row_nested(const struct kb_row *r, struct kb_nested *out)
+{
+	if (r->by_layout)
+		*out = (struct kb_nested){ r->layout_medians, r->build_start, r->builds };
+	else
+		*out = (struct kb_nested){ r->boot_medians, NULL, r->boots };
+}
+
+/* How many values a nested set holds. */
+static size_t nested_count(const struct kb_nested *a)
+{
+	return a->start ? a->start[a->n] : a->n;
 }
 
 static int cmp_layout(const void *a, const void *b)
@@ -537,10 +601,16 @@ static void layout_medians(struct kb_model *m, struct kb_row *r, const struct kb
 	}
 	pool = kb_xmalloc((total ? total : 1) * sizeof(*pool));
 	r->by_layout = 1;
+	r->by_build = m->nlayouts >= 2;
 	r->layout_ids = kb_pool_array(&m->pool, most, sizeof(*r->layout_ids));
 	r->layout_virtual = kb_pool_array(&m->pool, most, sizeof(*r->layout_virtual));
 	r->layout_medians = kb_pool_array(&m->pool, most, sizeof(*r->layout_medians));
+	r->build_ids = kb_pool_array(&m->pool, n, sizeof(*r->build_ids));
+	r->build_medians = kb_pool_array(&m->pool, n, sizeof(*r->build_medians));
+	r->build_start = kb_pool_array(&m->pool, n + 1, sizeof(*r->build_start));
 	for (size_t i = 0, j = 0; i < n; i = j) {
+		size_t first = r->layouts;
+
 		for (j = i; j < n && c[j]->layout == c[i]->layout; j++)
 			;
 		for (size_t k = 0; k <= nvl; k++) {
@@ -560,9 +630,44 @@ static void layout_medians(struct kb_model *m, struct kb_row *r, const struct kb
 			r->layout_virtual[r->layouts] = (long long)k;
 			r->layout_medians[r->layouts++] = kb_stats_median(pool, got);
 		}
+		if (r->layouts == first)
+			continue;
+		/* the build's summary: the median over its layouts */
+		r->build_start[r->builds] = first;
+		r->build_ids[r->builds] = c[i]->layout;
+		r->build_medians[r->builds++] = kb_stats_median(r->layout_medians + first, r->layouts - first);
 	}
+	r->build_start[r->builds] = r->layouts;
 	free(pool);
 	free(c);
+}
+
+static int constant(const double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return 0;
+	return 1;
+}
+
+static double range_of(const double *v, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return n ? hi - lo : NAN;
+}
+
+static double min_of(const double *v, size_t n)
+{
+	double lo = INFINITY;
+
+	for (size_t i = 0; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo;
+	return lo;
 }
 
 /* Per-boot medians of one metric (boots in increasing order), outliers
@@ -597,6 +702,11 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell 
 		layout_medians(m, r, cell, n, metric);
 	reps = kb_row_reps(r, &nr);
 	r->median = kb_stats_median(reps, nr);
+	/* the range: of every layout (or boot), whatever the unit */
+	if (r->by_layout) {
+		reps = r->layout_medians;
+		nr = r->layouts;
+	}
 	r->lo = r->hi = NAN;
 	for (size_t i = 0; i < nr; i++) {
 		if (!(reps[i] >= r->lo))
@@ -604,68 +714,93 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell 
 		if (!(reps[i] <= r->hi))
 			r->hi = reps[i];
 	}
+	r->build_spread = NAN;
+	if (r->by_build && r->builds >= 2) {
+		double med = kb_stats_median(r->build_medians, r->builds);
+
+		r->build_spread = med != 0 ? range_of(r->build_medians, r->builds) / fabs(med) : NAN;
+	}
 	r->t.deterministic = det;
 	r->t.ratio = NAN;
 }
 
-static int constant(const double *v, size_t n)
+/* The sample variance of v (n > 1). */
+static double variance(const double *v, size_t n)
 {
-	for (size_t i = 1; i < n; i++)
-		if (v[i] != v[0])
-			return 0;
-	return 1;
-}
-
-static double range_of(const double *v, size_t n)
-{
-	double lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = 0; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	return n ? hi - lo : NAN;
-}
-
-static double min_of(const double *v, size_t n)
-{
-	double lo = INFINITY;
+	double mean = 0, ss = 0;
 
 	for (size_t i = 0; i < n; i++)
-		lo = v[i] < lo ? v[i] : lo;
-	return lo;
+		mean += v[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return ss / (double)(n - 1);
 }
 
-void kb_model_versus(struct kb_test *t, const double *x, size_t nx, const double *base, size_t nb,
-		     gsl_rng *rng, const struct kb_model_opts *o)
+/* The share of pairs (one value of each) in which x is above base, ties
+ * counting one half. */
+static double superiority(const double *x, size_t nx, const double *base, size_t nb)
+{
+	double d = kb_stats_cliffs_delta(x, nx, base, nb);
+
+	return isnan(d) ? NAN : (d + 1) / 2;
+}
+
+void kb_model_versus(struct kb_test *t, const struct kb_row *xr, const struct kb_row *br, gsl_rng *rng,
+		     const struct kb_model_opts *o)
 {
 	struct kb_interval ci = { NAN, NAN };
+	struct kb_nested xn, bn;
 	struct kb_mwu mwu;
+	const double *x, *base;
+	size_t nx, nb, vx, vb;
 	double mx, mb;
 
+	x = kb_row_reps(xr, &nx);
+	base = kb_row_reps(br, &nb);
 	if (!nx || !nb)
 		return;
 	t->done = 1;
+	t->unit = kb_row_unit(xr);
+	t->n = nx;
+	t->n_ref = nb;
 	mx = kb_stats_median(x, nx);
 	mb = kb_stats_median(base, nb);
 	t->difference = mx - mb;
+	t->ref_median = mb;
+	/* the pooled variance of the replicates, for what would decide it */
+	t->spread2 = nx + nb >= 3 ? ((nx > 1 ? (double)(nx - 1) * variance(x, nx) : 0) +
+				     (nb > 1 ? (double)(nb - 1) * variance(base, nb) : 0)) / (double)(nx + nb - 2)
+				  : NAN;
 	/* a reference of 0 against more than 0: an infinite ratio, not a null */
 	t->ratio = mb != 0 ? mx / mb : mx > 0 ? INFINITY : mx < 0 ? -INFINITY : 1;
-	t->identical_counts = constant(x, nx) && constant(base, nb);
-	t->noise = t->layouts ? fmax(range_of(x, nx), range_of(base, nb)) : NAN;
+	kb_row_nested(xr, &xn);
+	kb_row_nested(br, &bn);
+	vx = nested_count(&xn);
+	vb = nested_count(&bn);
+	t->identical_counts = constant(xn.v, vx) && constant(bn.v, vb);
+	/* descriptions of the layouts, never a gate */
+	t->noise = t->unit != KB_UNIT_BOOT ? fmax(range_of(xn.v, vx), range_of(bn.v, vb)) : NAN;
+	t->superiority = superiority(xn.v, vx, bn.v, vb);
 	/* a ratio's interval needs a reference that cannot resample to 0 */
-	if (t->identical_counts && isfinite(t->ratio))
+	if (t->identical_counts && isfinite(t->ratio)) {
 		ci.lo = ci.hi = t->ratio;
-	else if ((nx > 1 || nb > 1) && min_of(base, nb) > 0)
-		kb_stats_bootstrap_ratio(x, nx, base, nb, rng, o->resamples, o->level, &ci);
+	} else if ((vx > 1 || vb > 1) && min_of(bn.v, vb) > 0 && o->resamples) {
+		double *dist = kb_xmalloc(o->resamples * sizeof(*dist));
+
+		kb_stats_bootstrap_ratio_nested(&xn, &bn, rng, o->resamples, dist);
+		kb_stats_percentile(dist, o->resamples, o->level, &ci);
+		kb_stats_tails_init(&t->tails, dist, o->resamples, o->level);
+		free(dist);
+	}
 	t->ratio_ci = ci;
 	t->cliffs_delta = kb_stats_cliffs_delta(x, nx, base, nb);
 	t->effect = kb_stats_effect_label(t->cliffs_delta);
 	t->p_min = kb_stats_mwu_min_p(nx, nb);
 	/* Deterministic counts, the same in every boot, of a single layout
 	 * need no test: the difference is the difference, for this layout.
-	 * With layouts, the layouts are tested whatever the backend. */
-	if (t->deterministic && t->identical_counts && !t->layouts) {
+	 * With layouts, the layouts (or builds) are tested whatever the
+	 * backend. */
+	if (t->deterministic && t->identical_counts && t->unit == KB_UNIT_BOOT) {
 		t->u = t->p = t->p_min = NAN;
 		return;
 	}
@@ -675,40 +810,110 @@ void kb_model_versus(struct kb_test *t, const double *x, size_t nx, const double
 	t->p_exact = mwu.exact;
 }
 
-/* No verdict below the noise: a difference within the spread of the
- * layouts, or under min_effect of the reference, is no difference. */
-static int below_noise(const struct kb_test *t, const struct kb_model_opts *o)
+/* The interval against the margin 1 +- min_effect. */
+static int above(struct kb_interval ci, double me)
 {
-	if (t->difference == 0)
-		return 1;
-	if (isfinite(t->noise) && fabs(t->difference) <= t->noise)
-		return 1;
-	/* an infinite ratio (a reference of 0) is never under min_effect */
-	return isfinite(t->ratio) && fabs(t->ratio - 1) < o->min_effect;
+	return ci.lo > 1 + me;
 }
 
-/* The interval of the ratio inside 1 +- min_effect (the identical counts
- * of one layout: the ratio itself). */
-static int equivalent(const struct kb_test *t, const struct kb_model_opts *o)
+static int below(struct kb_interval ci, double me)
 {
-	return isfinite(t->ratio_ci.lo) && isfinite(t->ratio_ci.hi) && t->ratio_ci.lo > 1 - o->min_effect &&
-	       t->ratio_ci.hi < 1 + o->min_effect;
+	return ci.hi < 1 - me;
 }
 
-static enum kb_verdict verdict_of(struct kb_test *t, const struct kb_model_opts *o)
+static int inside(struct kb_interval ci, double me)
 {
-	int untested = !isfinite(t->p);
+	return ci.lo > 1 - me && ci.hi < 1 + me;
+}
 
-	t->below_noise = below_noise(t, o);
+static enum kb_verdict verdict_of(const struct kb_test *t, const struct kb_model_opts *o)
+{
+	double me = o->min_effect;
+	int called = t->decided && t->p_holm < o->alpha;
+
 	if (t->identical_counts && t->difference == 0)
 		return KB_VERDICT_SAME;
-	if (!t->below_noise && ((untested && t->deterministic && t->identical_counts) ||
-				(t->decided && t->p_holm < o->alpha && t->cliffs_delta != 0 &&
-				 (t->cliffs_delta < 0) == (t->difference < 0))))
-		return t->difference < 0 ? KB_VERDICT_FASTER : KB_VERDICT_SLOWER;
-	if (equivalent(t, o))
+	if (!isfinite(t->p)) {
+		/* identical deterministic counts of one layout, untested: the
+		 * difference is the difference, but only for this layout where
+		 * the layout moves the figure */
+		if (!(t->deterministic && t->identical_counts))
+			return KB_VERDICT_UNDECIDED;
+		if (t->moves_with_layout)
+			return KB_VERDICT_ONE_LAYOUT;
+		called = 1;
+	}
+	/* against a reference of 0 no margin can be read: the test decides */
+	if (isinf(t->ratio))
+		return !called ? KB_VERDICT_UNDECIDED : t->ratio > 0 ? KB_VERDICT_SLOWER : KB_VERDICT_FASTER;
+	if (called && above(t->verdict_ci, me))
+		return KB_VERDICT_SLOWER;
+	if (called && below(t->verdict_ci, me))
+		return KB_VERDICT_FASTER;
+	if (inside(t->verdict_ci, me))
 		return KB_VERDICT_EQUIVALENT;
 	return KB_VERDICT_UNDECIDED;
+}
+
+/* The fewest replicates a side (equal sides) for which Holm over a family
+ * of k tests can reach alpha: k * 2 / C(2n, n) < alpha. */
+static long long replicates_needed(size_t k, double alpha)
+{
+	for (size_t n = 1; n < 64; n++)
+		if ((double)k * kb_stats_mwu_min_p(n, n) < alpha)
+			return (long long)n;
+	return 64;
+}
+
+#define KB_NEEDED_MAX 1000000
+
+/*
+ * How many replicates a side (in the test's unit) would decide a case that
+ * is not distinguishable, were the effect and the spread what they are:
+ * the interval's half width z s sqrt(pi / n) (a median's standard error
+ * under normality is sqrt(pi / 2) s / sqrt(n), and a difference has two)
+ * must fit between the effect and the margin, z at the family's level; a
+ * rank test must be able to reach alpha after Holm; and, for faster or
+ * slower, the rank test reach it at the probability of superiority seen.  Kalibera and Jones
+ * (2013) size each level of a design from its measured variance: here the
+ * spread of the test's replicates (builds' summaries, or layouts, or boots)
+ * at the run's number of layouts within each.
+ */
+static void needed(struct kb_test *t, const struct kb_model_opts *o)
+{
+	double me = o->min_effect, z, gap;
+	size_t m = t->family ? t->family : 1;
+	long long n;
+
+	t->needed = -1;
+	if (t->verdict != KB_VERDICT_UNDECIDED || !isfinite(t->ratio) || !isfinite(t->spread2))
+		return;
+	z = gsl_cdf_ugaussian_Pinv(1 - o->alpha / (2 * (double)m));
+	gap = fabs(t->difference) - me * fabs(t->ref_median);
+	t->needed_for = t->difference > 0 ? KB_VERDICT_SLOWER : KB_VERDICT_FASTER;
+	if (gap < 0) {			/* under the margin: only equivalence */
+		gap = -gap;
+		t->needed_for = KB_VERDICT_EQUIVALENT;
+	}
+	if (gap == 0) {
+		t->needed = 0;
+		return;
+	}
+	n = (long long)ceil(M_PI * z * z * t->spread2 / (gap * gap));
+	if (t->needed_for != KB_VERDICT_EQUIVALENT) {
+		/* the rank test too: Noether (1987), n = z^2 / (6 (P - 1/2)^2)
+		 * a side at the probability of superiority P seen, which
+		 * holds where the spread is far from normal (two kinds of
+		 * build, say) */
+		double q = (t->cliffs_delta + 1) / 2 - 0.5;
+		double rank = q != 0 ? ceil(z * z / (6 * q * q)) : (double)KB_NEEDED_MAX;
+
+		if ((double)n < rank)
+			n = rank < (double)KB_NEEDED_MAX ? (long long)rank : KB_NEEDED_MAX;
+		if (n < replicates_needed(m, o->alpha))
+			n = replicates_needed(m, o->alpha);
+	}
+	t->needed = n < 2 ? 2 : n > KB_NEEDED_MAX ? KB_NEEDED_MAX : n;
 }
 
 static int has_p(const struct kb_test *t)
@@ -745,10 +950,24 @@ void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
 		}
 	}
 	/* every test with figures gets a verdict; only those with a p are in
-	 * a family */
-	for (size_t i = 0; i < n; i++)
-		if (t[i]->done)
-			t[i]->verdict = verdict_of(t[i], o);
+	 * a family, whose size sets the level of the interval the verdict
+	 * reads (Bonferroni's, which Holm's first step is) */
+	for (size_t i = 0; i < n; i++) {
+		struct kb_test *x = t[i];
+
+		if (!x->done)
+			continue;
+		x->verdict_ci = x->ratio_ci;
+		x->family_level = o->level;
+		if (x->decided && x->tails.n) {
+			x->family_level = 1 - o->alpha / (double)x->family;
+			if (kb_stats_tails_interval(&x->tails, x->family_level, &x->verdict_ci) < 0)
+				x->verdict_ci = (struct kb_interval){ NAN, NAN };
+		}
+		x->verdict = verdict_of(x, o);
+		needed(x, o);
+		kb_stats_tails_release(&x->tails);
+	}
 	free(done);
 	free(p);
 	free(adj);
@@ -771,8 +990,8 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 	for (size_t c = 0; c < m->nc; c++)
 		for (size_t k = 0; k < m->nm; k++) {
 			struct kb_row *r = &m->rows[(c * m->nm + k) * m->nv], *base = NULL;
-			const double *reps, *breps;
-			size_t nr, nb;
+			const double *reps;
+			size_t nr;
 
 			for (size_t v = 0; v < m->nv; v++) {
 				size_t gi = v * m->nc + c;
@@ -795,16 +1014,14 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 				continue;
 			base = &r[m->baseline];
 			base->t.ratio = base->boots ? 1 : NAN;
-			breps = kb_row_reps(base, &nb);
 			for (size_t v = 0; v < m->nv; v++) {
 				if (v == m->baseline)
 					continue;
 				gsl_rng_set(rng, kb_stats_seed(m->seed + 1, m->cases[c], m->metrics[k].name,
 							       m->variants[v].name));
 				r[v].t.deterministic &= base->t.deterministic;
-				r[v].t.layouts = r[v].by_layout && base->by_layout;
-				reps = kb_row_reps(&r[v], &nr);
-				kb_model_versus(&r[v].t, reps, nr, breps, nb, rng, &m->o);
+				r[v].t.moves_with_layout = m->metrics[k].moves_with_layout;
+				kb_model_versus(&r[v].t, &r[v], base, rng, &m->o);
 			}
 		}
 	tests = kb_xcalloc(m->nrows + 1, sizeof(*tests));
@@ -909,7 +1126,7 @@ static void claims(struct kb_model *m)
 			c->faster += vd == KB_VERDICT_FASTER;
 			c->slower += vd == KB_VERDICT_SLOWER;
 			c->same += vd == KB_VERDICT_SAME;
-			c->undecided += vd == KB_VERDICT_UNDECIDED;
+			c->undecided += vd == KB_VERDICT_UNDECIDED || vd == KB_VERDICT_ONE_LAYOUT;
 			c->equivalent += vd == KB_VERDICT_EQUIVALENT;
 		}
 		c->cases = c->faster + c->slower + c->same + c->undecided + c->equivalent;
@@ -931,25 +1148,19 @@ static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const 
 	va_end(ap);
 }
 
-/* The fewest replicates a side (equal sides) for which Holm over a family
- * of k tests can reach alpha: k * 2 / C(2n, n) < alpha. */
-static long long replicates_needed(size_t k, double alpha)
-{
-	for (size_t n = 1; n < 64; n++)
-		if ((double)k * kb_stats_mwu_min_p(n, n) < alpha)
-			return (long long)n;
-	return 64;
-}
-
 static void caveats(struct kb_model *m, size_t *cap)
 {
 	double worst_min_p = 0, worst_floor = 0;
 	size_t worst_family = 0;
 	long long outl = 0, nb_min = -1, failed = (long long)m->n_failed_boots;
-	/* the primary metric's replicates: layouts (built, with their virtual
-	 * ones), or boots */
-	int two = 0, lay = m->nm && m->metrics[m->primary].by_layout;
-	int virt = m->nm && m->metrics[m->primary].virtual_layouts > 0;
+	/* the primary metric's replicates: builds, one build's layouts, or boots */
+	int two = 0;
+	enum kb_unit unit = kb_model_unit(m, m->primary);
+	static const char *const unit_words[][3] = {
+		[KB_UNIT_BOOT] = { "boot(s)", "boots", " (boots = 5 in [run])" },
+		[KB_UNIT_BUILD] = { "build(s)", "builds", " (layouts in [run])" },
+		[KB_UNIT_VLAYOUT] = { "layout(s)", "layouts", " (sim_virtual_layouts, or builds: layouts, in [run])" },
+	};
 
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct kb_row *r = &m->rows[i];
@@ -986,17 +1197,15 @@ static void caveats(struct kb_model *m, size_t *cap)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
 		       "With %lld %s of a variant, the smallest p-value the exact rank test can give "
 		       "is %.3g, above %.3g: no difference can be called at this confidence. Use 5 or more "
-		       "%s per variant%s.", nb_min, lay ? "layout(s)" : "boot(s)", worst_min_p,
-		       m->o.alpha, lay ? "layouts" : "boots",
-		       !lay ? " (boots = 5 in [run])" : virt ? " (layouts or sim_virtual_layouts in [run])" : "");
+		       "%s per variant%s.", nb_min, unit_words[unit][0], worst_min_p, m->o.alpha,
+		       unit_words[unit][1], unit_words[unit][2]);
 	else if (worst_floor >= m->o.alpha)
 		caveat(m, cap, KB_CAVEAT_FEW_BOOTS,
 		       "With %lld %s of a variant, the smallest p-value the exact rank test can give is "
 		       "%.3g, and Holm over %zu cases multiplies it to %.3g, not below %.3g: no difference "
 		       "can be called at this confidence. Use %lld or more %s per variant%s.", nb_min,
-		       lay ? "layout(s)" : "boot(s)", worst_min_p, worst_family, worst_floor,
-		       m->o.alpha, replicates_needed(worst_family, m->o.alpha), lay ? "layouts" : "boots",
-		       virt ? " (layouts or sim_virtual_layouts in [run])" : "");
+		       unit_words[unit][0], worst_min_p, worst_family, worst_floor, m->o.alpha,
+		       replicates_needed(worst_family, m->o.alpha), unit_words[unit][1], unit_words[unit][2]);
 	if (outl)
 		caveat(m, cap, KB_CAVEAT_OUTLIERS,
 		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "

@@ -18,7 +18,8 @@
  *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
  *   primary_metric, accel_why, host_cpu, workloads, scale, min_effect,
  *   layouts (built layouts), unit (the primary metric's replicates:
- *   "layout" or "boot"), virtual_layouts (the most K of a metric, 0: none),
+ *   "layout" or "boot"), test_unit (kb_unit_name of its tests),
+ *   virtual_layouts (the most K of a metric, 0: none),
  *   torn_lines{samples, boots, timing, sim}
  *   dropped       {duplicate_samples, names{manifest, samples, boots,
  *                 timing, sim}}  (only where a line or a manifest variant
@@ -28,9 +29,10 @@
  *                  compiler, vmlinux}
  *   cases[]       case names, in the order the report shows them
  *   metrics[]     {name, field, label, unit, source (measured, simulated or
- *                  modeled), note, replicates{unit ("layout" with 2 or more
- *                  built layouts or with virtual layouts of the metric, else
- *                  "boot"), built_layouts N, virtual_layouts K (the samples
+ *                  modeled), note, moves_with_layout, replicates{unit
+ *                  ("layout" with 2 or more built layouts or with virtual
+ *                  layouts of the metric, else "boot"), test_unit
+ *                  (kb_unit_name), built_layouts N, virtual_layouts K (the samples
  *                  give the field under K virtual layouts, "vl_<field>": sim's
  *                  L1i and L2 misses and modeled cycles; 0 for instructions
  *                  and time, which a layout does not change), per_variant
@@ -44,16 +46,21 @@
  *                  layout_virtual[] (where the metric has virtual layouts:
  *                  0 the built layout's own addresses, k its virtual layout
  *                  k; each (built, k) one replicate, its median over the
- *                  built layout's boots and samples),
+ *                  built layout's boots and samples), builds, build_ids[],
+ *                  build_medians[] (per build, the median of its layouts:
+ *                  the test's replicates with 2 or more builds),
  *                  ratio (the baseline's row: 1; null where infinite),
  *                  -- off the baseline, where both have replicates --
- *                  ratio_ci[lo, hi], u, p, p_exact, p_min (u, p, p_min
- *                  null: no test), cliffs_delta, effect, identical_counts,
- *                  difference, noise (with layouts), below_noise,
+ *                  ratio_ci[lo, hi], unit, replicates[n, n_ref], u, p,
+ *                  p_exact, p_min (u, p, p_min null: no test),
+ *                  cliffs_delta, effect, identical_counts, difference,
+ *                  noise (with layouts), superiority,
  *                  -- where p exists, after Holm over the cases --
  *                  p_holm, family,
+ *                  verdict_level, verdict_ci[lo, hi],
  *                  verdict (faster, slower, same, not distinguishable,
- *                  equivalent)}
+ *                  equivalent, this layout only),
+ *                  needed{replicates, unit, for} (not distinguishable)}
  *   caveats[]     sentences (hyperfine's warnings); caveat_ids[] says which
  *                 each is (kb_caveat_name: emulated_time, few_boots, ...)
  *   correlation[] {metric, case, n, rho, p, smallest, fastest,
@@ -113,8 +120,11 @@ enum kb_verdict {
 	KB_VERDICT_SAME,	/* identical deterministic counts */
 	KB_VERDICT_UNDECIDED,	/* "not distinguishable" */
 	KB_VERDICT_EQUIVALENT,	/* the ratio's interval inside 1 +- min_effect */
+	KB_VERDICT_ONE_LAYOUT,	/* deterministic counts of a metric that moves with
+				 * the layout, in one layout: untested */
 };
-/* "", "faster", "slower", "same", "not distinguishable", "equivalent" */
+/* "", "faster", "slower", "same", "not distinguishable", "equivalent",
+ * "this layout only" */
 const char *kb_verdict_name(enum kb_verdict v);
 
 struct kb_model_kernel {
@@ -157,33 +167,66 @@ struct kb_metric {
 	 * ("vl_<field>", the sim backend's), else boots */
 	int by_layout;
 	size_t virtual_layouts;		/* K: per built layout, K more replicates */
+	int moves_with_layout;		/* where code lands changes it (misses, modeled
+					 * cycles; the backend table says) */
 };
+
+/* What a test's replicates are: boots; builds (the built layouts, each
+ * summarised over its virtual layouts); or, with one build, its layouts
+ * (the built addresses and the virtual ones: "under simulated layouts of
+ * one build"). */
+enum kb_unit {
+	KB_UNIT_BOOT,
+	KB_UNIT_BUILD,
+	KB_UNIT_VLAYOUT,
+};
+/* "boot", "build", "virtual layout" */
+const char *kb_unit_name(enum kb_unit u);
 
 /* One side's replicates (per-boot medians, or per-layout medians where the
  * run has layouts) against a reference's (the baseline, or run A in kbench
  * compare). */
 struct kb_test {
 	int done;			/* both sides had replicates: the figures below exist */
-	int layouts;			/* set by the caller: replicates are layouts */
+	enum kb_unit unit;		/* of the rank test and the interval's first stage */
+	size_t n, n_ref;		/* replicates of each side in that unit */
 	double ratio;			/* of the medians; 1 on the baseline's own row;
 					 * +-inf where the reference's median is 0 */
-	struct kb_interval ratio_ci;
+	struct kb_interval ratio_ci;	/* at the model's level (95%): two-stage
+					 * bootstrap, builds then layouts within */
 	double difference;		/* median - the reference's median */
 	double noise;			/* layouts: the larger range (max - min) of the
-					 * two sides' replicates, in the metric's unit;
-					 * NAN without layouts */
+					 * two sides' layouts, in the metric's unit;
+					 * NAN without layouts: a description, no gate */
+	double superiority;		/* the share of pairs of layouts (or boots), one
+					 * of each side, in which this side costs more
+					 * (ties half): a description, no gate */
 	double u, p, p_min, cliffs_delta;	/* p NAN: no test (identical
 						 * deterministic counts, one layout) */
 	int p_exact;
 	const char *effect;		/* static */
 	int identical_counts;		/* every replicate the same on both sides */
 	int deterministic;		/* both sides from deterministic backends */
+	int moves_with_layout;		/* set by the caller: the metric's */
+	double ref_median;		/* the reference's median */
+	double spread2;			/* pooled variance of both sides' replicates
+					 * (NAN with fewer than 3) */
+	struct kb_tails tails;		/* of the ratio's bootstrap, until decided */
 	/* Holm over its family (kb_model_decide) */
 	int decided;
 	double p_holm;
 	size_t family;
-	int below_noise;		/* |difference| within the layout noise or under
-					 * min_effect: no faster or slower, whatever p */
+	/* the interval the verdict reads: at 1 - alpha / family (Bonferroni,
+	 * so that it agrees with Holm), the ratio itself where nothing varies */
+	double family_level;
+	struct kb_interval verdict_ci;
+	/* not distinguishable: the replicates a side (in unit) that would decide
+	 * it at the observed effect and spread (normal approximation); 0: none
+	 * would (the effect is under min_effect and the interval cannot fit
+	 * inside it either), -1: not estimated */
+	long long needed;
+	enum kb_verdict needed_for;	/* what those would give: slower, faster
+					 * or equivalent */
 	enum kb_verdict verdict;
 };
 
@@ -200,19 +243,34 @@ struct kb_row {
 	double median;			/* over the replicates (boots, or layouts) */
 	struct kb_interval ci;
 	/* layouts (the model's unit is the layout): per layout, the median of
-	 * its boots' samples pooled; these are the replicates */
+	 * its boots' samples pooled */
 	int by_layout;			/* the model has layouts: these are set */
 	size_t layouts;
 	long long *layout_ids;		/* [layouts], increasing: the built layout */
 	long long *layout_virtual;	/* [layouts]: 0 the built layout's own addresses,
 					 * k its virtual layout k (increasing within one) */
 	double *layout_medians;
-	double lo, hi;			/* the replicates' range */
+	/* builds: per built layout, the median of its layouts' medians (the
+	 * replicates of the test where the model has 2 or more builds) */
+	int by_build;			/* the model has 2 or more built layouts */
+	size_t builds;
+	long long *build_ids;		/* [builds], increasing */
+	double *build_medians;
+	size_t *build_start;		/* [builds + 1]: build i's layouts in layout_* */
+	double lo, hi;			/* the layouts' range (or the boots') */
+	double build_spread;		/* (max - min) / |median| of the builds' medians;
+					 * NAN with fewer than 2 builds */
 	struct kb_test t;
 };
-/* A row's replicates: its layouts' medians in a model with layouts, else
- * its boots'. */
+/* A row's replicates for the rank test: its builds' medians where the
+ * model has 2 or more builds, else its layouts' (one build's, virtual
+ * ones included) in a model with layouts, else its boots'. */
 const double *kb_row_reps(const struct kb_row *r, size_t *n);
+/* The unit of those replicates. */
+enum kb_unit kb_row_unit(const struct kb_row *r);
+/* The two levels the ratio's interval resamples: builds, each with its
+ * layouts; one build with its layouts; or each boot alone. */
+void kb_row_nested(const struct kb_row *r, struct kb_nested *out);
 
 struct kb_correlation {
 	size_t metric, cas, n;
@@ -486,14 +544,29 @@ int kb_model_symbols(struct kb_model *m, const char *run_dir);
  * directory cannot make the report allocate without bound. */
 #define KB_MODEL_MAX_ROWS (1 << 17)
 
-/* x against base (per-boot medians): sets every figure of t up to the
- * verdict.  rng seeds the bootstrap. */
-void kb_model_versus(struct kb_test *t, const double *x, size_t nx, const double *base, size_t nb,
-		     gsl_rng *rng, const struct kb_model_opts *o);
+/* Row x against row base: sets every figure of t up to the verdict (the
+ * caller sets t->deterministic and t->moves_with_layout first).  rng seeds
+ * the bootstrap. */
+void kb_model_versus(struct kb_test *t, const struct kb_row *x, const struct kb_row *base, gsl_rng *rng,
+		     const struct kb_model_opts *o);
 /* Holm over each family (the tests of equal family[i]) of the tests that
- * have a p-value, then a verdict on each of them. */
+ * have a p-value, then each one's interval at 1 - alpha / (its family's
+ * size) and its verdict: slower where Holm's p is under alpha and that
+ * interval lies above 1 + min_effect, faster where it lies below
+ * 1 - min_effect, equivalent where it lies inside 1 +- min_effect, else
+ * not distinguishable (with the replicates that would decide it). */
 void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
 		     const struct kb_model_opts *o);
+
+/* Build-sensitive: the largest build_spread, in case cas and variant v,
+ * of the metrics that do not move with the layout (instruction counts):
+ * above min_effect, the kernel's state after boot, not where the code
+ * lands, changes what the workload executes from build to build.  Its row
+ * goes to *row (may be NULL); NAN without 2 builds. */
+double kb_model_build_spread(const struct kb_model *m, size_t cas, size_t v, const struct kb_row **row);
+
+/* The unit of the tests of metric k: builds, one build's layouts, or boots. */
+enum kb_unit kb_model_unit(const struct kb_model *m, size_t k);
 
 /* Look-ups by name: an index (n when there is none) or a row (or NULL). */
 size_t kb_model_variant(const struct kb_model *m, const char *name);

@@ -42,8 +42,8 @@ static const char *const columns[] = {
 	"case", "metric", "unit", "source", "variant", "text", "text_change", "boots", "samples",
 	"median", "ci_lo", "ci_hi", "ratio", "ratio_lo", "ratio_hi", "u", "p", "p_exact", "p_holm",
 	"cliffs_delta", "effect", "verdict", "outlier_boots", "outlier_samples", "spearman_rho",
-	"spearman_p", "smallest_is_cheapest", "boot_medians", "difference", "below_noise", "layouts",
-	"layout_medians",
+	"spearman_p", "smallest_is_cheapest", "boot_medians", "difference", "superiority", "layouts",
+	"layout_medians", "builds", "build_medians", "verdict_lo", "verdict_hi", "test_unit",
 };
 
 static const struct kb_correlation *correlation_of(const struct kb_model *m, const struct kb_row *r)
@@ -97,11 +97,18 @@ static void rows(FILE *f, const struct kb_model *m)
 			fprintf(f, "%s%.15g", k ? " " : "", r->boot_medians[k]);
 		fputc(',', f);
 		number(f, t->done ? t->difference : NAN);
-		boolean(f, t->done, t->below_noise);
+		number(f, t->done ? t->superiority : NAN);
 		number(f, r->by_layout ? (double)r->layouts : NAN);
 		for (size_t k = 0; r->by_layout && k < r->layouts; k++)
 			fprintf(f, "%s%.15g", k ? " " : "", r->layout_medians[k]);
-		fputc('\n', f);
+		fputc(',', f);
+		number(f, r->by_layout ? (double)r->builds : NAN);
+		for (size_t k = 0; r->by_layout && k < r->builds; k++)
+			fprintf(f, "%s%.15g", k ? " " : "", r->build_medians[k]);
+		fputc(',', f);
+		number(f, t->done ? t->verdict_ci.lo : NAN);
+		number(f, t->done ? t->verdict_ci.hi : NAN);
+		fprintf(f, "%s\n", t->done ? kb_unit_name(t->unit) : "");
 	}
 }
 

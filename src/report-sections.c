@@ -73,6 +73,15 @@ struct kb_num kb_report_ratio_ci(const struct kb_test *t)
 	return num(isfinite(t->ratio), "%.3f", t->ratio);
 }
 
+struct kb_num kb_report_verdict_ci(const struct kb_test *t)
+{
+	if (!t->done || !isfinite(t->verdict_ci.lo) || !isfinite(t->verdict_ci.hi))
+		return num(0, "%s", "");
+	if (!(t->verdict_ci.hi > t->verdict_ci.lo))
+		return num(1, "%.3f", t->verdict_ci.lo);
+	return num(1, "[%.3f, %.3f] (%.4g%%)", t->verdict_ci.lo, t->verdict_ci.hi, 100 * t->family_level);
+}
+
 /* "[lo, hi]" of a median (ratio 0) or of a ratio; "n/a" without one. */
 static struct kb_num interval(struct kb_interval ci, int ratio)
 {
@@ -123,20 +132,28 @@ static struct kb_inline *verdict_cell(struct kb_doc_table *t, enum kb_verdict v,
 	return in;
 }
 
+/* "builds", "virtual layouts", "boots" */
+static const char *units(enum kb_unit u)
+{
+	return u == KB_UNIT_BUILD ? "builds" : u == KB_UNIT_VLAYOUT ? "virtual layouts" : "boots";
+}
+
 /* A test's verdict, with why a difference the rank test found is no
- * verdict: within the layouts' spread, or under min_effect. */
-static void test_verdict_cell(struct kb_doc_table *t, const struct kb_test *x, const struct kb_model_opts *o,
-			      const char *none)
+ * verdict (its interval reaches into the margin) and what would decide it. */
+static struct kb_inline *test_verdict_cell(struct kb_doc_table *t, const struct kb_test *x,
+					   const struct kb_model_opts *o, const char *none)
 {
 	struct kb_inline *in = verdict_cell(t, x->verdict, none);
 
-	if (x->verdict != KB_VERDICT_UNDECIDED || !x->below_noise || x->difference == 0 ||
-	    !(x->decided ? x->p_holm < o->alpha : !isfinite(x->p)))
-		return;
-	if (isfinite(x->noise) && fabs(x->difference) <= x->noise)
-		kb_doc_fmt(in, " (within layout noise)");
-	else
-		kb_doc_fmt(in, " (under min_effect %g%%)", 100 * o->min_effect);
+	if (x->verdict != KB_VERDICT_UNDECIDED)
+		return in;
+	if (x->decided && x->p_holm < o->alpha)
+		kb_doc_fmt(in, " (Holm's p under %g, but the interval reaches into 1 +- %g%%)", o->alpha,
+			   100 * o->min_effect);
+	if (x->needed > 0)
+		kb_doc_fmt(in, " (about %lld %s a side would show it %s)", x->needed, units(x->unit),
+			   kb_verdict_name(x->needed_for));
+	return in;
 }
 
 /* A metric's kind and what it is: "measured: wall time in the guest". */
@@ -243,40 +260,78 @@ static void dropped(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
+/* The largest family of the primary metric's tests (its cases with a p). */
+static size_t primary_family(const struct kb_model *m)
+{
+	size_t fam = 0;
+
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].metric == m->primary && m->rows[i].t.decided && m->rows[i].t.family > fam)
+			fam = m->rows[i].t.family;
+	return fam;
+}
+
 /* The report's first sentence: how many verdicts survive layout control,
  * the layout (where code lands) being what a flag change moves besides the
  * code itself. */
 static void layout_control(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	long long cases = 0, decisive = 0;
+	long long cases = 0, decisive = 0, one_layout = 0;
+	size_t fam = primary_family(m);
 	struct kb_inline *in;
 
 	for (size_t i = 0; i < m->nclaims; i++) {
 		cases += m->claims[i].cases;
 		decisive += m->claims[i].faster + m->claims[i].slower;
 	}
+	for (size_t i = 0; i < m->nrows; i++)
+		one_layout += m->rows[i].metric == m->primary && m->rows[i].t.verdict == KB_VERDICT_ONE_LAYOUT;
 	if (!cases)
 		return;
 	in = kb_doc_para(d);
 	if (mt->by_layout) {
-		kb_doc_strong(in, kb_pool_printf(&d->pool, "%lld of %lld verdicts survive layout control", decisive,
-						 cases));
-		kb_doc_fmt(in, " (%zu layouts per variant", layouts_per_variant(m, m->primary));
-		layouts_made_of(in, m, m->primary);
-		kb_doc_fmt(in, ", the layout the unit of replication): on ");
+		int one = m->nlayouts < 2;
+
+		kb_doc_strong(in, kb_pool_printf(&d->pool, "%lld of %lld verdicts survive layout control%s", decisive,
+						 cases, one ? ", under simulated layouts of one build" : ""));
+		if (one)
+			kb_doc_fmt(in, " (1 build per variant in %zu layouts: its own addresses and %zu virtual "
+				   "ones, the unit of replication; no other build was made, so what a build "
+				   "changes besides addresses is not in them)", mt->virtual_layouts + 1,
+				   mt->virtual_layouts);
+		else if (mt->virtual_layouts)
+			kb_doc_fmt(in, " (%zu builds per variant, each in %zu layouts: its own addresses and %zu "
+				   "virtual ones; the build the unit of replication)", built_layouts(m),
+				   mt->virtual_layouts + 1, mt->virtual_layouts);
+		else
+			kb_doc_fmt(in, " (%zu builds per variant, the build the unit of replication)",
+				   built_layouts(m));
+		kb_doc_fmt(in, ": on ");
 		kb_doc_str(in, mt->label);
-		kb_doc_fmt(in, ", %lld cases are faster or slower beyond the spread across layouts and the "
-			   "%g%% minimum effect; the other %lld are not distinguishable, equivalent or the same.",
-			   decisive, 100 * m->o.min_effect, cases - decisive);
+		kb_doc_fmt(in, ", %lld cases are faster or slower, with Holm's p under %g and the ratio's "
+			   "interval", decisive, m->o.alpha);
+		if (fam > 1)
+			kb_doc_fmt(in, " (%.2f%%, adjusted over %zu cases)", 100 * (1 - m->o.alpha / (double)fam), fam);
+		kb_doc_fmt(in, " beyond 1 +- %g%%; the other %lld are not distinguishable, equivalent or the "
+			   "same.", 100 * m->o.min_effect, cases - decisive);
 		return;
 	}
 	kb_doc_strong(in, kb_pool_printf(&d->pool, "0 of %lld verdicts survive layout control", cases));
-	kb_doc_fmt(in, ": each variant was measured in one layout, so the %lld faster or slower verdicts on ",
-		   decisive);
+	kb_doc_fmt(in, ": each variant was measured in one layout, so ");
+	if (one_layout)
+		kb_doc_fmt(in, "%lld cases of ", one_layout);
+	else
+		kb_doc_fmt(in, "the %lld faster or slower verdicts on ", decisive);
 	kb_doc_str(in, mt->label);
-	kb_doc_fmt(in, " below hold for these builds only; a change of where code lands, not the flags, "
-		   "can make such a difference. Build layout replicas to test it.");
+	if (one_layout)
+		kb_doc_fmt(in, ", a figure that moves with where code lands, are \"this layout only\"%s",
+			   decisive ? kb_pool_printf(&d->pool, " and %lld faster or slower hold for these builds "
+						     "only", decisive) : "");
+	else
+		kb_doc_fmt(in, " below hold for these builds only");
+	kb_doc_fmt(in, "; a change of where code lands, not the flags, can make such a difference. Build "
+		   "layout replicas, or simulate virtual layouts, to test it.");
 }
 
 static void title(struct kb_doc *d, const struct kb_model *m)
@@ -517,28 +572,23 @@ static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_cl
 	boot_claim(in, m, c->variant);
 }
 
-/* What each metric's verdicts rest on where the run has virtual layouts:
- * how many layouts per variant, which of them simulated. */
+/* The metrics whose figures move with where code lands, and those that
+ * do not (and rest on the built layouts alone), where the run has virtual
+ * layouts. */
 static void replicates(struct kb_inline *in, const struct kb_model *m)
 {
 	size_t shown = 0;
 
 	if (!m->virtual_layouts)
 		return;
-	kb_doc_fmt(in, " Layouts: each built layout boots at its own addresses; the sim backend's plugin "
-		   "also simulates, in the same boots, its L1i and L2 with the kernel's functions at "
-		   "seeded other addresses (virtual layouts: the same instructions, so the misses are "
-		   "simulated for each and the cycles modeled from them), each one replicate beside the "
-		   "built one. So ");
+	kb_doc_fmt(in, " Virtual layouts move ");
 	for (size_t k = 0; k < m->nm; k++) {
 		if (!m->metrics[k].virtual_layouts)
 			continue;
 		kb_doc_fmt(in, "%s", shown++ ? ", " : "");
 		kb_doc_str(in, m->metrics[k].unit);
-		kb_doc_fmt(in, " (%s)", kb_figure_kind_name(m->metrics[k].source));
 	}
-	kb_doc_fmt(in, " rest on %zu layouts per variant (%zu built x (%zu + 1)); ",
-		   built_layouts(m) * (m->virtual_layouts + 1), built_layouts(m), m->virtual_layouts);
+	kb_doc_fmt(in, "; ");
 	shown = 0;
 	for (size_t k = 0; k < m->nm; k++) {
 		if (m->metrics[k].virtual_layouts)
@@ -551,54 +601,98 @@ static void replicates(struct kb_inline *in, const struct kb_model *m)
 		   m->nlayouts >= 2 ? "" : " (their boots the replicates)");
 }
 
-/* How the verdicts are made, with the families' real sizes. */
+/* How the verdicts are made, in three sentences (replicates, test,
+ * verdict), with the run's own numbers. */
 static void method(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	const char *unit = mt->by_layout ? "layout" : "boot";
+	enum kb_unit unit = kb_model_unit(m, m->primary);
+	size_t fam = primary_family(m), untested = 0;
 	struct kb_inline *in = kb_doc_para(d);
-	size_t untested = 0, shown = 0;
 
-	kb_doc_fmt(in, "Verdicts: two-sided Mann-Whitney U test (exact permutation distribution, ties "
-		   "included, up to %d replicates a side) of the per-%s medians against ", KB_MWU_EXACT_MAX, unit);
+	for (size_t i = 0; i < m->nrows; i++)
+		untested += m->rows[i].metric == m->primary && m->rows[i].t.done && !isfinite(m->rows[i].t.p);
+	if (unit == KB_UNIT_BUILD)
+		kb_doc_fmt(in, "Replicates: %zu builds of each variant with the same flags (seeded padding moves "
+			   "the code)%s; a build's figure is the median over its layouts and samples, and the "
+			   "build is the unit of replication.", built_layouts(m),
+			   mt->virtual_layouts ? kb_pool_printf(&d->pool, ", each also simulated in %zu virtual "
+								 "layouts (the same instructions, the code "
+								 "placed elsewhere)", mt->virtual_layouts) : "");
+	else if (unit == KB_UNIT_VLAYOUT)
+		kb_doc_fmt(in, "Replicates: one build of each variant, simulated at its own addresses and in %zu "
+			   "virtual layouts (the same instructions, the code placed elsewhere), each layout's "
+			   "median over its samples one replicate: verdicts under simulated layouts of one "
+			   "build.", mt->virtual_layouts);
+	else
+		kb_doc_fmt(in, "Replicates: boots, each its median over its samples (one layout per variant).");
+	kb_doc_fmt(in, " Test: two-sided Mann-Whitney U (exact permutation distribution, ties included, up to "
+		   "%d a side) of the %ss' figures against ", KB_MWU_EXACT_MAX, kb_unit_name(unit));
 	kb_doc_code(in, m->baseline_name);
-	kb_doc_fmt(in, " (the %s is the unit of replication%s), Holm-Bonferroni corrected, per variant, over "
-		   "the cases that have a test (", unit,
-		   mt->by_layout ? ": per layout, the median over its boots and samples" : "");
-	for (size_t v = 0; v < m->nv; v++) {
-		size_t fam = 0;
-
-		if (v == m->baseline)
-			continue;
-		for (size_t c = 0; c < m->nc; c++) {
-			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
-
-			fam = r->t.decided && r->t.family > fam ? r->t.family : fam;
-			untested += r->t.done && !isfinite(r->t.p);
-		}
-		if (!fam)
-			continue;
-		if (shown++)
-			kb_doc_fmt(in, ", ");
-		kb_doc_code(in, m->variants[v].name);
-		kb_doc_fmt(in, ": %zu of %zu", fam, m->nc);
-	}
-	if (!shown)
-		kb_doc_fmt(in, "no case has one here");
-	kb_doc_fmt(in, "), at %.0f%% confidence; ratios are medians over %ss with %.0f%% percentile "
-		   "bootstrap intervals (%zu resamples, seed %lld); Cliff's delta is the effect size "
-		   "(negative: fewer ", confidence(m), unit, confidence(m), m->o.resamples,
-		   (long long)m->seed);
-	kb_doc_str(in, mt->unit);
-	kb_doc_fmt(in, "). No verdict below the noise: a difference under %g%% (min_effect)%s is not "
-		   "distinguishable whatever its p, or equivalent when its interval lies within %g%%.",
-		   100 * m->o.min_effect, mt->by_layout ? " or within the range of either side's layouts" : "",
-		   100 * m->o.min_effect);
+	if (fam)
+		kb_doc_fmt(in, ", Holm-corrected over each variant's cases (%zu here)", fam);
+	else
+		kb_doc_fmt(in, ", Holm-corrected over each variant's cases (no case has a test here)");
+	kb_doc_fmt(in, ", and the ratio of medians with a percentile bootstrap interval (%s%zu resamples, seed "
+		   "%lld) at %.0f%%", unit == KB_UNIT_BUILD ? "two-stage: builds, then layouts within each; " : "",
+		   m->o.resamples, (long long)m->seed, confidence(m));
+	if (fam > 1)
+		kb_doc_fmt(in, " and, for the verdict, at 1 - %g/%zu", m->o.alpha, fam);
+	kb_doc_fmt(in, ".");
+	kb_doc_fmt(in, " Verdict: faster or slower where Holm's p is under %g and that interval lies beyond "
+		   "1 +- %g%% (min_effect), equivalent where it lies inside, else not distinguishable, with "
+		   "the %ss a side that would decide it at the effect and spread seen; the range of the "
+		   "layouts and the share of layout pairs in which a variant costs more describe the spread "
+		   "and decide nothing.", m->o.alpha, 100 * m->o.min_effect, kb_unit_name(unit));
 	replicates(in, m);
 	if (untested)
 		kb_doc_fmt(in, " %zu row%s of identical deterministic counts in one layout %s no test "
-			   "(\"deterministic\"): the difference is the difference, for this layout only.",
+			   "(\"deterministic\"): the difference is the difference, for this layout only, and a "
+			   "figure that moves with the layout gets no verdict but \"this layout only\".",
 			   untested, untested > 1 ? "s" : "", untested > 1 ? "have" : "has");
+}
+
+/* Whether case c is build-sensitive for variant v or the baseline. */
+static int build_sensitive(const struct kb_model *m, size_t c, size_t v)
+{
+	return kb_model_build_spread(m, c, v, NULL) > m->o.min_effect ||
+	       (m->baseline < m->nv && kb_model_build_spread(m, c, m->baseline, NULL) > m->o.min_effect);
+}
+
+/* The cases where what the kernel executes changes from build to build:
+ * the range of the builds' figures that no layout moves. */
+static void build_sensitive_table(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t = NULL;
+
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++) {
+			const struct kb_row *r;
+			double s = kb_model_build_spread(m, c, v, &r);
+
+			if (!(s > m->o.min_effect))
+				continue;
+			if (!t) {
+				struct kb_inline *in = kb_doc_para(d);
+
+				kb_doc_strong(in, "Build-sensitive cases.");
+				kb_doc_fmt(in, " In these, a figure that does not depend on where the code lands "
+					   "differs between builds of one variant by more than min_effect (%g%%): "
+					   "the kernel's state after boot (the slab allocator's free lists, say) "
+					   "changes what the workload executes, so a build is a replicate of its "
+					   "own and one build cannot speak for the variant. Their verdicts rest on "
+					   "the builds (measured here: simulated counts per operation):",
+					   100 * m->o.min_effect);
+				t = kb_doc_table_heads(d, "case|variant|metric|>builds|>min|>max|>spread", NULL);
+			}
+			td_str(t, m->cases[c]);
+			td_str(t, m->variants[v].name);
+			td_str(t, m->metrics[r->metric].unit);
+			td(t, "%zu", r->builds);
+			td(t, "%s", kb_report_fig(r->lo).s);
+			td(t, "%s", kb_report_fig(r->hi).s);
+			td(t, "%.1f%%", 100 * s);
+		}
 }
 
 static void verdict(struct kb_doc *d, const struct kb_model *m)
@@ -613,8 +707,12 @@ static void verdict(struct kb_doc *d, const struct kb_model *m)
 	if (!m->nclaims)
 		kb_doc_fmt(kb_doc_para(d), "Only one variant: nothing to compare.");
 	method(d, m);
-	t = kb_doc_table_heads(d, "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>p (Holm)|>Cliff's delta|"
-			       "verdict|size figure|speed figure", WORDS(d, m, mt->unit));
+	t = kb_doc_table_heads(d, kb_model_unit(m, m->primary) == KB_UNIT_VLAYOUT ?
+			       "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>interval for the verdict|"
+			       ">p (Holm)|>Cliff's delta|verdict (under simulated layouts of one build)|"
+			       "size figure|speed figure" :
+			       "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>interval for the verdict|"
+			       ">p (Holm)|>Cliff's delta|verdict|size figure|speed figure", WORDS(d, m, mt->unit));
 	for (size_t c = 0; c < m->nc; c++)
 		for (size_t v = 0; v < m->nv; v++) {
 			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
@@ -625,14 +723,18 @@ static void verdict(struct kb_doc *d, const struct kb_model *m)
 			td_str(t, m->variants[v].name);
 			td(t, "%s", kb_report_pct(m->variants[v].text_change).s);
 			td(t, "%s", kb_report_ratio_ci(&r->t).s);
+			td(t, "%s", kb_report_verdict_ci(&r->t).s);
 			td(t, "%s", kb_report_test_p(&r->t).s);
 			in = td(t, "%s", kb_report_delta(r->t.done ? r->t.cliffs_delta : NAN).s);
 			if (r->t.done)
 				kb_doc_fmt(in, " (%s)", r->t.effect);
-			test_verdict_cell(t, &r->t, &m->o, "no data");
+			in = test_verdict_cell(t, &r->t, &m->o, "no data");
+			if (build_sensitive(m, c, v))
+				kb_doc_fmt(in, " (build-sensitive)");
 			td(t, "measured (ELF section headers, as binutils size)");
 			source_note(kb_doc_td(t), mt, ": ");
 		}
+	build_sensitive_table(d, m);
 	if (!m->ncaveats)
 		return;
 	kb_doc_fmt(kb_doc_para(d), "Caveats:");
@@ -667,8 +769,9 @@ static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 		   "per-layout medians (each the median over that layout's boots and samples) and its "
 		   "spread (range over median), beside the variant's effect against ");
 	kb_doc_code(in, m->baseline_name);
-	kb_doc_fmt(in, " (ratio of medians over layouts, minus 1). A difference within either side's range "
-		   "is not a verdict.");
+	kb_doc_fmt(in, " (ratio of medians, minus 1), and the share of pairs of layouts, one of each, in "
+		   "which the variant costs more. The range and that share describe the spread: they "
+		   "decide nothing (a verdict reads the ratio's interval).");
 	if (m->virtual_layouts)
 		kb_doc_fmt(in, " Layouts \"N = B x (K+1)\": B built layouts, each at its own addresses and "
 			   "in K virtual layouts (simulated misses, modeled cycles: the same instructions with "
@@ -677,8 +780,8 @@ static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 	for (size_t c = 0; c < m->nc; c++) {
 		kb_doc_str(kb_doc_heading(d, 3), m->cases[c]);
 		kb_report_plot_layouts(d, m, c);
-		t = kb_doc_table_heads(d, "variant|metric|>layouts|>min|>max|>spread|>effect vs {0}|verdict",
-				       WORDS(d, m, NULL));
+		t = kb_doc_table_heads(d, "variant|metric|>layouts|>min|>max|>spread|>effect vs {0}|"
+				       ">costs more than {0}|verdict", WORDS(d, m, NULL));
 		for (size_t k = 0; k < m->nm; k++) {
 			const struct kb_metric *mt = &m->metrics[k];
 
@@ -712,6 +815,10 @@ static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 					td(t, "%s", kb_report_ratio_ci(&r->t).s);
 				else
 					td(t, "%s", kb_report_pct(r->t.ratio - 1).s);
+				if (v == m->baseline || !r->t.done || !isfinite(r->t.superiority))
+					td(t, "%s", "");
+				else
+					td(t, "%.0f%%", 100 * r->t.superiority);
 				test_verdict_cell(t, &r->t, &m->o, "");
 			}
 		}

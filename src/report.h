@@ -74,5 +74,7 @@ struct kb_num kb_report_test_p(const struct kb_test *t);
 struct kb_num kb_report_delta(double d);
 /* "0.820 [0.790, 0.860]": a test's ratio and its interval; "n/a". */
 struct kb_num kb_report_ratio_ci(const struct kb_test *t);
+/* The interval the verdict reads (at its family's level): "[lo, hi] (99.74%)". */
+struct kb_num kb_report_verdict_ci(const struct kb_test *t);
 
 #endif

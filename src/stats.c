@@ -89,11 +89,8 @@ static double resampled_median(const double *v, size_t n, gsl_rng *rng, double *
 
 static void percentile_interval(double *dist, size_t b, double level, struct kb_interval *ci)
 {
-	double tail = (1.0 - level) / 2;
-
 	gsl_sort(dist, 1, b);
-	ci->lo = gsl_stats_quantile_from_sorted_data(dist, 1, b, tail);
-	ci->hi = gsl_stats_quantile_from_sorted_data(dist, 1, b, 1.0 - tail);
+	kb_stats_percentile(dist, b, level, ci);
 }
 
 int kb_stats_bootstrap_median(const double *v, size_t n, gsl_rng *rng, size_t resamples,
@@ -113,24 +110,185 @@ int kb_stats_bootstrap_median(const double *v, size_t n, gsl_rng *rng, size_t re
 	return 0;
 }
 
-int kb_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, gsl_rng *rng,
-			     size_t resamples, double level, struct kb_interval *ci)
+/* Median of v[0..n) (n > 0), which it sorts: by insertion where n is small,
+ * as the groups of a nested bootstrap are (a build's layouts). */
+static double small_median(double *v, size_t n)
 {
-	double *dist, *tmp;
+	if (n > 32)
+		gsl_sort(v, 1, n);
+	for (size_t i = 1; i < n && n <= 32; i++) {
+		double x = v[i];
+		size_t j = i;
 
-	if (!na || !nb || !resamples)
-		return -EINVAL;
-	dist = kb_xmalloc(resamples * sizeof(*dist));
-	tmp = kb_xmalloc((na > nb ? na : nb) * sizeof(*tmp));
-	for (size_t r = 0; r < resamples; r++) {
-		double ma = resampled_median(a, na, rng, tmp);
-
-		dist[r] = ma / resampled_median(b, nb, rng, tmp);
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
 	}
-	percentile_interval(dist, resamples, level, ci);
-	free(dist);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static size_t group_at(const struct kb_nested *a, size_t i)
+{
+	return a->start ? a->start[i] : i;
+}
+
+static size_t group_size(const struct kb_nested *a, size_t i)
+{
+	return group_at(a, i + 1) - group_at(a, i);
+}
+
+static size_t largest_group(const struct kb_nested *a)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < a->n; i++)
+		if (group_size(a, i) > most)
+			most = group_size(a, i);
+	return most;
+}
+
+double kb_stats_nested_median(const struct kb_nested *a)
+{
+	double *g = kb_xmalloc((a->n + 1) * sizeof(*g)), *tmp = kb_xmalloc((largest_group(a) + 1) * sizeof(*tmp));
+	size_t ng = 0;
+	double m;
+
+	for (size_t i = 0; i < a->n; i++) {
+		size_t k = group_size(a, i);
+
+		if (!k)
+			continue;
+		memcpy(tmp, a->v + group_at(a, i), k * sizeof(*tmp));
+		g[ng++] = small_median(tmp, k);
+	}
+	m = ng ? small_median(g, ng) : NAN;
+	free(g);
 	free(tmp);
+	return m;
+}
+
+/* One two-stage resample of a's nested median; g: a->n doubles, tmp: the
+ * largest group's.  Groups without a value are not drawn (nonempty lists
+ * those that have one, nn of them). */
+static double resampled_nested(const struct kb_nested *a, const size_t *nonempty, size_t nn, gsl_rng *rng,
+			       double *g, double *tmp)
+{
+	for (size_t i = 0; i < nn; i++) {
+		size_t grp = nonempty[gsl_rng_uniform_int(rng, nn)];
+		const double *v = a->v + group_at(a, grp);
+		size_t k = group_size(a, grp);
+
+		for (size_t j = 0; j < k; j++)
+			tmp[j] = v[k > 1 ? gsl_rng_uniform_int(rng, k) : 0];
+		g[i] = small_median(tmp, k);
+	}
+	return small_median(g, nn);
+}
+
+static size_t *nonempty_groups(const struct kb_nested *a, size_t *nn)
+{
+	size_t *ne = kb_xmalloc((a->n + 1) * sizeof(*ne));
+
+	*nn = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (group_size(a, i))
+			ne[(*nn)++] = i;
+	return ne;
+}
+
+int kb_stats_bootstrap_ratio_nested(const struct kb_nested *a, const struct kb_nested *b, gsl_rng *rng,
+				    size_t resamples, double *dist)
+{
+	size_t na, nb, *ea = nonempty_groups(a, &na), *eb = nonempty_groups(b, &nb);
+	size_t most = largest_group(a) > largest_group(b) ? largest_group(a) : largest_group(b);
+	double *g = kb_xmalloc((na > nb ? na : nb) * sizeof(*g) + sizeof(*g));
+	double *tmp = kb_xmalloc((most + 1) * sizeof(*tmp));
+	int ret = 0;
+
+	if (!na || !nb || !resamples) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (size_t r = 0; r < resamples; r++) {
+		double x = resampled_nested(a, ea, na, rng, g, tmp);
+
+		dist[r] = x / resampled_nested(b, eb, nb, rng, g, tmp);
+	}
+	gsl_sort(dist, 1, resamples);
+out:
+	free(ea);
+	free(eb);
+	free(g);
+	free(tmp);
+	return ret;
+}
+
+void kb_stats_percentile(const double *sorted, size_t n, double level, struct kb_interval *ci)
+{
+	double tail = (1.0 - level) / 2;
+
+	ci->lo = gsl_stats_quantile_from_sorted_data(sorted, 1, n, tail);
+	ci->hi = gsl_stats_quantile_from_sorted_data(sorted, 1, n, 1.0 - tail);
+}
+
+int kb_stats_tails_init(struct kb_tails *t, const double *sorted, size_t n, double min_level)
+{
+	memset(t, 0, sizeof(*t));
+	if (!n || !(min_level > 0 && min_level < 1))
+		return -EINVAL;
+	/* gsl's quantile at f reads order statistics floor((n - 1) f) and the
+	 * next: keep both for every f up to the widest tail */
+	t->keep = (size_t)ceil((double)(n - 1) * (1 - min_level) / 2) + 3;
+	if (t->keep > n)
+		t->keep = n;
+	t->n = n;
+	t->lo = kb_xmalloc(t->keep * sizeof(*t->lo));
+	t->hi = kb_xmalloc(t->keep * sizeof(*t->hi));
+	memcpy(t->lo, sorted, t->keep * sizeof(*t->lo));
+	memcpy(t->hi, sorted + n - t->keep, t->keep * sizeof(*t->hi));
 	return 0;
+}
+
+/* Order statistic i of the distribution t was made from, or NAN where it
+ * was not kept. */
+static double tails_at(const struct kb_tails *t, size_t i)
+{
+	if (i < t->keep)
+		return t->lo[i];
+	if (i >= t->n - t->keep && i < t->n)
+		return t->hi[i - (t->n - t->keep)];
+	return NAN;
+}
+
+/* gsl_stats_quantile_from_sorted_data's arithmetic on the kept tails */
+static double tails_quantile(const struct kb_tails *t, double f)
+{
+	double index = f * (double)(t->n - 1);
+	size_t lhs = (size_t)index;
+	double delta = index - (double)lhs;
+
+	if (lhs == t->n - 1)
+		return tails_at(t, lhs);
+	return (1 - delta) * tails_at(t, lhs) + delta * tails_at(t, lhs + 1);
+}
+
+int kb_stats_tails_interval(const struct kb_tails *t, double level, struct kb_interval *ci)
+{
+	double tail = (1.0 - level) / 2;
+
+	ci->lo = ci->hi = NAN;
+	if (!t->n || !(level > 0 && level < 1))
+		return -EINVAL;
+	ci->lo = tails_quantile(t, tail);
+	ci->hi = tails_quantile(t, 1.0 - tail);
+	return isnan(ci->lo) || isnan(ci->hi) ? -ERANGE : 0;
+}
+
+void kb_stats_tails_release(struct kb_tails *t)
+{
+	free(t->lo);
+	free(t->hi);
+	memset(t, 0, sizeof(*t));
 }
 
 /* Ranks of the concatenation of a and b (1-based, average ranks for ties);

@@ -28,9 +28,45 @@ size_t kb_stats_outliers(const double *v, size_t n, double threshold, unsigned c
  * with replacement; level is e.g. 0.95.  0, or -EINVAL when n is 0. */
 int kb_stats_bootstrap_median(const double *v, size_t n, gsl_rng *rng, size_t resamples,
 			      double level, struct kb_interval *ci);
-/* Same for median(a) / median(b), a and b resampled independently. */
-int kb_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, gsl_rng *rng,
-			     size_t resamples, double level, struct kb_interval *ci);
+
+/* Replicates in two levels (builds, then layouts within each): group i
+ * holds v[start[i]..start[i + 1]), start having n + 1 entries; start NULL:
+ * each value a group of its own (boots). */
+struct kb_nested {
+	const double *v;
+	const size_t *start;
+	size_t n;
+};
+/* The two-level median: the median over groups of each group's median
+ * (NAN without a value). */
+double kb_stats_nested_median(const struct kb_nested *a);
+/* Two-stage bootstrap of nested_median(a) / nested_median(b), each side
+ * resampled on its own: groups drawn with replacement, then each drawn
+ * group's values drawn with replacement from that group (Davison and
+ * Hinkley 1997, 3.8; a group of one value stays that value).  The
+ * resamples ratios go to dist[0..resamples), sorted.  0, or -EINVAL when
+ * a side has no value. */
+int kb_stats_bootstrap_ratio_nested(const struct kb_nested *a, const struct kb_nested *b, gsl_rng *rng,
+				    size_t resamples, double *dist);
+
+/* The two tails of a sorted bootstrap distribution of n values that every
+ * percentile interval at a level of at least min_level needs (numpy's
+ * linear interpolation between order statistics): kept so that an
+ * interval's level can be chosen after the bootstrap (a family's
+ * correction), without keeping the whole distribution. */
+struct kb_tails {
+	size_t n, keep;		/* resamples; values kept at each end */
+	double *lo, *hi;	/* the keep smallest, the keep largest (increasing) */
+};
+/* From dist[0..n) sorted; 0, or -EINVAL (n 0, or min_level not in (0, 1)).
+ * Release with kb_stats_tails_release. */
+int kb_stats_tails_init(struct kb_tails *t, const double *sorted, size_t n, double min_level);
+/* The percentile interval at level (>= the min_level it was made for:
+ * else -ERANGE), the same figures as from the whole distribution. */
+int kb_stats_tails_interval(const struct kb_tails *t, double level, struct kb_interval *ci);
+void kb_stats_tails_release(struct kb_tails *t);
+/* The percentile interval at level of a sorted distribution. */
+void kb_stats_percentile(const double *sorted, size_t n, double level, struct kb_interval *ci);
 
 /* Two-sided Mann-Whitney U test of a against b.  u is U of a (pairs with
  * a > b, ties counting one half), as scipy.stats.mannwhitneyu returns it.

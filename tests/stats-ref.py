@@ -12,13 +12,19 @@ samples where the run has layouts, each built layout's virtual layouts
 (fields "vl_<field>") one replicate each beside it), Holm
 (written out here), Cliff's delta (every pair counted), modified z-score
 outliers, Spearman's rho (scipy.stats.spearmanr) and its permutation p-value
-(scipy.stats.permutation_test), and the bootstrap intervals
+(scipy.stats.permutation_test), the bootstrap intervals of a median
 (scipy.stats.bootstrap, percentile method: a different random stream, so
-compared within a tolerance), and each verdict from its figures: faster or
-slower only with Holm p < alpha and a difference above min_effect and the
-layouts' range; equivalent when the ratio's interval lies within
-min_effect.  Prints TAP-style lines "ok"/"not ok" with the
-worst disagreement of each statistic; exits 1 on any disagreement."""
+compared within a tolerance), the ratio's two-stage bootstrap interval
+(written out here with numpy: builds drawn with replacement, then each
+drawn build's layouts; at the run's confidence and at 1 - alpha / family
+for the verdict), the builds (each built layout's median over its layouts:
+the rank test's replicates where the run has 2 or more), and each verdict
+from its figures: faster or slower only with Holm p < alpha and the
+verdict's interval beyond 1 +- min_effect; equivalent when it lies within;
+"this layout only" for identical deterministic counts of one layout of a
+figure that moves with the layout.  Prints TAP-style lines "ok"/"not ok"
+with the worst disagreement of each statistic; exits 1 on any
+disagreement."""
 import itertools
 import json
 import math
@@ -98,10 +104,64 @@ def row_by_layout(r):
     return "layouts" in r
 
 
+def builds(variant, case, metric):
+    """Per built layout: its layouts' medians (a group), and their median."""
+    meds, ids = layout_medians(variant, case, metric)
+    groups = {}
+    for m, (l, _) in zip(meds, ids):
+        groups.setdefault(l, []).append(m)
+    order = sorted(groups)
+    return [groups[l] for l in order], [float(np.median(groups[l])) for l in order], order
+
+
+def test_unit():
+    return "build" if summary.get("layouts", 1) >= 2 else "virtual layout"
+
+
 def replicates(r, variant):
+    """The rank test's replicates and the bootstrap's groups."""
     if row_by_layout(r):
-        return layout_medians(variant, r["case"], r["metric"])
-    return boot_medians(variant, r["case"], r["metric"])
+        groups, bmeds, _ = builds(variant, r["case"], r["metric"])
+        if test_unit() == "build":
+            return bmeds, groups
+        meds, _ = layout_medians(variant, r["case"], r["metric"])
+        return meds, [meds]
+    bm, _ = boot_medians(variant, r["case"], r["metric"])
+    return bm, [[x] for x in bm]
+
+
+def nested_dist(a, b, n_res=10000, seed=5):
+    """The two-stage bootstrap distribution of median over groups of the
+    median within each, a over b: groups drawn with replacement, then each
+    drawn group's values with replacement."""
+    rng = np.random.default_rng(seed)
+
+    def side(groups):
+        sizes = {len(g) for g in groups}
+        n = len(groups)
+        pick = rng.integers(0, n, size=(n_res, n))
+        if len(sizes) == 1:
+            g = np.asarray(groups, float)
+            m = g.shape[1]
+            within = rng.integers(0, m, size=(n_res, n, m))
+            vals = g[pick[..., None], within]
+            return np.median(np.median(vals, axis=2), axis=1)
+        out = np.empty(n_res)
+        for r in range(n_res):
+            meds = []
+            for gi in pick[r]:
+                g = np.asarray(groups[gi], float)
+                meds.append(np.median(g[rng.integers(0, len(g), size=len(g))]))
+            out[r] = np.median(meds)
+        return out
+    return np.sort(side(a) / side(b))
+
+
+def within_dist(g, dist, tail, slack):
+    """g inside the reference distribution's quantiles slack either side of tail."""
+    lo, hi = np.quantile(dist, max(0.0, tail - slack)), np.quantile(dist, min(1.0, tail + slack))
+    eps = 1e-9 * max(1.0, abs(g))
+    return lo - eps <= g <= hi + eps
 
 
 def u_stat(x, y, axis=-1):
@@ -198,7 +258,13 @@ for r in rows:
         got_ids = list(zip(r["layout_ids"], r.get("layout_virtual", [0] * len(r["layout_ids"]))))
         if got_ids != lids:
             failed.append("layout ids %s/%s/%s: %r, reference %r" % (r["case"], r["metric"], r["variant"], got_ids, lids))
-        bm = lm
+        _, bmeds, bids = builds(r["variant"], r["case"], r["metric"])
+        check("builds", r["builds"], len(bmeds))
+        if r["build_ids"] != bids:
+            failed.append("build ids %s/%s/%s: %r, reference %r" % (r["case"], r["metric"], r["variant"], r["build_ids"], bids))
+        for g, w in zip(r["build_medians"], bmeds):
+            check("per-build median of its layouts' medians (numpy.median)", g, w)
+        bm, _ = replicates(r, r["variant"])
     elif summary.get("layouts", 1) >= 2 or any(virtual_values(s, r["metric"]) for s in samples):
         failed.append("row by boot where the run has layouts: %s/%s/%s" % (r["case"], r["metric"], r["variant"]))
     check("median over replicates (numpy.median)", r["median"], float(np.median(bm)) if bm else None)
@@ -217,9 +283,16 @@ for r in rows:
     if r["variant"] == base or "verdict" not in r:
         continue
     x = np.asarray(bm)
-    b, _ = replicates(r, base)
+    _, xg = replicates(r, r["variant"])
+    b, bg = replicates(r, base)
     b = np.asarray(b)
-    deterministic_untested = r["deterministic"] and len(set(x)) == 1 and len(set(b)) == 1 and not row_by_layout(r)
+    check("unit of the test", int(r["unit"] == (test_unit() if row_by_layout(r) else "boot")), 1)
+    all_x = [v for g in xg for v in g]
+    all_b = [v for g in bg for v in g]
+    identical = len(set(all_x)) == 1 and len(set(all_b)) == 1
+    deterministic_untested = r["deterministic"] and identical and not row_by_layout(r)
+    check("share of layout pairs in which it costs more (ties half)", r["superiority"],
+          (cliffs(all_x, all_b) + 1) / 2)
     check("Cliff's delta", r["cliffs_delta"], cliffs(x, b))
     mx, mb = float(np.median(x)), float(np.median(b))
     check("difference of medians", r["difference"], mx - mb)
@@ -237,18 +310,26 @@ for r in rows:
               r["p"], p)
         check("p never below 2 / C(n1 + n2, n1)", int(r["p"] >= min(1.0, 2 / math.comb(len(x) + len(b), len(x))) - 1e-12), 1)
         families.setdefault((r["metric"], r["variant"]), []).append(r)
-    if len(x) > 1 or len(b) > 1:
-        if min(b) <= 0 or (len(set(x)) == 1 and len(set(b)) == 1):
+    if len(all_x) > 1 or len(all_b) > 1:
+        if min(all_b) <= 0 or identical:
             pass  # no resampled interval: the reference can reach 0, or nothing varies
         else:
-            res = stats.bootstrap((x, b), lambda p, q, axis: np.median(p, axis=axis) / np.median(q, axis=axis),
-                                  n_resamples=10000, method="percentile", confidence_level=level,
-                                  random_state=np.random.default_rng(2), vectorized=True)
-            width = max(res.confidence_interval.high - res.confidence_interval.low, 1e-12)
-            for k, (g, w) in enumerate(zip(r["ratio_ci"], (res.confidence_interval.low, res.confidence_interval.high))):
-                boot_tol = max(boot_tol, abs(g - w) / width)
-                if abs(g - w) > 0.1 * width + 1e-9 and not within_mc(g, res, k):
-                    failed.append("ratio CI %s/%s: kbench %r, scipy %r" % (r["case"], r["variant"], r["ratio_ci"], res.confidence_interval))
+            dist = nested_dist(xg, bg)
+            fam = r.get("family", 1)
+            for lev, got, what in ((level, r["ratio_ci"], "ratio CI"),
+                                   (1 - alpha / fam, r["verdict_ci"], "verdict interval")):
+                if what == "verdict interval" and "p_holm" not in r:
+                    continue
+                if what == "verdict interval":
+                    check("verdict interval's level 1 - alpha / family", r["verdict_level"], 1 - alpha / fam)
+                tail = (1 - lev) / 2
+                want = (float(np.quantile(dist, tail)), float(np.quantile(dist, 1 - tail)))
+                width = max(want[1] - want[0], 1e-12)
+                for k, (g, w) in enumerate(zip(got, want)):
+                    boot_tol = max(boot_tol, abs(g - w) / width)
+                    t = tail if k == 0 else 1 - tail
+                    if abs(g - w) > 0.1 * width + 1e-9 and not within_dist(g, dist, t, min(0.01, max(tail, 0.002))):
+                        failed.append("%s %s/%s/%s: kbench %r, two-stage reference %r" % (what, r["case"], r["metric"], r["variant"], got, want))
 
 for fam in families.values():
     for r, adj in zip(fam, holm([r["p"] for r in fam])):
@@ -256,18 +337,31 @@ for fam in families.values():
         check("family size", r["family"], len(fam))
 
 
+moves = {k["name"]: k.get("moves_with_layout", True) for k in summary.get("metrics", [])}
+
+
 def want_verdict(r):
-    """The verdict from the row's own figures, by the rule of issue 13."""
-    d, ratio, ci = r["difference"], r["ratio"], r["ratio_ci"]
+    """The verdict from the row's own figures, by the rule of issue 21: the
+    interval at 1 - alpha / family against 1 +- min_effect, with Holm's p."""
+    d, ratio, ci = r["difference"], r["ratio"], r["verdict_ci"]
     if r["identical_counts"] and d == 0:
         return "same"
-    below = d == 0 or (r.get("noise") is not None and abs(d) <= r["noise"]) or \
-        (ratio is not None and abs(ratio - 1) < min_effect)
-    called = (r["p"] is None and r["deterministic"] and r["identical_counts"]) or \
-        ("p_holm" in r and r["p_holm"] < alpha and r["cliffs_delta"] != 0 and (r["cliffs_delta"] < 0) == (d < 0))
-    if called and not below:
-        return "faster" if d < 0 else "slower"
-    if ci[0] is not None and ci[1] is not None and 1 - min_effect < ci[0] and ci[1] < 1 + min_effect:
+    called = "p_holm" in r and r["p_holm"] < alpha
+    if r["p"] is None:
+        if not (r["deterministic"] and r["identical_counts"]):
+            return "not distinguishable"
+        if moves.get(r["metric"], True):
+            return "this layout only"
+        called = True
+    if ratio is None:  # infinite: against a reference of 0, the test decides
+        return ("faster" if d < 0 else "slower") if called else "not distinguishable"
+    if ci[0] is None or ci[1] is None:
+        return "not distinguishable"
+    if called and ci[0] > 1 + min_effect:
+        return "slower"
+    if called and ci[1] < 1 - min_effect:
+        return "faster"
+    if 1 - min_effect < ci[0] and ci[1] < 1 + min_effect:
         return "equivalent"
     return "not distinguishable"
 
@@ -276,7 +370,7 @@ verdicts = {}
 for r in rows:
     if r["variant"] == base or "verdict" not in r:
         continue
-    check("verdict by the rule (faster/slower only beyond min_effect and layout noise)", 0 if r["verdict"] == want_verdict(r) else 1, 0)
+    check("verdict by the rule (Holm p, and the interval beyond 1 +- min_effect)", 0 if r["verdict"] == want_verdict(r) else 1, 0)
     if r["verdict"] != want_verdict(r):
         failed.append("verdict %s/%s/%s: kbench %r, rule %r" % (r["case"], r["metric"], r["variant"], r["verdict"], want_verdict(r)))
     verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1

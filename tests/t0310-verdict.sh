@@ -1,17 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Verdicts on synthetic runs with a known truth: a variant made 8% slower
-# (boot-to-boot noise 3%) comes out slower with Holm-corrected p < 0.05 in
-# every case; a variant identical to the baseline comes out not
-# distinguishable; 3 boots per variant cannot decide and the report says why;
-# a deterministic (sim) run needs one boot.  tests/t0340-verdict-tcg.sh
-# checks the same on real boots.
+# (boot-to-boot noise 3%, 8 boots) comes out slower with Holm-corrected p <
+# 0.05 and the interval above 1 + min_effect in every case; a variant
+# identical to the baseline comes out not distinguishable; 3 boots per
+# variant cannot decide and the report says why; a deterministic (sim) run
+# in one layout decides on instructions with one boot, and calls modeled
+# cycles, which move with the layout, "this layout only" (issue 21).  With 6
+# boots getppid's interval for the verdict is [1.003, 1.130] (Holm p 0.026):
+# it reaches into 1 +- 1%, not distinguishable, and the report says about 12
+# boots a side would show it slower.  tests/t0340-verdict-tcg.sh checks the same on
+# real boots.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 needs_python 'json, random' python3 "verdict"
 needs_cmd jq "verdict"
 cases='[{"workload": "getppid", "case": "getppid", "ns": 400}, {"workload": "pipe", "case": "pipe", "ns": 30000}]'
-"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 5, \"boots\": 6, \"noise\": 0.03, \"cases\": $cases,
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/six\", \"seed\": 5, \"boots\": 6, \"noise\": 0.03, \"cases\": $cases,
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"slow\", \"text\": 1400000, \"factor\": 1.08}]}"
+"$KBENCH" report "$d/six" > /dev/null 2>&1
+check "6 boots: getppid's interval reaches into the margin, and the report says how many boots would decide" sh -c \
+	"jq -e '[.results[] | select(.metric == \"ns_per_op\" and .variant == \"slow\" and .case == \"getppid\")][0] |
+		.p_holm < 0.05 and .verdict_ci[0] < 1.01 and .verdict == \"not distinguishable\" and
+		.needed.for == \"slower\" and .needed.replicates > 6' '$d/six/summary.json' >/dev/null &&
+	 grep -qE '^\| getppid \| slow \| .* \| not distinguishable \(Holm.s p under 0.05, but the interval reaches into 1 \+- 1%\) \(about [0-9]+ boots a side would show it slower\) \|' '$d/six/report.md'"
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 5, \"boots\": 8, \"noise\": 0.03, \"cases\": $cases,
   \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"same\", \"text\": 2000000},
 	       {\"name\": \"slow\", \"text\": 1400000, \"factor\": 1.08}]}"
 "$KBENCH" report "$d/r" > /dev/null 2> "$d/err"
@@ -24,7 +37,7 @@ for c in getppid pipe; do
 	v=$(verdict same $c)
 	check "identical variant, $c: not distinguishable ($v)" sh -c "echo '$v' | grep -q '^not distinguishable '"
 done
-check "report.md verdict row for the slow variant" grep -qE '^\| getppid \| slow \| -30\.0% \| 1\.0[0-9]{2} \[[0-9.]+, [0-9.]+\] \| [0-9.e-]+ \| \+[0-9.]+ \(large\) \| slower \|' "$d/r/report.md"
+check "report.md verdict row for the slow variant" grep -qE '^\| getppid \| slow \| -30\.0% \| 1\.0[0-9]{2} \[[0-9.]+, [0-9.]+\] \| \[1\.[0-9]+, [0-9.]+\] \(97\.5%\) \| [0-9.e-]+ \| \+[0-9.]+ \(large\) \| slower \|' "$d/r/report.md"
 check "the claim sentence answers for the smaller kernel" grep -q 'No: this smaller kernel is slower in every case' "$d/r/report.md"
 
 # 3 boots each: the smallest exact p is 0.1; nothing can be called.
@@ -40,8 +53,11 @@ check "3 boots: not distinguishable, and the report says why" sh -c \
   \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400, \"counts\": {\"instructions\": 263, \"cycles\": 400}}],
   \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
 "$KBENCH" report "$d/sim" > /dev/null 2>&1
-check "sim: one boot decides on modeled cycles, labelled modeled" sh -c \
-	"jq -e '.primary_metric == \"cycles_per_op\" and ([.results[] | select(.metric == \"cycles_per_op\" and .variant == \"Os\")][0].verdict == \"faster\")' '$d/sim/summary.json' >/dev/null &&
+check "sim, one layout: one boot decides on instructions; modeled cycles are this layout only" sh -c \
+	"jq -e '.primary_metric == \"cycles_per_op\" and
+		([.results[] | select(.metric == \"cycles_per_op\" and .variant == \"Os\")][0].verdict == \"this layout only\") and
+		([.results[] | select(.metric == \"instructions_per_op\" and .variant == \"Os\")][0].verdict == \"faster\")' '$d/sim/summary.json' >/dev/null &&
 	 grep -q 'On cycles per operation (modeled' '$d/sim/report.md' &&
-	 grep -q 'one boot per variant suffices' '$d/sim/report.md'"
+	 grep -q 'one boot per variant suffices' '$d/sim/report.md' &&
+	 grep -q '1 cases of cycles per operation, a figure that moves with where code lands, are \"this layout only\"' '$d/sim/report.md'"
 test_done

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -225,11 +226,89 @@ static void bootstrap(void **state)
 	kb_stats_bootstrap_median(v, 5, rng, 5000, 0.95, &ci2);
 	NEAR(ci.lo, ci2.lo);
 	NEAR(ci.hi, ci2.hi);
-	kb_stats_bootstrap_ratio(c, 3, one, 2, rng, 1000, 0.95, &ci);
-	NEAR(ci.lo, 2);
-	NEAR(ci.hi, 2);
 	assert_int_equal(kb_stats_bootstrap_median(v, 0, rng, 10, 0.95, &ci), -EINVAL);
 	gsl_rng_free(rng);
+	(void)c;
+	(void)one;
+}
+
+/* The two-level median and its two-stage bootstrap (builds, then layouts
+ * within each). */
+static void nested(void **state)
+{
+	/* three builds at 5 (one layout each) and one of eleven layouts at 1:
+	 * the median over builds is 5, where pooling every layout gives 1 */
+	double v[14] = { 5, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, one = 1, c[3] = { 2, 2, 2 };
+	size_t start[5] = { 0, 1, 2, 3, 14 }, one_start[2] = { 0, 1 };
+	struct kb_nested a = { v, start, 4 }, b = { &one, one_start, 1 }, flat = { c, NULL, 3 };
+	struct kb_nested empty = { v, start, 0 };
+	double dist[4000], pooled[14];
+	struct kb_interval ci;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t at1 = 0;
+
+	(void)state;
+	NEAR(kb_stats_nested_median(&a), 5);
+	memcpy(pooled, v, sizeof(v));
+	NEAR(kb_stats_median(pooled, 14), 1);
+	NEAR(kb_stats_nested_median(&flat), 2);	/* start NULL: each value a group */
+	assert_true(isnan(kb_stats_nested_median(&empty)));
+	gsl_rng_set(rng, 11);
+	assert_int_equal(kb_stats_bootstrap_ratio_nested(&a, &b, rng, 4000, dist), 0);
+	/* a resample draws 4 builds: its median is 1, 3 or 5 (two of each),
+	 * and 1 only when 3 or 4 of the draws are the one build at 1:
+	 * 4 (1/4)^3 (3/4) + (1/4)^4 = 13/256 */
+	for (size_t i = 0; i < 4000; i++) {
+		assert_true(dist[i] == 1 || dist[i] == 3 || dist[i] == 5);
+		assert_true(i == 0 || dist[i - 1] <= dist[i]);	/* sorted */
+		at1 += dist[i] == 1;
+	}
+	assert_true(fabs((double)at1 / 4000 - 13.0 / 256) < 0.015);
+	/* P(median <= 3) = P(2 or more draws at 1) = 67/256: the 35% quantile is 5 */
+	kb_stats_percentile(dist, 4000, 0.3, &ci);
+	NEAR(ci.lo, 5);
+	assert_int_equal(kb_stats_bootstrap_ratio_nested(&flat, &b, rng, 100, dist), 0);
+	NEAR(dist[0], 2);
+	NEAR(dist[99], 2);
+	assert_int_equal(kb_stats_bootstrap_ratio_nested(&empty, &b, rng, 100, dist), -EINVAL);
+	gsl_rng_free(rng);
+}
+
+/* An interval from the kept tails is the one from the whole distribution,
+ * at every level from the one they were kept for up. */
+static void tails(void **state)
+{
+	enum { N = 10000 };
+	double *dist = malloc(N * sizeof(*dist));
+	const double levels[] = { 0.95, 0.99, 1 - 0.05 / 19, 1 - 0.05 / 190, 0.99999 };
+	struct kb_interval whole, kept;
+	struct kb_tails t;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 3);
+	for (size_t i = 0; i < N; i++)
+		dist[i] = gsl_rng_uniform(rng) * gsl_rng_uniform(rng);
+	gsl_sort(dist, 1, N);
+	assert_int_equal(kb_stats_tails_init(&t, dist, N, 0.95), 0);
+	assert_true(t.keep < N / 30);
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		kb_stats_percentile(dist, N, levels[i], &whole);
+		assert_int_equal(kb_stats_tails_interval(&t, levels[i], &kept), 0);
+		assert_true(kept.lo == whole.lo && kept.hi == whole.hi);
+	}
+	/* a wider tail than was kept cannot be read */
+	assert_int_equal(kb_stats_tails_interval(&t, 0.5, &kept), -ERANGE);
+	kb_stats_tails_release(&t);
+	assert_int_equal(kb_stats_tails_init(&t, dist, 0, 0.95), -EINVAL);
+	/* a short distribution is kept whole */
+	assert_int_equal(kb_stats_tails_init(&t, dist, 7, 0.95), 0);
+	assert_int_equal(kb_stats_tails_interval(&t, 0.5, &kept), 0);
+	kb_stats_percentile(dist, 7, 0.5, &whole);
+	assert_true(kept.lo == whole.lo && kept.hi == whole.hi);
+	kb_stats_tails_release(&t);
+	gsl_rng_free(rng);
+	free(dist);
 }
 
 static void seeds(void **state)
@@ -559,6 +638,8 @@ int main(void)
 		cmocka_unit_test(holm),
 		cmocka_unit_test(spearman),
 		cmocka_unit_test(bootstrap),
+		cmocka_unit_test(nested),
+		cmocka_unit_test(tails),
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(model_verdicts),
 		cmocka_unit_test(model_deterministic),
