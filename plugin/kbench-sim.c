@@ -19,10 +19,16 @@
  * seeing every instruction fetch at the address it would have in another
  * placement of the code (instruction counts unchanged).  A placement is a
  * table of disjoint ranges (start, size, new start); an address outside every
- * range stays where it is.  vl=K makes K seeded ones from the map: in each
+ * range stays where it is.  vl=K makes K seeded ones from the map (SplitMix64,
+ * seeded with vl_seed and the layout's index).  vl_place=pad (the default)
+ * keeps the map's order and inserts 16 to 4080 bytes (steps of 16) before
+ * vl_pads (8) functions, each drawn with a chance proportional to its size:
+ * every function after a point moves on by its padding, as the code after a
+ * layout replica's padding objects does, so code keeps its neighbours but at
+ * the few points.  vl_place=shuffle: in each
  * run of functions that are contiguous in the map (a gap, i.e. a symbol that
  * is not text, ends a run), the functions are shuffled (Fisher-Yates driven
- * by SplitMix64, seeded with vl_seed and the layout's index) and laid out
+ * by the same generator) and laid out
  * one after the other from the run's start, each at the first address not
  * below the previous one's end with the same alignment as its own: the
  * largest power of two that divides its address, KB_SIM_VL_ALIGN (16) at
@@ -39,7 +45,8 @@
  *
  * Usage: -plugin file=kbench-sim.so,out=FILE[,l1i=SIZE:WAYS:LINE]
  *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=0xc0000000]
- *        [,mode=full|markers][,vl=K][,vl_seed=N][,vl_file=FILE][,vl_dump=FILE]
+ *        [,mode=full|markers][,vl=K][,vl_seed=N][,vl_place=pad|shuffle][,vl_pads=N]
+ *        [,vl_file=FILE][,vl_dump=FILE]
  * mode=markers only times the regions (host wall clock): the reference for
  * the plugin's overhead.  vl_dump writes every layout's placement.
  */
@@ -78,9 +85,12 @@ static struct {
 	unsigned l2_size, l2_ways, l2_line;	/* l2_size 0: no L2 */
 	unsigned vl_seeded;			/* seeded virtual layouts */
 	uint64_t vl_seed;
+	int vl_shuffle;				/* vl_place=shuffle, else pad */
+	unsigned vl_pads;			/* vl_place=pad: padding points */
 	const char *vl_file, *vl_dump;
 } cfg = {
 	.page_offset = 0xc0000000u,
+	.vl_pads = 8,
 	.l1_size = 32768, .l1_ways = 8, .l1_line = 64,
 	.l2_size = 1u << 20, .l2_ways = 16, .l2_line = 64,
 };
@@ -970,6 +980,36 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* Layout k of the seeded ones, vl_place=pad: the map's order kept, and
+ * padding inserted before vl_pads functions, each drawn with a chance
+ * proportional to its size (a uniform byte of the movable text), of 16 to
+ * 4080 bytes in steps of 16 (as a layout replica's build pads the text):
+ * every function after a point moves on by its padding, so code keeps its
+ * neighbours but for the few points, as a real link's does. */
+static void vl_padded(struct vlayout *v, unsigned k)
+{
+	uint64_t st = cfg.vl_seed ^ (0xd1b54a32d192ed03ull * (k + 1)), total = 0, shift = 0;
+	uint64_t *pad = calloc(ftab.n + 1, sizeof(*pad));
+
+	if (!pad)
+		abort();
+	for (size_t i = 0; i < ftab.n; i++)
+		total += ftab.size[i];
+	for (unsigned j = 0; j < cfg.vl_pads && total; j++) {
+		uint64_t at = (uint64_t)(((unsigned __int128)splitmix64(&st) * total) >> 64), sum = 0;
+		size_t f = 0;
+
+		while (f + 1 < ftab.n && sum + ftab.size[f] <= at)
+			sum += ftab.size[f++];
+		pad[f] += 16 * (1 + splitmix64(&st) % 255);	/* 16 to 4080 */
+	}
+	for (size_t i = 0; i < ftab.n; i++) {
+		shift += pad[i];
+		v->to[i] = ftab.start[i] + shift;
+	}
+	free(pad);
+}
+
 /* Layout k of the seeded ones: each run of contiguous functions shuffled
  * and packed from the run's start (or the previous run's end, if that grew
  * past it), every function keeping its alignment, 16 at most. */
@@ -1169,7 +1209,10 @@ static int vl_setup(void)
 		v->to = calloc(ftab.n + 1, sizeof(*v->to));
 		if (!v->to)
 			return -1;
-		vl_seeded(v, k, perm);
+		if (cfg.vl_shuffle)
+			vl_seeded(v, k, perm);
+		else
+			vl_padded(v, k);
 	}
 	free(perm);
 	for (unsigned k = 0; k < n_vl; k++)
@@ -1271,6 +1314,11 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 			bad = sscanf(v, "%" SCNu64 "%c", &cfg.vl_seed, &(char){ 0 }) != 1;
 		else if (k == 7 && !strncmp(a, "vl_file", k))
 			cfg.vl_file = v;
+		else if (k == 8 && !strncmp(a, "vl_place", k) && (!strcmp(v, "pad") || !strcmp(v, "shuffle")))
+			cfg.vl_shuffle = !strcmp(v, "shuffle");
+		else if (k == 7 && !strncmp(a, "vl_pads", k))
+			bad = sscanf(v, "%u%c", &cfg.vl_pads, &(char){ 0 }) != 1 || !cfg.vl_pads ||
+			      cfg.vl_pads > 4096;
 		else if (k == 7 && !strncmp(a, "vl_dump", k))
 			cfg.vl_dump = v;
 		else
@@ -1278,7 +1326,8 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		if (bad) {
 			fprintf(stderr, NAME ": bad argument '%s' (out=FILE, map=FILE, l1i=SIZE:WAYS:LINE, "
 				"l2=SIZE:WAYS:LINE|off, page_offset=HEX, mode=full|markers, vl=K (0 to %d), "
-				"vl_seed=N, vl_file=FILE, vl_dump=FILE)\n", a, KB_SIM_VL_MAX);
+				"vl_seed=N, vl_place=pad|shuffle, vl_pads=N, vl_file=FILE, vl_dump=FILE)\n", a,
+				KB_SIM_VL_MAX);
 			return -1;
 		}
 	}
@@ -1329,8 +1378,8 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	     cfg.l2_size ? cfg.l2_line : 0, cfg.page_offset == UINT64_MAX ? 0 : cfg.page_offset,
 	     n_funcs - FUNC_FIRST);
 	if (n_vl)
-		emit(" vl=%u vl_seeded=%u vl_seed=%" PRIu64 " vl_funcs=%zu", n_vl, cfg.vl_seeded,
-		     cfg.vl_seed, ftab.n);
+		emit(" vl=%u vl_seeded=%u vl_seed=%" PRIu64 " vl_funcs=%zu vl_place=%s vl_pads=%u", n_vl,
+		     cfg.vl_seeded, cfg.vl_seed, ftab.n, cfg.vl_shuffle ? "shuffle" : "pad", cfg.vl_pads);
 	emit("\n");
 	fflush(cfg.out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

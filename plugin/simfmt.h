@@ -16,7 +16,8 @@
  *   end errors=N blocks=N descriptor_bytes=N          (blocks described, memory)
  *
  * Virtual layouts (plugin arguments vl=K, vl_file=FILE): the header gains
- * "vl=N vl_seeded=K vl_seed=S vl_funcs=M", and every region line, and the
+ * "vl=N vl_seeded=K vl_seed=S vl_funcs=M vl_place=pad|shuffle vl_pads=P",
+ * and every region line, and the
  * total line, is followed by N "vl" lines, one per layout in order (seq=0
  * for the whole run), and the end line gains "vl_unmoved=N": instructions
  * translated (each time a block is) between the first and the last function

@@ -18,6 +18,8 @@ struct sim_opts {
 	char *l2;		/* "auto", "off" or SIZE:WAYS:LINE */
 	double cpi, l1i_penalty, l2_penalty;
 	long virtual_layouts;
+	char *placement;	/* "pad" or "shuffle" */
+	long pads;
 };
 
 static const char *check_l1i(const char *v)
@@ -57,13 +59,24 @@ static const struct kb_option options[] = {
 	{ .name = "sim_virtual_layouts", .section = KB_SEC_RUN, .type = KB_OPT_LONG,
 	  .off = OFF(virtual_layouts), .def = "0", .max = KB_SIM_VL_MAX,
 	  .help = "virtual layouts: the plugin also simulates this many L1i/L2 pairs in which the "
-		  "kernel's functions sit at other addresses (a seeded shuffle of System.map, from "
-		  "[run] seed; sizes, internal offsets and alignment, up to 16, kept; instruction "
-		  "counts unchanged); each is one more layout replicate of the L1i and L2 misses and "
-		  "modeled cycles (samples carry them as vl_<field>), so those verdicts rest on "
-		  "layouts x (K + 1) replicates; the default variants.conf sets 8 (9 replicates: Holm "
-		  "over its 19 cases needs 6), about 2 to 2.8 times the plugin's time per region and "
-		  "2.1 times a boot's (bench/sim-overhead -k 8); 0: none" },
+		  "kernel's functions sit at other addresses (sim_virtual_placement, seeded from "
+		  "[run] seed and the build; instruction counts unchanged); each is one more layout "
+		  "of its build for the L1i and L2 misses and modeled cycles (samples carry them as "
+		  "vl_<field>): a build's figure is the median over its own addresses and these; "
+		  "each layout costs about a quarter of a boot's host time more; 0: none" },
+	{ .name = "sim_virtual_placement", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE,
+	  .off = OFF(placement), .def = "pad", .allowed = { "pad", "shuffle" },
+	  .help = "how virtual layouts place the code: pad keeps the linker's order and puts 16 to "
+		  "4080 bytes (steps of 16) before sim_virtual_pads functions drawn by size, so the "
+		  "code after each moves on, as a layout replica's padding does; shuffle shuffles "
+		  "every function within each run of System.map and packs them (each keeping its "
+		  "alignment, 16 at most): a harsher population, which breaks the locality of "
+		  "callers and callees a link gives and costs more than real builds do" },
+	{ .name = "sim_virtual_pads", .section = KB_SEC_RUN, .type = KB_OPT_LONG,
+	  .off = OFF(pads), .def = "8", .min = 1, .max = 4096,
+	  .help = "sim_virtual_placement = pad: padding points per virtual layout; 8 matched real "
+		  "padded builds best of 1, 2, 8 and 32 (bench/layout-study compare: medians, spreads "
+		  "and the Os/O2 ratio per case, 9 builds a side)" },
 	{ NULL },
 };
 
@@ -147,6 +160,8 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	sr->model.l2_penalty = o->l2_penalty;
 	sr->vl.n = (unsigned)o->virtual_layouts;
 	sr->vl.seed = env->seed;
+	sr->vl.place = !strcmp(o->placement, "shuffle") ? "shuffle" : "pad";
+	sr->vl.pads = (unsigned)o->pads;
 	*why = kb_xasprintf("%s; %s", asked ? "backend = sim in the configuration"
 				     : "TCG has no performance counters: kbench's plugin counts instead",
 			    sr->geom_why);
@@ -182,8 +197,15 @@ static json_t *describe(const void *priv)
 	free(qargs);
 	if (sr->vl.n)	/* the manifest as before without them */
 		json_object_set_new(j, "virtual_layouts",
-				    json_pack("{s:i,s:I,s:i,s:s}", "n", (int)sr->vl.n, "seed",
-					      (json_int_t)sr->vl.seed, "align", KB_SIM_VL_ALIGN, "placement",
+				    json_pack("{s:i,s:I,s:i,s:s,s:i,s:s}", "n", (int)sr->vl.n, "seed",
+					      (json_int_t)sr->vl.seed, "align", KB_SIM_VL_ALIGN, "place",
+					      sr->vl.place, "pads", (int)sr->vl.pads, "placement",
+					      !strcmp(sr->vl.place, "pad") ?
+					      "System.map's kernel functions in their order, 16 to 4080 bytes "
+					      "(steps of 16) inserted before each of `pads` functions drawn with "
+					      "a chance proportional to their size, every function after one "
+					      "moved on by it; user code unmoved; layout replica r seeded with "
+					      "seed + r x 0x9e3779b97f4a7c15 (mod 2^64)" :
 					      "each run of contiguous kernel functions of System.map "
 					      "shuffled (seeded) and packed from its start, every function "
 					      "keeping its size, its internal offsets and its alignment (the "

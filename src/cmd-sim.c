@@ -62,6 +62,7 @@ static int cmd_sim(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
 		{ "vl", required_argument, NULL, 'V' }, { "vl-seed", required_argument, NULL, 'S' },
 		{ "vl-file", required_argument, NULL, 'F' }, { "vl-dump", required_argument, NULL, 'D' },
+		{ "vl-place", required_argument, NULL, 'P' }, { "vl-pads", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 1u << 20, 16, 64 };
@@ -107,6 +108,22 @@ static int cmd_sim(int argc, char **argv)
 					 opt == 'V' ? "a number of layouts from 0 to 64" : "a number");
 				return KB_EXIT_USAGE;
 			}
+			break;
+		case 'P':
+			if (strcmp(optarg, "pad") && strcmp(optarg, "shuffle")) {
+				kb_error("--vl-place '%s': expected pad or shuffle", optarg);
+				return KB_EXIT_USAGE;
+			}
+			vl.place = optarg;
+			break;
+		case 'N':
+			errno = 0;
+			num = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || errno || *optarg == '-' || num < 1 || num > 4096) {
+				kb_error("--vl-pads '%s': expected a number from 1 to 4096", optarg);
+				return KB_EXIT_USAGE;
+			}
+			vl.pads = (unsigned)num;
 			break;
 		case 'F':
 			vl.file = optarg;
@@ -244,16 +261,22 @@ const struct kb_command kb_command_sim = {
 	.name = "sim",
 	.summary = "run a static i386 program under kbench's cache-simulating QEMU plugin",
 	.usage = "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
-		 "                  [--vl K] [--vl-seed N] [--vl-file FILE] [--vl-dump FILE]\n"
+		 "                  [--vl K] [--vl-seed N] [--vl-place pad|shuffle] [--vl-pads N]\n"
+		 "                  [--vl-file FILE] [--vl-dump FILE]\n"
 		 "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
 		 "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
 		 "counted: per region between the guest's markers, and for the whole run.\n\n"
 		 "  --l1i G    the L1i simulated (default: this host's, libcpuid)\n"
 		 "  --l2 G     the L2 behind it, or off (default: this host's)\n"
 		 "  --map FILE `nm PROGRAM` output (or a System.map) for per-function counts\n"
-		 "  --vl K     also simulate K virtual layouts: the map's functions shuffled\n"
-		 "             (seeded) and packed, each keeping its alignment (16 at most)\n"
+		 "  --vl K     also simulate K virtual layouts (seeded), placed by --vl-place\n"
 		 "  --vl-seed N  their seed (default 0)\n"
+		 "  --vl-place pad  the map's order kept, 16 to 4080 bytes of padding (steps of\n"
+		 "             16) before --vl-pads functions drawn by size: the code after\n"
+		 "             each moves on, as a padded build's does (the default)\n"
+		 "  --vl-place shuffle  each run of the map's functions shuffled and packed,\n"
+		 "             each keeping its alignment (16 at most)\n"
+		 "  --vl-pads N  padding points per layout (default 8)\n"
 		 "  --vl-file FILE  placements to simulate as well (\"layout\", then\n"
 		 "             \"START SIZE NEW\" per range; an address outside them stays)\n"
 		 "  --vl-dump FILE  write every layout's placement, in --vl-file's format\n"

@@ -531,6 +531,12 @@ char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 		put_opt(&s, &len, "vl", g);
 		snprintf(g, sizeof(g), "%llu", vl->seed);
 		put_opt(&s, &len, "vl_seed", g);
+		if (vl->place)
+			put_opt(&s, &len, "vl_place", vl->place);
+		if (vl->pads) {
+			snprintf(g, sizeof(g), "%u", vl->pads);
+			put_opt(&s, &len, "vl_pads", g);
+		}
 	}
 	if (vl && vl->file)
 		put_opt(&s, &len, "vl_file", vl->file);

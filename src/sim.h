@@ -26,6 +26,8 @@ extern const char *const kb_sim_vl_counter_names[KB_SIM_VL_NCOUNTERS];
 struct kb_sim_vl {
 	unsigned n;
 	unsigned long long seed;
+	const char *place;	/* "pad" (the plugin's default: NULL) or "shuffle" */
+	unsigned pads;		/* pad: padding points per layout (0: the plugin's 8) */
 	const char *file, *dump;
 };
 

@@ -9,11 +9,13 @@
 # three crafted (identity; the functions from the first page-aligned one on
 # shifted by 3 x 4096 bytes, a multiple of every geometry's set span, while
 # the code before stays, as user code does under a moved kernel; the same
-# shifted by 64 bytes) and three seeded
-# (checked to be a packing of the same functions, each moved by a multiple
+# shifted by 64 bytes) and three seeded shuffles (--vl-place shuffle,
+# checked to be a packing of the same functions, each moved by a multiple
 # of its alignment, 16 at most; also on a map of functions at any alignment,
 # as -Os leaves them, where the padding makes runs grow into each other
-# unless the plugin pushes them on).  The identity and the set-span shift must give the real misses
+# unless the plugin pushes them on); then three seeded paddings (--vl-place
+# pad, the default: the map's order kept, 3 points of 16 to 4080 bytes each,
+# checked by placement.py padcheck), against the reference the same way.  The identity and the set-span shift must give the real misses
 # exactly; a one-line shift must not, somewhere.  (Had everything moved, any
 # shift by whole lines would only rename the sets: exact too.)
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -57,8 +59,8 @@ packed() {
 shift64_differs=0
 for p in $progs; do
 	# the seeded layouts alone, then the crafted ones from their ranges
-	"$KBENCH" sim --l2 off --map "$d/$p.nm" --vl 3 --vl-seed 11 --vl-dump "$d/$p.seeded" "$d/$p" \
-		> /dev/null 2> "$d/$p.err" || sed 's/^/# /' "$d/$p.err"
+	"$KBENCH" sim --l2 off --map "$d/$p.nm" --vl 3 --vl-seed 11 --vl-place shuffle --vl-dump "$d/$p.seeded" \
+		"$d/$p" > /dev/null 2> "$d/$p.err" || sed 's/^/# /' "$d/$p.err"
 	$PY "$srcdir/placement.py" craft "$d/$p.seeded" > "$d/$p.crafted"
 	packed "$p: 3 seeded layouts pack its functions anew, each keeping its alignment" \
 		"$d/$p.nm" "$d/$p.seeded"
@@ -66,8 +68,8 @@ for p in $progs; do
 	for g in $geoms; do
 		# layouts 0-2 crafted, 3-5 seeded (the same as above: same seed)
 		"$KBENCH" sim --json --l1i "$g" --l2 off --map "$d/$p.nm" --vl-file "$d/$p.crafted" \
-			--vl 3 --vl-seed 11 --vl-dump "$d/$p.all" "$d/$p" > "$d/$p.$g.json" 2> "$d/$p.$g.err" ||
-			sed 's/^/# /' "$d/$p.$g.err"
+			--vl 3 --vl-seed 11 --vl-place shuffle --vl-dump "$d/$p.all" "$d/$p" > "$d/$p.$g.json" \
+			2> "$d/$p.$g.err" || sed 's/^/# /' "$d/$p.$g.err"
 		table "$d/$p.$g.json" "$g" >> "$d/$p.plugin"
 		real "$d/$p.$g.json" > "$d/$p.$g.real"
 		for k in 0 1 2; do layout "$d/$p.$g.json" $k > "$d/$p.$g.$k"; done
@@ -90,14 +92,39 @@ for p in $progs; do
 		diff "$d/$p.plugin" "$d/$p.ref" | head -n 20 | sed 's/^/# /'
 	fi
 	diag "$p, 32K:8:64, misses per layout in all (0 identity, 1 +12288, 2 +64, 3-5 seeded; real $(cut -d' ' -f2 "$d/$p.32K:8:64.real" | tail -n 1)): $(grep '^32K:8:64/[0-9] total' "$d/$p.ref" | cut -d' ' -f5 | tr '\n' ' ')"
+
+	# the default placement: padding at 3 points per layout, the order kept
+	: > "$d/$p.pad.plugin"
+	for g in $geoms; do
+		"$KBENCH" sim --json --l1i "$g" --l2 off --map "$d/$p.nm" --vl 3 --vl-seed 11 --vl-place pad \
+			--vl-pads 3 --vl-dump "$d/$p.pad" "$d/$p" > "$d/$p.$g.pad.json" 2> "$d/$p.$g.err" ||
+			sed 's/^/# /' "$d/$p.$g.err"
+		table "$d/$p.$g.pad.json" "$g" >> "$d/$p.pad.plugin"
+	done
+	$PY "$srcdir/placement.py" padcheck "$d/$p.nm" "$d/$p.pad" 0 3 > "$d/$p.pad.bad" 2>&1
+	if [ -s "$d/$p.pad" ] && [ "$(grep -c '^layout' "$d/$p.pad")" = 3 ] && [ ! -s "$d/$p.pad.bad" ]; then
+		ok "$p: 3 padded layouts keep the map's order, moved in at most 3 steps of 16 to 4080 bytes"
+	else
+		not_ok "$p: 3 padded layouts keep the map's order, moved in at most 3 steps of 16 to 4080 bytes"
+		sed 's/^/# /' "$d/$p.pad.bad" | head -n 10
+	fi
+	$PY "$srcdir/reference.py" --objdump "$objdump" --place "$d/$p.pad" "$d/$p" $geoms 2> "$d/$p.pref.err" |
+		grep '/' > "$d/$p.pad.ref"
+	[ -s "$d/$p.pref.err" ] && sed 's/^/# /' "$d/$p.pref.err"
+	if [ -s "$d/$p.pad.ref" ] && cmp -s "$d/$p.pad.plugin" "$d/$p.pad.ref"; then
+		ok "$p: 3 padded layouts x 6 geometries, misses and fills per region equal the reference's"
+	else
+		not_ok "$p: 3 padded layouts x 6 geometries, misses and fills per region equal the reference's"
+		diff "$d/$p.pad.plugin" "$d/$p.pad.ref" | head -n 20 | sed 's/^/# /'
+	fi
 done
 check "a shift by one line changes the misses somewhere ($shift64_differs of 18 runs)" \
 	test "$shift64_differs" -gt 0
 
 # 9000 functions at any alignment, in 3 runs: packed, aligned, disjoint
 $PY "$srcdir/placement.py" synth > "$d/synth.nm"
-"$KBENCH" sim --l2 off --map "$d/synth.nm" --vl 3 --vl-seed 3 --vl-dump "$d/synth.vl" "$d/lines" \
-	> /dev/null 2> "$d/synth.err" || sed 's/^/# /' "$d/synth.err"
+"$KBENCH" sim --l2 off --map "$d/synth.nm" --vl 3 --vl-seed 3 --vl-place shuffle --vl-dump "$d/synth.vl" \
+	"$d/lines" > /dev/null 2> "$d/synth.err" || sed 's/^/# /' "$d/synth.err"
 packed "9000 functions at any alignment: packed, each keeps its alignment, none overlap" \
 	"$d/synth.nm" "$d/synth.vl"
 

@@ -16,6 +16,9 @@
                                          (the n-th of a name to its n-th)
     placement.py check NM DUMP FIRST     check DUMP's layouts FIRST.. as seeded
                                          layouts of the program whose `nm -n` is NM
+                                         (vl_place=shuffle)
+    placement.py padcheck NM DUMP FIRST PADS  the same for vl_place=pad with
+                                         vl_pads=PADS
 
 check says, one line per failed property, what is wrong (nothing: all hold):
 the ranges are the text symbols of NM up to the next symbol of any kind (the
@@ -24,6 +27,11 @@ ranges; each range moves by a multiple of its alignment (the largest power
 of two dividing its start, 16 at most); each run of contiguous ranges is
 packed, from its start or later (at most 15 bytes of padding per range); no
 two ranges overlap anywhere; some range moves; the layouts differ.
+padcheck: the same ranges; in every layout each range moves by as much as
+the one before it or more (so the map's order is kept and none overlap),
+the moves growing in at most PADS steps, each a multiple of 16 from 16 to
+PADS x 4080 bytes (two points may draw one function); some range moves; the
+layouts differ.
 
     placement.py synth                   an nm-style map of 3 runs of 3000
                                          functions at any alignment (as -Os
@@ -116,7 +124,9 @@ def frommap(dump, base_map, other_map):
               "the next begins there" % (missing, other_map, cut), file=sys.stderr)
 
 
-def check(nm, dump, first):
+def ranges_of(nm, layouts, first):
+    """What is wrong with the layouts' ranges: they must be NM's text
+    symbols, each up to the next symbol of any kind, the same in each."""
     text, other = [], []
     for line in open(nm):
         f = line.split()
@@ -124,10 +134,7 @@ def check(nm, dump, first):
             (text if f[1] in "TtWw" else other).append(int(f[0], 16))
     text = sorted(set(text))
     bounds = sorted(set(text + other))
-    layouts = read(dump)[first:]
     bad = []
-    if not layouts:
-        return ["no seeded layouts in %s" % dump]
     ranges = [(s, n) for s, n, _ in layouts[0]]
     starts = [s for s, _ in ranges]
     if starts != text and starts != text[:-1]:
@@ -139,6 +146,34 @@ def check(nm, dump, first):
     for k, lay in enumerate(layouts):
         if [(s, n) for s, n, _ in lay] != ranges:
             bad.append("layout %d has other ranges" % (first + k))
+    return bad
+
+
+def padcheck(nm, dump, first, pads):
+    layouts = read(dump)[first:]
+    if not layouts:
+        return ["no seeded layouts in %s" % dump]
+    bad = ranges_of(nm, layouts, first)
+    for k, lay in enumerate(layouts):
+        shifts = [new - s for s, _, new in lay]
+        steps = [b - a for a, b in zip([0] + shifts, shifts) if b != a]
+        if any(x < 0 or x % 16 or x > pads * 4080 for x in steps):
+            bad.append("layout %d: moves %s, not steps of 16 to %d bytes up" % (first + k, steps, pads * 4080))
+        if len(steps) > pads:
+            bad.append("layout %d: %d padding points, more than %d" % (first + k, len(steps), pads))
+        if not steps:
+            bad.append("layout %d moves nothing" % (first + k))
+    if len(layouts) > 1 and all(lay == layouts[0] for lay in layouts[1:]):
+        bad.append("the seeded layouts are all the same")
+    return bad
+
+
+def check(nm, dump, first):
+    layouts = read(dump)[first:]
+    if not layouts:
+        return ["no seeded layouts in %s" % dump]
+    bad = ranges_of(nm, layouts, first)
+    for k, lay in enumerate(layouts):
         for s, n, new in lay:
             align = min(s & -s or 16, 16)
             if (new - s) % align:
@@ -176,5 +211,9 @@ if __name__ == "__main__":
     elif len(sys.argv) == 5 and sys.argv[1] == "check":
         for b in check(sys.argv[2], sys.argv[3], int(sys.argv[4])):
             print(b)
+    elif len(sys.argv) == 6 and sys.argv[1] == "padcheck":
+        for b in padcheck(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])):
+            print(b)
     else:
-        sys.exit("usage: placement.py synth | craft DUMP | shift DUMP DELTA... | frommap DUMP MAP OTHER | check NM DUMP FIRST")
+        sys.exit("usage: placement.py synth | craft DUMP | shift DUMP DELTA... | frommap DUMP MAP OTHER | "
+                 "check NM DUMP FIRST | padcheck NM DUMP FIRST PADS")
