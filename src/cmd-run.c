@@ -63,8 +63,10 @@ static int start_run(const char *path, const char *confdir, const char *executor
 	*lockfd = kb_store_lock(conf->output);
 	if (*lockfd < 0 || kb_store_create(store, conf->output) < 0)
 		return KB_EXIT_FAILED;
-	if (!conf->seed)
+	if (!conf->seed) {
 		conf->seed = ((unsigned long long)time(NULL) << 16) ^ (unsigned long long)getpid();
+		conf->seed_drawn = 1;
+	}
 	kb_read_file(path, &conftext, &len);
 	copy = kb_store_path(store, "variants.conf");
 	r = kb_write_file_atomic(copy, conftext ? conftext : "", conftext ? len : 0);

@@ -105,6 +105,7 @@ struct kb_conf {
 	long serial_limit;	/* bytes per boot */
 	char *output;
 	unsigned long long seed;
+	int seed_drawn;			/* seed was 0: kbench drew it from the clock */
 	char *baseline;
 	char *backend;		/* "auto" or a primary backend's name */
 	char *host_counters;	/* auto, off, hardware or software */

@@ -377,6 +377,8 @@ static json_t *model(const struct kb_model *m, int sub)
 					    "unit", m->nm && m->metrics[m->primary].by_layout ? "layout" : "boot",
 					    "test_unit", kb_unit_name(kb_model_unit(m, m->primary))));
 	json_object_set_new(o, "virtual_layouts", json_integer((json_int_t)m->virtual_layouts));
+	if (m->seed_drawn)
+		json_object_set_new(o, "seed_drawn", json_true());
 	if (!sub)
 		json_object_set_new(o, "torn_lines", json_pack("{s:I,s:I,s:I,s:I}",
 							       "samples", (json_int_t)m->torn.samples,

@@ -211,6 +211,7 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->workloads = plain_workloads(m, a->workloads ? a->workloads : str(json_object_get(man, "run"), "workloads"));
 	m->scale = num(json_object_get(man, "run"), "scale");
 	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
+	m->seed_drawn = json_is_true(json_object_get(man, "seed_drawn"));
 	m->boots_why = kb_pool_strdup(p, str(json_object_get(man, "run"), "boots_why"));
 	m->boots_per_variant = (long)json_integer_value(json_object_get(json_object_get(man, "run"), "boots"));
 	m->layouts = (long)json_integer_value(json_object_get(man, "layouts"));

@@ -470,6 +470,7 @@ struct kb_model {
 	const char *workloads;		/* the run's, comma-separated */
 	double scale;			/* NAN when not recorded */
 	unsigned long long seed;
+	int seed_drawn;			/* [run] seed = 0: drawn from the clock for this run */
 	const char *baseline_name;
 	size_t baseline;		/* its index, or nv when it has no variant */
 	struct kb_model_opts o;

@@ -290,6 +290,10 @@ static void layout_control(struct kb_doc *d, const struct kb_model *m)
 	if (!cases)
 		return;
 	in = kb_doc_para(d);
+	if (m->seed_drawn && (mt->by_layout || m->nlayouts >= 2))
+		kb_doc_fmt(in, "This run's layouts were drawn at random ([run] seed = 0; the seed drawn was %llu): "
+			   "another run of the same kernels draws others, and a case near the margin may come "
+			   "out otherwise; set seed to repeat it exactly. ", m->seed);
 	if (mt->by_layout) {
 		int one = m->nlayouts < 2;
 
