@@ -135,6 +135,12 @@ check "virtual layouts: the first sentence says under simulated layouts of one b
 	 grep -q '| verdict (under simulated layouts of one build) |' '$d/virt/report.md'"
 ref virt
 check "virtual layouts only: every figure and verdict agrees with scipy" test $? -eq 0
+# a run whose seed kbench drew (seed = 0): its first line says so
+"$PY" -c 'import json, sys; p = sys.argv[1] + "/manifest.json"; m = json.load(open(p)); m["seed_drawn"] = True; json.dump(m, open(p, "w"))' "$d/virt"
+report virt
+check "seed = 0: the report's first line says the layouts were drawn at random, and summary.json says so" sh -c \
+	"sed -n 3p '$d/virt/report.md' | grep -q '^This run.s layouts were drawn at random (\\[run\\] seed = 0; the seed drawn was 7)' &&
+	 jq -e '.seed_drawn == true' '$d/virt/summary.json' > /dev/null"
 mk "{\"dir\": \"$d/virt-effect\", \"seed\": 9, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\", \"virtual_layouts\": 8,
      \"virtual_noise\": 0.02, \"cases\": $sim_cases,
      \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 0.9}]}"
