@@ -303,25 +303,14 @@ static int dropped_any(const struct kb_model_dropped *d)
 	       d->names.sim;
 }
 
-/* The cases whose figures that do not move with the layout change from
- * build to build by more than min_effect (kb_model_build_spread). */
-static json_t *build_sensitive(const struct kb_model *m)
+static json_t *build_sensitive(const struct kb_model *m, const void *x)
 {
-	json_t *a = json_array();
+	const struct kb_build_sensitive *b = x;
 
-	for (size_t c = 0; c < m->nc; c++)
-		for (size_t v = 0; v < m->nv; v++) {
-			const struct kb_row *r;
-			double s = kb_model_build_spread(m, c, v, &r);
-
-			if (!(s > m->o.min_effect))
-				continue;
-			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "case", m->cases[c],
-							   "variant", m->variants[v].name, "metric",
-							   m->metrics[r->metric].name, "builds", (json_int_t)r->builds,
-							   "min", num(r->lo), "max", num(r->hi), "spread", num(s)));
-		}
-	return a;
+	return json_pack("{s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "case", m->cases[b->cas], "variant",
+			 m->variants[b->variant].name, "metric", m->metrics[b->row->metric].name, "builds",
+			 (json_int_t)b->row->builds, "min", num(b->row->lo), "max", num(b->row->hi), "spread",
+			 num(b->spread));
 }
 
 /* Only where something was dropped: a clean run's summary.json keeps its
@@ -393,7 +382,7 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "results", ARRAY_OF(row, m->rows, m->nrows));
 	json_object_set_new(o, "caveats", caveats);
 	json_object_set_new(o, "caveat_ids", ids);
-	json_object_set_new(o, "build_sensitive", build_sensitive(m));
+	json_object_set_new(o, "build_sensitive", ARRAY_OF(build_sensitive, m->sensitive, m->nsensitive));
 	json_object_set_new(o, "correlation", ARRAY_OF(correlation, m->corr, m->ncorr));
 	json_object_set_new(o, "claim", ARRAY_OF(claim, m->claims, m->nclaims));
 	if (sub) {

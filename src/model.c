@@ -502,12 +502,16 @@ static void group(const struct kb_model *m, const struct kb_model_input *in, con
 	free(key);
 }
 
-double kb_model_build_spread(const struct kb_model *m, size_t cas, size_t v, const struct kb_row **row)
+/* The largest build_spread, in case cas and variant v, of the metrics
+ * that do not move with the layout (instruction counts): above min_effect,
+ * the kernel's state after boot, not where the code lands, changes what
+ * the workload executes from build to build.  Its row goes to *row; NAN
+ * without 2 builds. */
+static double build_spread(const struct kb_model *m, size_t cas, size_t v, const struct kb_row **row)
 {
 	double most = NAN;
 
-	if (row)
-		*row = NULL;
+	*row = NULL;
 	for (size_t k = 0; k < m->nm; k++) {
 		const struct kb_row *r = kb_model_row(m, cas, k, v);
 
@@ -515,8 +519,7 @@ double kb_model_build_spread(const struct kb_model *m, size_t cas, size_t v, con
 			continue;
 		if (!(r->build_spread <= most)) {
 			most = r->build_spread;
-			if (row)
-				*row = r;
+			*row = r;
 		}
 	}
 	return most;
@@ -1136,6 +1139,20 @@ static void claims(struct kb_model *m)
 	}
 }
 
+/* The cases whose instruction counts change from build to build. */
+static void build_sensitive(struct kb_model *m)
+{
+	m->sensitive = kb_pool_array(&m->pool, m->nc * m->nv, sizeof(*m->sensitive));
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++) {
+			const struct kb_row *r;
+			double s = build_spread(m, c, v, &r);
+
+			if (s > m->o.min_effect)
+				m->sensitive[m->nsensitive++] = (struct kb_build_sensitive){ c, v, r, s };
+		}
+}
+
 static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void caveat(struct kb_model *m, size_t *cap, enum kb_caveat_id id, const char *fmt, ...)
@@ -1301,6 +1318,7 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 	rows(m, a->in, &maps, rng);
 	correlations(m, rng);
 	claims(m);
+	build_sensitive(m);
 	if (!a->workloads)	/* the workloads' model, not the whole boots' */
 		kb_model_claim(m, a->manifest, rng);
 	caveats(m, &cap);

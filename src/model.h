@@ -495,6 +495,8 @@ struct kb_model {
 	struct kb_claim_check stated;	/* variants.conf's [claim], judged */
 	struct kb_caveat *caveats;
 	size_t ncaveats;
+	struct kb_build_sensitive *sensitive;	/* cases, then variants */
+	size_t nsensitive;
 
 	size_t boots_ok, boots_total;
 	const char *boots_why;		/* manifest run.boots_why, "" if not recorded */
@@ -559,12 +561,14 @@ void kb_model_versus(struct kb_test *t, const struct kb_row *x, const struct kb_
 void kb_model_decide(struct kb_test *const *t, const size_t *family, size_t n,
 		     const struct kb_model_opts *o);
 
-/* Build-sensitive: the largest build_spread, in case cas and variant v,
- * of the metrics that do not move with the layout (instruction counts):
- * above min_effect, the kernel's state after boot, not where the code
- * lands, changes what the workload executes from build to build.  Its row
- * goes to *row (may be NULL); NAN without 2 builds. */
-double kb_model_build_spread(const struct kb_model *m, size_t cas, size_t v, const struct kb_row **row);
+/* A case and variant whose instruction counts change from build to build
+ * by more than min_effect (kb_model_build_spread): its row of the metric
+ * that spreads most. */
+struct kb_build_sensitive {
+	size_t cas, variant;
+	const struct kb_row *row;
+	double spread;
+};
 
 /* The unit of the tests of metric k: builds, one build's layouts, or boots. */
 enum kb_unit kb_model_unit(const struct kb_model *m, size_t k);

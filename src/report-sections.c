@@ -659,44 +659,40 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 /* Whether case c is build-sensitive for variant v or the baseline. */
 static int build_sensitive(const struct kb_model *m, size_t c, size_t v)
 {
-	return kb_model_build_spread(m, c, v, NULL) > m->o.min_effect ||
-	       (m->baseline < m->nv && kb_model_build_spread(m, c, m->baseline, NULL) > m->o.min_effect);
+	for (size_t i = 0; i < m->nsensitive; i++)
+		if (m->sensitive[i].cas == c && (m->sensitive[i].variant == v || m->sensitive[i].variant == m->baseline))
+			return 1;
+	return 0;
 }
 
 /* The cases where what the kernel executes changes from build to build:
  * the range of the builds' figures that no layout moves. */
 static void build_sensitive_table(struct kb_doc *d, const struct kb_model *m)
 {
-	struct kb_doc_table *t = NULL;
+	struct kb_doc_table *t;
+	struct kb_inline *in;
 
-	for (size_t c = 0; c < m->nc; c++)
-		for (size_t v = 0; v < m->nv; v++) {
-			const struct kb_row *r;
-			double s = kb_model_build_spread(m, c, v, &r);
+	if (!m->nsensitive)
+		return;
+	in = kb_doc_para(d);
+	kb_doc_strong(in, "Build-sensitive cases.");
+	kb_doc_fmt(in, " In these, a figure that does not depend on where the code lands differs between builds "
+		   "of one variant by more than min_effect (%g%%): the kernel's state after boot (the slab "
+		   "allocator's free lists, say) changes what the workload executes, so a build is a "
+		   "replicate of its own and one build cannot speak for the variant. Their verdicts rest on "
+		   "the builds (simulated counts per operation):", 100 * m->o.min_effect);
+	t = kb_doc_table_heads(d, "case|variant|metric|>builds|>min|>max|>spread", NULL);
+	for (size_t i = 0; i < m->nsensitive; i++) {
+		const struct kb_build_sensitive *b = &m->sensitive[i];
 
-			if (!(s > m->o.min_effect))
-				continue;
-			if (!t) {
-				struct kb_inline *in = kb_doc_para(d);
-
-				kb_doc_strong(in, "Build-sensitive cases.");
-				kb_doc_fmt(in, " In these, a figure that does not depend on where the code lands "
-					   "differs between builds of one variant by more than min_effect (%g%%): "
-					   "the kernel's state after boot (the slab allocator's free lists, say) "
-					   "changes what the workload executes, so a build is a replicate of its "
-					   "own and one build cannot speak for the variant. Their verdicts rest on "
-					   "the builds (measured here: simulated counts per operation):",
-					   100 * m->o.min_effect);
-				t = kb_doc_table_heads(d, "case|variant|metric|>builds|>min|>max|>spread", NULL);
-			}
-			td_str(t, m->cases[c]);
-			td_str(t, m->variants[v].name);
-			td_str(t, m->metrics[r->metric].unit);
-			td(t, "%zu", r->builds);
-			td(t, "%s", kb_report_fig(r->lo).s);
-			td(t, "%s", kb_report_fig(r->hi).s);
-			td(t, "%.1f%%", 100 * s);
-		}
+		td_str(t, m->cases[b->cas]);
+		td_str(t, m->variants[b->variant].name);
+		td_str(t, m->metrics[b->row->metric].unit);
+		td(t, "%zu", b->row->builds);
+		td(t, "%s", kb_report_fig(b->row->lo).s);
+		td(t, "%s", kb_report_fig(b->row->hi).s);
+		td(t, "%.1f%%", 100 * b->spread);
+	}
 }
 
 static void verdict(struct kb_doc *d, const struct kb_model *m)
