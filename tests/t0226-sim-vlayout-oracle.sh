@@ -56,6 +56,21 @@ packed() {
 	fi
 }
 
+# against_reference NAME PROGRAM DUMP TABLE: the plugin's misses and fills
+# (TABLE, as table() prints them) equal reference.py's for DUMP's placements
+against_reference() {
+	$PY "$srcdir/reference.py" --objdump "$objdump" --place "$3" "$d/$2" $geoms 2> "$4.ref.err" |
+		grep '/' > "$4.ref"
+	[ -s "$4.ref.err" ] && sed 's/^/# /' "$4.ref.err"
+	if [ -s "$4.ref" ] && cmp -s "$4" "$4.ref"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "plugin (<) against the reference (>):"
+		diff "$4" "$4.ref" | head -n 20 | sed 's/^/# /'
+	fi
+}
+
 shift64_differs=0
 for p in $progs; do
 	# the seeded layouts alone, then the crafted ones from their ranges
@@ -81,17 +96,9 @@ for p in $progs; do
 	done
 	check "$p: the seeded layouts in the run are those of the first run (same seed)" \
 		sh -c "sed -n '/^layout 3/,\$p' '$d/$p.all' | sed 1d > '$d/a'; sed 1d '$d/$p.seeded' | sed '/^layout/d' > '$d/b'; sed -i '/^layout/d' '$d/a'; cmp -s '$d/a' '$d/b'"
-	$PY "$srcdir/reference.py" --objdump "$objdump" --place "$d/$p.all" "$d/$p" $geoms 2> "$d/$p.ref.err" |
-		grep '/' > "$d/$p.ref"
-	[ -s "$d/$p.ref.err" ] && sed 's/^/# /' "$d/$p.ref.err"
-	if [ -s "$d/$p.ref" ] && cmp -s "$d/$p.plugin" "$d/$p.ref"; then
-		ok "$p: 6 layouts x 6 geometries, misses and fills per region equal the reference's"
-	else
-		not_ok "$p: 6 layouts x 6 geometries, misses and fills per region equal the reference's"
-		diag "plugin (<) against the reference (>):"
-		diff "$d/$p.plugin" "$d/$p.ref" | head -n 20 | sed 's/^/# /'
-	fi
-	diag "$p, 32K:8:64, misses per layout in all (0 identity, 1 +12288, 2 +64, 3-5 seeded; real $(cut -d' ' -f2 "$d/$p.32K:8:64.real" | tail -n 1)): $(grep '^32K:8:64/[0-9] total' "$d/$p.ref" | cut -d' ' -f5 | tr '\n' ' ')"
+	against_reference "$p: 6 layouts x 6 geometries, misses and fills per region equal the reference's" \
+		"$p" "$d/$p.all" "$d/$p.plugin"
+	diag "$p, 32K:8:64, misses per layout in all (0 identity, 1 +12288, 2 +64, 3-5 seeded; real $(cut -d' ' -f2 "$d/$p.32K:8:64.real" | tail -n 1)): $(grep '^32K:8:64/[0-9] total' "$d/$p.plugin.ref" | cut -d' ' -f5 | tr '\n' ' ')"
 
 	# the default placement: padding at 3 points per layout, the order kept
 	: > "$d/$p.pad.plugin"
@@ -108,15 +115,8 @@ for p in $progs; do
 		not_ok "$p: 3 padded layouts keep the map's order, moved in at most 3 steps of 16 to 4080 bytes"
 		sed 's/^/# /' "$d/$p.pad.bad" | head -n 10
 	fi
-	$PY "$srcdir/reference.py" --objdump "$objdump" --place "$d/$p.pad" "$d/$p" $geoms 2> "$d/$p.pref.err" |
-		grep '/' > "$d/$p.pad.ref"
-	[ -s "$d/$p.pref.err" ] && sed 's/^/# /' "$d/$p.pref.err"
-	if [ -s "$d/$p.pad.ref" ] && cmp -s "$d/$p.pad.plugin" "$d/$p.pad.ref"; then
-		ok "$p: 3 padded layouts x 6 geometries, misses and fills per region equal the reference's"
-	else
-		not_ok "$p: 3 padded layouts x 6 geometries, misses and fills per region equal the reference's"
-		diff "$d/$p.pad.plugin" "$d/$p.pad.ref" | head -n 20 | sed 's/^/# /'
-	fi
+	against_reference "$p: 3 padded layouts x 6 geometries, misses and fills per region equal the reference's" \
+		"$p" "$d/$p.pad" "$d/$p.pad.plugin"
 done
 check "a shift by one line changes the misses somewhere ($shift64_differs of 18 runs)" \
 	test "$shift64_differs" -gt 0
