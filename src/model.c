@@ -728,18 +728,6 @@ static void fill_row(struct kb_model *m, struct kb_row *r, const struct kb_cell 
 	r->t.ratio = NAN;
 }
 
-/* The sample variance of v (n > 1). */
-static double variance(const double *v, size_t n)
-{
-	double mean = 0, ss = 0;
-
-	for (size_t i = 0; i < n; i++)
-		mean += v[i] / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (v[i] - mean) * (v[i] - mean);
-	return ss / (double)(n - 1);
-}
-
 /* The share of pairs (one value of each) in which x is above base, ties
  * counting one half. */
 static double superiority(const double *x, size_t nx, const double *base, size_t nb)
@@ -770,11 +758,6 @@ void kb_model_versus(struct kb_test *t, const struct kb_row *xr, const struct kb
 	mx = kb_stats_median(x, nx);
 	mb = kb_stats_median(base, nb);
 	t->difference = mx - mb;
-	t->ref_median = mb;
-	/* the pooled variance of the replicates, for what would decide it */
-	t->spread2 = nx + nb >= 3 ? ((nx > 1 ? (double)(nx - 1) * variance(x, nx) : 0) +
-				     (nb > 1 ? (double)(nb - 1) * variance(base, nb) : 0)) / (double)(nx + nb - 2)
-				  : NAN;
 	/* a reference of 0 against more than 0: an infinite ratio, not a null */
 	t->ratio = mb != 0 ? mx / mb : mx > 0 ? INFINITY : mx < 0 ? -INFINITY : 1;
 	kb_row_nested(xr, &xn);
@@ -869,55 +852,55 @@ static long long replicates_needed(size_t k, double alpha)
 	return 64;
 }
 
-#define KB_NEEDED_MAX 1000000
+#define KB_NEEDED_MAX 100000
 
 /*
  * How many replicates a side (in the test's unit) would decide a case that
- * is not distinguishable, were the effect and the spread what they are:
- * the interval's half width z s sqrt(pi / n) (a median's standard error
- * under normality is sqrt(pi / 2) s / sqrt(n), and a difference has two)
- * must fit between the effect and the margin, z at the family's level; a
- * rank test must be able to reach alpha after Holm; and, for faster or
- * slower, the rank test reach it at the probability of superiority seen.  Kalibera and Jones
- * (2013) size each level of a design from its measured variance: here the
- * spread of the test's replicates (builds' summaries, or layouts, or boots)
- * at the run's number of layouts within each.
+ * is not distinguishable, were the effect and the spread what they are.
+ * The interval the verdict reads narrows as one over the root of the
+ * replicates (in both stages of the bootstrap: more builds average their
+ * layouts too), so its half-width toward the margin, h at n replicates,
+ * must shrink below the gap between the ratio and the margin: n (h / gap)^2.
+ * Kalibera and Jones (2013) size a design from each level's measured
+ * variation; here the bootstrap's own interval carries both levels.  For
+ * faster or slower, the rank test must also reach alpha after Holm, and at
+ * the probability of superiority seen (Noether 1987: z^2 / (6 (P - 1/2)^2)
+ * a side), which holds where the spread is far from normal (two kinds of
+ * build, say).
  */
 static void needed(struct kb_test *t, const struct kb_model_opts *o)
 {
-	double me = o->min_effect, z, gap;
-	size_t m = t->family ? t->family : 1;
-	long long n;
+	double me = o->min_effect, r = t->ratio, lo = t->verdict_ci.lo, hi = t->verdict_ci.hi, h, gap, z, n;
+	size_t m = t->family ? t->family : 1, have = t->n < t->n_ref ? t->n : t->n_ref;
 
 	t->needed = -1;
-	if (t->verdict != KB_VERDICT_UNDECIDED || !isfinite(t->ratio) || !isfinite(t->spread2))
+	if (t->verdict != KB_VERDICT_UNDECIDED || !isfinite(r) || !isfinite(lo) || !isfinite(hi) || !have)
 		return;
-	z = gsl_cdf_ugaussian_Pinv(1 - o->alpha / (2 * (double)m));
-	gap = fabs(t->difference) - me * fabs(t->ref_median);
-	t->needed_for = t->difference > 0 ? KB_VERDICT_SLOWER : KB_VERDICT_FASTER;
-	if (gap < 0) {			/* under the margin: only equivalence */
-		gap = -gap;
+	if (fabs(r - 1) > me) {		/* beyond the margin: the near end must clear it */
+		t->needed_for = r > 1 ? KB_VERDICT_SLOWER : KB_VERDICT_FASTER;
+		h = r > 1 ? r - lo : hi - r;
+		gap = fabs(r - 1) - me;
+	} else {			/* inside it: both ends must come inside */
 		t->needed_for = KB_VERDICT_EQUIVALENT;
+		h = fmax(r - lo, hi - r);
+		gap = me - fabs(r - 1);
 	}
-	if (gap == 0) {
+	if (!(gap > 0)) {
 		t->needed = 0;
 		return;
 	}
-	n = (long long)ceil(M_PI * z * z * t->spread2 / (gap * gap));
+	n = ceil((double)have * (h / gap) * (h / gap));
+	if (n <= (double)have)		/* the interval alone would; rounding or the test does not */
+		n = (double)have + 1;
 	if (t->needed_for != KB_VERDICT_EQUIVALENT) {
-		/* the rank test too: Noether (1987), n = z^2 / (6 (P - 1/2)^2)
-		 * a side at the probability of superiority P seen, which
-		 * holds where the spread is far from normal (two kinds of
-		 * build, say) */
 		double q = (t->cliffs_delta + 1) / 2 - 0.5;
-		double rank = q != 0 ? ceil(z * z / (6 * q * q)) : (double)KB_NEEDED_MAX;
 
-		if ((double)n < rank)
-			n = rank < (double)KB_NEEDED_MAX ? (long long)rank : KB_NEEDED_MAX;
-		if (n < replicates_needed(m, o->alpha))
-			n = replicates_needed(m, o->alpha);
+		z = gsl_cdf_ugaussian_Pinv(1 - o->alpha / (2 * (double)m));
+		n = fmax(n, q != 0 ? ceil(z * z / (6 * q * q)) : INFINITY);
+		n = fmax(n, (double)replicates_needed(m, o->alpha));
 	}
-	t->needed = n < 2 ? 2 : n > KB_NEEDED_MAX ? KB_NEEDED_MAX : n;
+	/* beyond any study: none would */
+	t->needed = n >= KB_NEEDED_MAX ? 0 : (long long)n;
 }
 
 static int has_p(const struct kb_test *t)

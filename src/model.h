@@ -208,9 +208,6 @@ struct kb_test {
 	int identical_counts;		/* every replicate the same on both sides */
 	int deterministic;		/* both sides from deterministic backends */
 	int moves_with_layout;		/* set by the caller: the metric's */
-	double ref_median;		/* the reference's median */
-	double spread2;			/* pooled variance of both sides' replicates
-					 * (NAN with fewer than 3) */
 	struct kb_tails tails;		/* of the ratio's bootstrap, until decided */
 	/* Holm over its family (kb_model_decide) */
 	int decided;
@@ -221,9 +218,9 @@ struct kb_test {
 	double family_level;
 	struct kb_interval verdict_ci;
 	/* not distinguishable: the replicates a side (in unit) that would decide
-	 * it at the observed effect and spread (normal approximation); 0: none
-	 * would (the effect is under min_effect and the interval cannot fit
-	 * inside it either), -1: not estimated */
+	 * it at the observed effect and spread (the interval's half-width scaled
+	 * as one over the root of the replicates, and the rank test's needs);
+	 * 0: none would, -1: not estimated */
 	long long needed;
 	enum kb_verdict needed_for;	/* what those would give: slower, faster
 					 * or equivalent */

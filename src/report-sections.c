@@ -153,6 +153,8 @@ static struct kb_inline *test_verdict_cell(struct kb_doc_table *t, const struct 
 	if (x->needed > 0)
 		kb_doc_fmt(in, " (about %lld %s a side would show it %s)", x->needed, units(x->unit),
 			   kb_verdict_name(x->needed_for));
+	else if (x->needed == 0)
+		kb_doc_fmt(in, " (no number of %s would decide it at the effect and spread seen)", units(x->unit));
 	return in;
 }
 
@@ -455,12 +457,15 @@ static void claim_vs_measured(struct kb_doc *d, const struct kb_model *m)
 		any_speed |= x->ncases > 0;
 	}
 	in = kb_doc_para(d);
-	kb_doc_fmt(in, "A word is never stronger than the verdicts below it: a size or speed difference "
-		   "under min_effect (%g%%)%s is not distinguishable, and supports nothing.", 100 * m->o.min_effect,
-		   m->nlayouts >= 2 ? " or within the spread across layouts" : "");
-	if (m->nlayouts < 2)
-		kb_doc_fmt(in, " Each variant was measured in one layout: speed verdicts hold for these builds "
-			   "only, and layout sensitivity cannot be supported.");
+	kb_doc_fmt(in, "A word is never stronger than the verdicts below it: a size difference under "
+		   "min_effect (%g%%), or a speed difference whose interval reaches into 1 +- min_effect, is not "
+		   "distinguishable, and supports nothing; a speed word rests only on verdicts made under "
+		   "layout control (builds, or virtual layouts).", 100 * m->o.min_effect);
+	if (m->nlayouts < 2 && !m->virtual_layouts)
+		kb_doc_fmt(in, " Each variant was measured in one layout and no virtual one: no speed word "
+			   "can be given, and layout sensitivity cannot be supported.");
+	else if (m->nlayouts < 2)
+		kb_doc_fmt(in, " One build per variant: layout sensitivity cannot be supported.");
 	if (!any_speed)
 		return;
 	t = kb_doc_table_heads(d, "prediction|case|>ratio A/B [CI]|>p (Holm)|verdict of A", NULL);

@@ -8,9 +8,9 @@
 # in one layout decides on instructions with one boot, and calls modeled
 # cycles, which move with the layout, "this layout only" (issue 21).  With 6
 # boots getppid's interval for the verdict is [1.003, 1.130] (Holm p 0.026):
-# it reaches into 1 +- 1%, not distinguishable, and the report says about 12
-# boots a side would show it slower.  tests/t0340-verdict-tcg.sh checks the same on
-# real boots.
+# it reaches into 1 +- 1%, not distinguishable, and the report says about 8
+# boots a side would show it slower, as 8 do below.  tests/t0340-verdict-tcg.sh
+# checks the same on real boots.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 needs_python 'json, random' python3 "verdict"
