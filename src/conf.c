@@ -180,7 +180,8 @@ static const struct kb_option options[] = {
 	  .help = "builds of each variant with identical flags: layout 0 as configured, layouts 1 "
 		  "to N-1 with seeded padding in the kernel text (after the head objects and between "
 		  "mm/ and fs/), so that code moves relative to the cache sets; each is booted like "
-		  "a variant (needs a tarball source: the padding is added to kbench's own copy)" },
+		  "a variant, and the build is then the unit of replication of the verdicts (needs a "
+		  "tarball source: the padding is added to kbench's own copy)" },
 	{ .name = "jobs", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(run_jobs),
 	  .def = "0", .min = 0, .max = 1024,
 	  .help = "boots at once under a backend whose counts do not depend on the machine's load "
@@ -207,12 +208,15 @@ static const struct kb_option options[] = {
 	{ .name = "output", .section = KB_SEC_RUN, .type = KB_OPT_PATH, .off = KOFF(output),
 	  .def = "results", .help = "directory that receives one run directory per run" },
 	{ .name = "seed", .section = KB_SEC_RUN, .type = KB_OPT_U64, .off = KOFF(seed),
-	  .def = "0", .help = "random seed for the boot order (0: chosen from the clock and recorded)" },
+	  .def = "0", .help = "random seed for the boot order, the builds' padding and the virtual "
+		  "layouts: the same seed, the same report (0: chosen from the clock and recorded, "
+		  "and the report says its layouts were drawn at random)" },
 	{ .name = "min_effect", .section = KB_SEC_RUN, .type = KB_OPT_DOUBLE, .off = KOFF(min_effect),
 	  .def = "0.01", .max = 1,
-	  .help = "smallest relative difference a verdict calls faster or slower (0.01: 1%); a "
-		  "smaller one, or one within the spread across layouts, is not distinguishable, or "
-		  "equivalent when its interval lies inside this margin" },
+	  .help = "smallest relative difference a verdict calls faster or slower (0.01: 1%): a "
+		  "verdict reads the ratio's interval (at 1 - alpha over the cases): faster or slower "
+		  "where it lies beyond 1 +- this margin and Holm's p is under alpha, equivalent where "
+		  "it lies inside, else not distinguishable" },
 	{ .name = "baseline", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = KOFF(baseline),
 	  .help = "variant the others are compared with (default: the first)" },
 	{ .name = "backend", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = KOFF(backend),
@@ -292,8 +296,9 @@ static const struct kb_option options[] = {
 		  "every case named (\"-Os is not the answer\")" },
 	{ .name = "layout_sensitive", .section = KB_SEC_CLAIM, .type = KB_OPT_PREDICTION,
 	  .help = "'A vs B [on CASES]': A and B differ only in where code lands (an alignment "
-		  "flag), and that alone moves the cost; supported only beyond the spread across "
-		  "[run] layouts (with one layout, a difference is not distinguishable)" },
+		  "flag), and that alone moves the cost; supported only where a case is faster or "
+		  "slower under layout control (with one layout, a difference is not "
+		  "distinguishable)" },
 };
 
 static const char *const section_names[] = { "kernel", "run", "variant NAME", "claim" };

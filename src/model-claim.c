@@ -91,18 +91,26 @@ static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
 		x->why = "no case asked for has measurements of both";
 		return;
 	}
+	/* a word rests on verdicts made under layout control only: builds,
+	 * or virtual layouts of the metric */
+	if (m->nlayouts < 2 && !m->metrics[x->metric].virtual_layouts) {
+		x->why = "one layout per variant and no virtual layouts: where the code lands, not the "
+			 "flags, may make any difference ([run] layouts of 2 or more, or "
+			 "sim_virtual_layouts, tell them apart)";
+		return;
+	}
 	if (kind == LAYOUT) {
 		if (x->faster + x->slower && m->nlayouts >= 2) {
 			x->word = KB_WORD_SUPPORTED;
-			x->why = "a difference beyond the spread across layouts and min_effect in at least one case";
+			x->why = "faster or slower in at least one case, over builds and beyond min_effect";
 		} else if (x->faster + x->slower) {
-			x->why = "one layout per variant: a difference there cannot be told from a move of "
+			x->why = "one build per variant: a difference there cannot be told from a move of "
 				 "code ([run] layouts of 2 or more tell them apart)";
 		} else if (none == judged) {
 			x->word = KB_WORD_CONTRADICTED;
 			x->why = "no case differs by min_effect or more";
 		} else {
-			x->why = "no case differs beyond the noise";
+			x->why = "no case is faster or slower under layout control, and not every case is equivalent";
 		}
 		return;
 	}

@@ -9,7 +9,10 @@
 # follows the verdicts of the speed tables; a prediction whose B is not the
 # baseline (O2 vs Os) gets the mirror of the baseline's verdicts; one layout
 # never supports layout sensitivity; kbench report rebuilds the same table
-# from the run directory.
+# from the run directory.  The run has layout control (4 virtual layouts
+# of each kernel): a speed word rests only on verdicts made that way, and
+# the same run without its virtual layouts (their fields taken out of
+# samples.jsonl) gets no speed word but "not distinguishable" (issue 21).
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "claims"
@@ -18,7 +21,7 @@ needs_cmd size "claims (binutils size)"
 
 cases=getppid,poll,syscall_mix
 write_tcg_conf "$d/variants.conf" backend=sim samples=2 workloads=$cases boot_runs=0 timeout=240 \
-	output="$d/results" -- O2 Os
+	sim_virtual_layouts=4 output="$d/results" -- O2 Os
 # the claim as the shipped file states it, its case list narrowed to this run's
 awk '/^\[/ { on = $0 == "[claim]" } on' "$TEST_SRCDIR/../claims/2004-os-faster.conf" |
 	sed "/^[a-z_]* = [^ ]* vs [^ ]* on /s/ on .*/ on $cases/" >> "$d/variants.conf"
@@ -93,4 +96,13 @@ check "kbench report rebuilds the same claim table from the run directory" \
 	sh -c "[ \"\$(jq -S '.claims, .claim_made' '$d/summary.first.json')\" = \"\$(jq -S '.claims, .claim_made' '$s')\" ] &&
 		grep -q '^## Claim vs measured' '$run/report.md'"
 sed -n '/^## Claim vs measured/,/^\*\*/p' "$run/report.md" | sed 's/^/# /'
+
+# the same boots without their virtual layouts: one layout, no layout control
+mkdir -p "$d/one"
+cp "$run/manifest.json" "$run/boots.jsonl" "$d/one/"
+jq -c '.fields |= with_entries(select(.key | startswith("vl_") | not))' "$run/samples.jsonl" > "$d/one/samples.jsonl"
+"$KBENCH" report "$d/one" > /dev/null 2> "$d/one.err"
+check "without layout control: every speed word not distinguishable, the size word as before" \
+	jq_true "$d/one/summary.json" '.virtual_layouts == 0 and .layouts <= 1 and .claims[0].word == "supported" and
+		all(.claims[1:][]; .word == "not distinguishable" and (.why | test("no virtual layouts")))'
 test_done
