@@ -56,7 +56,8 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference)
 		return;
 	json_object_set_new(row, "ratio", num(t->ratio));
 	json_object_set_new(row, "ratio_ci", interval(t->ratio_ci));
-	json_object_set_new(row, "unit", json_string(kb_unit_name(t->unit)));
+	/* "test_unit": kbench compare's rows have the metric's "unit" */
+	json_object_set_new(row, "test_unit", json_string(kb_unit_name(t->unit)));
 	json_object_set_new(row, "replicates", json_pack("[I,I]", (json_int_t)t->n, (json_int_t)t->n_ref));
 	json_object_set_new(row, "u", json_real(t->u));
 	json_object_set_new(row, "p", num(t->p));

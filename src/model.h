@@ -51,7 +51,7 @@
  *                  the test's replicates with 2 or more builds),
  *                  ratio (the baseline's row: 1; null where infinite),
  *                  -- off the baseline, where both have replicates --
- *                  ratio_ci[lo, hi], unit, replicates[n, n_ref], u, p,
+ *                  ratio_ci[lo, hi], test_unit, replicates[n, n_ref], u, p,
  *                  p_exact, p_min (u, p, p_min null: no test),
  *                  cliffs_delta, effect, identical_counts, difference,
  *                  noise (with layouts), superiority,

@@ -286,7 +286,7 @@ for r in rows:
     _, xg = replicates(r, r["variant"])
     b, bg = replicates(r, base)
     b = np.asarray(b)
-    check("unit of the test", int(r["unit"] == (test_unit() if row_by_layout(r) else "boot")), 1)
+    check("unit of the test", int(r["test_unit"] == (test_unit() if row_by_layout(r) else "boot")), 1)
     all_x = [v for g in xg for v in g]
     all_b = [v for g in bg for v in g]
     identical = len(set(all_x)) == 1 and len(set(all_b)) == 1

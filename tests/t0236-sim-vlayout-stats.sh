@@ -13,7 +13,8 @@
 #     layouts elsewhere), named O2-moved in a run directory made of the two:
 #     a pair whose only difference is layout is "not distinguishable" on the
 #     misses and cycles, "same" on instructions; the report says the
-#     verdicts rest on 5 layouts per variant and shows the layout noise
+#     verdicts rest on 5 layouts of one build ("under simulated layouts of
+#     one build") and shows the layout noise
 #   - every figure of that run agrees with tests/stats-ref.py (scipy)
 #   - a run from before (min/med/max summaries in the samples instead of the
 #     arrays) is read as before virtual layouts: no vl_ metric, boots the
@@ -49,7 +50,8 @@ check "summary.json: L1i misses, L2 misses and cycles by 1 x (4+1) layouts, inst
 	jq_true "$a/summary.json" '.virtual_layouts == 4 and .unit == "layout" and .layouts == 1 and
 		(.metrics | map({(.name): .replicates}) | add) as $r |
 		all(["l1i_k_per_op", "l1i_u_per_op", "l1i_fill_per_op", "l2_miss_per_op", "model_cycles_per_op"][];
-			$r[.] == {unit: "layout", built_layouts: 1, virtual_layouts: 4, per_variant: 5}) and
+			$r[.] == {unit: "layout", test_unit: "virtual layout", built_layouts: 1, virtual_layouts: 4,
+				  per_variant: 5}) and
 		all(["ins_k_per_op", "ins_u_per_op", "ns_per_op"][]; $r[.].unit == "boot" and $r[.].virtual_layouts == 0)'
 
 # The replicates recomputed: per case, layout k (0: the built one) the
@@ -100,13 +102,13 @@ check "layout only: instructions the same (identical counts, 1 replicate)" \
 jq -r '.results[] | select(.variant == "O2-moved" and (.metric | test("l1i_k|model_cycles"))) |
 	"\(.case) \(.metric): O2-moved against O2 \(.ratio) (noise \(.noise), p \(.p)): \(.verdict)"' "$m/summary.json" |
 	while read -r l; do diag "$l"; done
-check "the report: the verdicts rest on 5 layouts per variant, 1 built x 4 virtual, simulated and modeled" sh -c "
-	sed -n 3p '$m/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control\*\* (5 layouts per variant = 1 built x (4 virtual + the built addresses)' &&
-	grep -q 'l1i\\\\_k/op (simulated), .*model\\\\_cycles/op (modeled) rest on 5 layouts per variant (1 built x (4 + 1))' '$m/report.md'"
+check "the report: the verdicts rest on 5 layouts of one build, its own addresses and 4 virtual ones" sh -c "
+	sed -n 3p '$m/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control, under simulated layouts of one build\*\* (1 build per variant in 5 layouts: its own addresses and 4 virtual ones' &&
+	grep -q 'Virtual layouts move l1i\\\\_k/op, .*model\\\\_cycles/op; ns/op, ins\\\\_k/op, ins\\\\_u/op do not change' '$m/report.md'"
 check "the report: a layout-noise table per case, misses and cycles over 5 layouts beside instructions" sh -c "
 	grep -q '^## Layout noise' '$m/report.md' &&
-	[ \$(grep -cE '^\| O2-moved \| l1i\\\\_k/op \| 5 = 1 x \(4\+1\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+% \| [-+][0-9.]+% \| not distinguishable' '$m/report.md') = 2 ] &&
-	[ \$(grep -cE '^\| O2-moved \| ins\\\\_k/op \| 1 \| .* \| n/a \| \+0\.0% \| same \|' '$m/report.md') = 2 ] &&
+	[ \$(grep -cE '^\| O2-moved \| l1i\\\\_k/op \| 5 = 1 x \(4\+1\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+% \| [-+][0-9.]+% \| [0-9]+% \| not distinguishable' '$m/report.md') = 2 ] &&
+	[ \$(grep -cE '^\| O2-moved \| ins\\\\_k/op \| 1 \| .* \| n/a \| \+0\.0% \| 50% \| same \|' '$m/report.md') = 2 ] &&
 	grep -q '<h2[^>]*>Layout noise</h2>' '$m/report.html'"
 if find_python 'numpy, scipy.stats'; then
 	"$PY" "$TEST_SRCDIR/stats-ref.py" "$m" > "$d/ref" 2>&1

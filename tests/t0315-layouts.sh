@@ -70,7 +70,7 @@ check "layout only: no metric has a faster or slower row" \
 check "layout only: summary.json says the unit is the build, 8 of them, min_effect 0.01" \
 	jq_true "$d/null/summary.json" '.unit == "layout" and .test_unit == "build" and .layouts == 8 and .min_effect == 0.01 and
 		all(.results[]; .layouts == 8 and (.layout_medians | length) == 8 and .builds == 8) and
-		all(.results[] | select(.variant == "Os"); .unit == "build" and .replicates == [8, 8])'
+		all(.results[] | select(.variant == "Os"); .test_unit == "build" and .replicates == [8, 8])'
 check "layout only: the report's first sentence says 0 of 2 verdicts survive layout control" sh -c \
 	"sed -n 3p '$d/null/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control\*\* (8 builds per variant, the build the unit of replication)'"
 check "layout only: a layout-noise table per case, the range and the share of pairs beside the effect" sh -c \

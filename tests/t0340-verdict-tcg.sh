@@ -31,7 +31,7 @@ v=$(row "$j" O2-int80)
 diag "O2-int80: $v"
 check "int \$0x80 entry: slower with Holm p < 0.05 ($v)" sh -c \
 	"echo '$v' | awk '\$1 == \"slower\" && \$2 < 0.05 { ok = 1 } END { exit !ok }'"
-check "report.md verdict row says slower" grep -qE '^\| getppid \| O2-int80 \| \+0\.0% \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| [0-9.e-]+ \| \+[0-9.]+ \(large\) \| slower \|' "$run/report.md"
+check "report.md verdict row says slower" grep -qE '^\| getppid \| O2-int80 \| \+0\.0% \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| \[[0-9.]+, [0-9.]+\] \([0-9.]+%\) \| [0-9.e-]+ \| \+[0-9.]+ \(large\) \| slower \|' "$run/report.md"
 diag "O2-again at 95%: $(row "$j" O2-again)"
 "$KBENCH" report --confidence 0.99 "$run" > /dev/null 2>&1
 v=$(row "$j" O2-again)
