@@ -15,11 +15,18 @@
 #include "sim.h"
 #include "util.h"
 
-static const char *qemu_user_path(void)
+/* $KBENCH_QEMU_USER, else the qemu-i386 configure found, else one in $PATH
+ * now (qemu-user may come after configure ran: ./quickstart test after
+ * ./quickstart run); malloc'd, NULL where there is none. */
+static char *qemu_user_path(void)
 {
 	const char *e = getenv("KBENCH_QEMU_USER");
 
-	return e && *e ? e : QEMU_I386;
+	if (e && *e)
+		return kb_xstrdup(e);
+	if (*QEMU_I386 && access(QEMU_I386, X_OK) == 0)
+		return kb_xstrdup(QEMU_I386);
+	return kb_path_lookup("qemu-i386");
 }
 
 static json_t *region_json(const struct kb_sim_region *r)
@@ -70,7 +77,7 @@ static int cmd_sim(int argc, char **argv)
 	struct kb_sim_vl vl = { 0 };
 	unsigned long long num;
 	char *end;
-	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL;
+	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL, *qemu = NULL;
 	int as_json = 0, i, r, opt, ret = KB_EXIT_FAILED;
 	char **qargv;
 	struct kb_sim_out o;
@@ -141,16 +148,20 @@ static int cmd_sim(int argc, char **argv)
 	i = optind;
 	if (i >= argc)
 		return kb_command_usage(&kb_command_sim, KB_EXIT_USAGE);
-	if (!*qemu_user_path() || access(qemu_user_path(), X_OK) < 0) {
+	qemu = qemu_user_path();
+	if (!qemu || access(qemu, X_OK) < 0) {
 		kb_error("kbench sim needs qemu-i386: install Debian package 'qemu-user' "
 			 "(or set KBENCH_QEMU_USER)");
+		free(qemu);
 		return KB_EXIT_NOT_SUPPORTED;
 	}
 	if (!out) {
 		int fd = kb_mkstemp("sim", &tmpout);
 
-		if (fd < 0)
+		if (fd < 0) {
+			free(qemu);
 			return KB_EXIT_FAILED;
+		}
 		close(fd);
 		out = tmpout;
 	}
@@ -163,7 +174,7 @@ static int cmd_sim(int argc, char **argv)
 	}
 	spec = kb_sim_plugin_spec(plugin, out, map, &l1i, &l2, &vl);
 	qargv = kb_xcalloc((size_t)(argc - i) + 4, sizeof(*qargv));
-	qargv[0] = (char *)qemu_user_path();
+	qargv[0] = qemu;
 	qargv[1] = "-plugin";
 	qargv[2] = spec;
 	for (int k = i; k < argc; k++)
@@ -245,6 +256,7 @@ static int cmd_sim(int argc, char **argv)
 	ret = o.n_errors || !o.ended ? KB_EXIT_FAILED : KB_EXIT_OK;
 	kb_sim_out_release(&o);
 out:
+	free(qemu);
 	free(why);
 	if (tmpout) {
 		unlink(tmpout);

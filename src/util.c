@@ -552,6 +552,27 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
 	return kb_xstrdup(installed);
 }
 
+char *kb_path_lookup(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *save = NULL, *found = NULL;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? kb_xstrdup(name) : NULL;
+	dirs = kb_xstrdup(path && *path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = kb_xasprintf("%s/%s", *d ? d : ".", name);
+		struct stat st;
+
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
+			found = p;
+		else
+			free(p);
+	}
+	free(dirs);
+	return found;
+}
+
 const char *kb_tmpdir(void)
 {
 	const char *t = getenv("TMPDIR");

@@ -102,6 +102,11 @@ void kb_child_ended(void);
  * build tree), else the installed path.  malloc'd, absolute. */
 char *kb_find_companion(const char *env, const char *build_rel, const char *installed);
 
+/* An executable named name in $PATH (or name itself where it has a '/'),
+ * malloc'd; NULL where there is none.  For programs a package may bring
+ * after configure ran. */
+char *kb_path_lookup(const char *name);
+
 /* The directory for temporary files: $TMPDIR, else /tmp. */
 const char *kb_tmpdir(void);
 /* A new empty temporary file "<tmpdir>/kbench-<what>.XXXXXX": its file
