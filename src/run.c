@@ -3,12 +3,15 @@
  * build` (run.h); the shape of the whole is in README.md, "How it works". */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -171,7 +174,7 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
  * verdict is remembered: a panic or a crash may be the guest's, a working
  * KVM costs a second.  The memo's path (malloc'd), or NULL when an identity
  * cannot be read (then the check runs every time). */
-static char *kvm_memo_path(const struct kb_conf *conf, const struct kb_vm_opts *o)
+static char *kvm_memo_path(const struct kb_conf *conf, const struct kb_vm_opts *o, char **boot_idp)
 {
 	char *boot_id = NULL, kz[65], iz[65], key[65], qemu[96], kvm[96], mem[32], tmo[32];
 	struct stat qs, ks;
@@ -192,21 +195,75 @@ static char *kvm_memo_path(const struct kb_conf *conf, const struct kb_vm_opts *
 		snprintf(tmo, sizeof(tmo), "%g", o->timeout);
 		kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
 		path = kb_xasprintf("%s/accel/kvm-stuck-%.16s.json", conf->cache, key);
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+		*boot_idp = boot_id;
+		return path;
 	}
 	free(boot_id);
 	return path;
 }
 
-/* The remembered verdict at path: its reason and where it comes from
- * (both malloc'd) and 0, or -1 (none). */
-static int kvm_memo_read(const char *path, char **reason, char **whence)
-{
-	json_t *j = json_load_file(path, 0, NULL);
-	const char *r = json_string_value(json_object_get(j, "reason"));
-	const char *when = json_string_value(json_object_get(j, "when"));
-	int ret = -1;
+#define KVM_MEMO_MAX 4096	/* bytes a memo may have: kbench writes about 300 */
 
-	if (r && when) {
+/* What is wrong with the memo's figures, or NULL: a time that is a real
+ * UTC time, not later than now, and this host boot's ID. */
+static const char *kvm_memo_invalid(const char *r, const char *when, const char *boot, const char *boot_id)
+{
+	struct tm tm = { 0 };
+	const char *end = when ? strptime(when, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	char again[32];
+	time_t t;
+
+	if (!r || !*r || strlen(r) > 512)
+		return "no reason, or one too long";
+	if (!end || *end)
+		return "its time is not YYYY-MM-DDTHH:MM:SSZ";
+	t = timegm(&tm);
+	strftime(again, sizeof(again), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	if (strcmp(again, when))
+		return "its time is no real date";
+	if (t > time(NULL) + 60)
+		return "its time is in the future";
+	if (!boot || strcmp(boot, boot_id))
+		return "it was written in another host boot";
+	return NULL;
+}
+
+/* The remembered verdict at path: its reason and where it comes from
+ * (both malloc'd) and 0, or -1 (none).  Only a regular file of this user,
+ * not a link, of a bounded size, with valid figures, is believed; anything
+ * else is ignored with a warning (a FIFO there never blocks). */
+static int kvm_memo_read(const char *path, const char *boot_id, char **reason, char **whence)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), ret = -1;
+	const char *bad = NULL, *r, *when;
+	char buf[KVM_MEMO_MAX + 1];
+	struct stat st;
+	json_t *j = NULL;
+	ssize_t n = 0;
+
+	if (fd < 0) {
+		if (errno != ENOENT)
+			kb_warn("ignoring the KVM memo '%s': %s; checking again", path,
+				errno == ELOOP ? "a symbolic link" : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		bad = "not a regular file";
+	else if (st.st_uid != geteuid())
+		bad = "not this user's";
+	else if (st.st_size > KVM_MEMO_MAX)
+		bad = "larger than a memo";
+	else if ((n = read(fd, buf, KVM_MEMO_MAX)) < 0 || !(j = json_loadb(buf, (size_t)n, 0, NULL)))
+		bad = "not JSON";
+	close(fd);
+	r = json_string_value(json_object_get(j, "reason"));
+	when = json_string_value(json_object_get(j, "when"));
+	if (!bad)
+		bad = kvm_memo_invalid(r, when, json_string_value(json_object_get(j, "boot_id")), boot_id);
+	if (bad) {
+		kb_warn("ignoring the KVM memo '%s': %s; checking again", path, bad);
+	} else {
 		*reason = kb_xstrdup(r);
 		*whence = kb_xasprintf("checked at %s in this host boot; remembered in %s: delete it "
 				       "to check again", when, path);
@@ -216,7 +273,7 @@ static int kvm_memo_read(const char *path, char **reason, char **whence)
 	return ret;
 }
 
-static void kvm_memo_write(const char *path, const char *reason, const char *serial)
+static void kvm_memo_write(const char *path, const char *boot_id, const char *reason, const char *serial)
 {
 	char when[32], *dir = kb_xstrdup(path), *text;
 	time_t now = time(NULL);
@@ -224,7 +281,8 @@ static void kvm_memo_write(const char *path, const char *reason, const char *ser
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	*strrchr(dir, '/') = '\0';
-	j = json_pack("{s:s,s:s,s:s}", "reason", reason, "when", when, "serial_log", serial);
+	j = json_pack("{s:s,s:s,s:s,s:s}", "reason", reason, "when", when, "boot_id", boot_id, "serial_log",
+		      serial);
 	text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
 	if (!text || kb_mkdir_p(dir, 0755) < 0 || kb_write_file_atomic(path, text, strlen(text)) < 0)
 		kb_warn("cannot remember the KVM check in '%s': the next run checks again", path);
@@ -248,15 +306,15 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 		.timeout = conf->timeout < KVM_CHECK_TIMEOUT ? (double)conf->timeout : KVM_CHECK_TIMEOUT,
 		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
 	};
-	char *reason = NULL, *whence = NULL, *memo = kvm_memo_path(conf, &o);
+	char *boot_id = NULL, *reason = NULL, *whence = NULL, *memo = kvm_memo_path(conf, &o, &boot_id);
 	struct kb_vm_result res;
 	int r = -1;
 
-	if (!memo || kvm_memo_read(memo, &reason, &whence) < 0) {
+	if (!memo || kvm_memo_read(memo, boot_id, &reason, &whence) < 0) {
 		kb_mkdir_p(logdir, 0755);
 		r = kb_vm_check(&o, &reason, &res);
 		if (r < 0 && memo && res.timed_out && res.bytes == 0)
-			kvm_memo_write(memo, reason, serial);
+			kvm_memo_write(memo, boot_id, reason, serial);
 		whence = kb_xasprintf("serial log %s", serial);
 	}
 	if (r < 0)
@@ -265,6 +323,7 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 	free(reason);
 	free(whence);
 	free(memo);
+	free(boot_id);
 	free(append);
 	free(serial);
 	free(qlog);
