@@ -39,7 +39,7 @@ static pid_t start(const struct kb_conf *conf, const struct kb_source *src,
 	pid = fork();
 	if (pid == 0) {
 		FILE *res;
-		int fd;
+		int fd, failed = 0;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* dies with a killed kbench */
 		if (getppid() != parent)
@@ -53,24 +53,28 @@ static pid_t start(const struct kb_conf *conf, const struct kb_source *src,
 		for (size_t r = 0; r < per; r++) {
 			struct kb_kernel k;
 
-			if (kb_build_variant(conf, src, rs[r].v, &rs[r].layout, j->log, &k) < 0)
-				break;	/* its replicas would fail the same way */
+			if (kb_build_variant(conf, src, rs[r].v, &rs[r].layout, j->log, &k) < 0) {
+				failed = 1;	/* built nothing, found nothing: never a cache hit */
+				break;		/* its replicas would fail the same way */
+			}
 			/* what the build pass cannot see in the cache: that it was built now */
 			fprintf(res, "%zu %d %ld %ld %.3f\n", r, !k.cached, k.ccache_hits,
 				k.ccache_misses, k.seconds);
 			kb_kernel_release(&k);
 		}
-		_exit(fclose(res) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED);
+		_exit(fclose(res) == 0 && !failed ? KB_EXIT_OK : KB_EXIT_FAILED);
 	}
 	if (pid < 0)
 		kb_error_errno(errno, "cannot fork to build variant '%s'", rs[0].v->name);
 	return pid;
 }
 
-/* A child's results (start), a line per replica built, into their pre. */
-static void take_result(const struct job *j, struct kb_run_variant *rs, size_t per)
+/* A child's results (start), a line per replica built or found complete in
+ * the cache, into their pre; how many replicas it reported. */
+static size_t take_result(const struct job *j, struct kb_run_variant *rs, size_t per)
 {
 	char *text = NULL, *save = NULL;
+	size_t reported = 0;
 
 	if (kb_read_file(j->result, &text, NULL) == 0)
 		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -79,11 +83,14 @@ static void take_result(const struct job *j, struct kb_run_variant *rs, size_t p
 			long h, m;
 			double s;
 
-			if (sscanf(l, "%zu %d %ld %ld %lf", &r, &built, &h, &m, &s) == 5 && r < per)
+			if (sscanf(l, "%zu %d %ld %ld %lf", &r, &built, &h, &m, &s) == 5 && r < per) {
 				rs[r].pre = (__typeof__(rs[r].pre)){ built, h, m, s };
+				reported++;
+			}
 		}
 	free(text);
 	unlink(j->result);
+	return reported;
 }
 
 /* Wait for one variant's builds; its slot is freed.  -1 when none was
@@ -97,9 +104,11 @@ static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 	if (k == *n)
 		return -1;
 	rs = &vs[j[k].i * per];
+	/* done only where the child ended well and said so of every replica: a
+	 * build stopped or refused is no cache hit */
 	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	if (ok)
-		take_result(&j[k], rs, per);
+	if (take_result(&j[k], rs, per) < per)
+		ok = 0;
 	for (size_t r = 0; r < per; r++)
 		built += rs[r].pre.built != 0;
 	if (!ok)

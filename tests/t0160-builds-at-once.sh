@@ -8,7 +8,8 @@
 # recorded as built now (not cached) with its own ccache counts, and its
 # text is layout 0's plus its padding (binutils size; the kernel aligns a
 # few entry stubs, so within 64 bytes).  On the cached O2 and Os kernels
-# (t0100 builds them); the test's replicas are removed from the cache.
+# (t0100 builds them); the test's replicas are removed from the cache.  A
+# variant whose build fails beside them is said to fail.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "builds at once"
@@ -56,4 +57,16 @@ check "each replica's text is layout 0's plus its padding (within 64 bytes)" sh 
 check "every boot ended ok" jq_all "$run/boots.jsonl" 'length == 4 and all(.status == "ok")'
 check "no prebuild log or result is left" sh -c "! find '$run/variants' -name 'prebuild.*' | grep -q ."
 cleanup
+
+# a variant whose build fails, beside one from the cache (issue 22, item
+# 7): before, its child ended well having built nothing, and kbench said
+# "done ...: found in the cache"
+write_tcg_conf "$d/bad.conf" backend=sim workloads=getppid output="$d/bad" -- O2 \
+	bad:kcflags=-fkbench-no-such-flag
+sed -i "/^\[kernel\]/r $d/kernel-keys" "$d/bad.conf"
+run_in "$d" "$KBENCH" run "$d/bad.conf"
+grep -E 'build of' "$d/run.err" | sed 's/^/# /'
+check "a build that fails is said to fail, never found in the cache (rc $rc)" sh -c \
+	"[ $rc -ne 0 ] && grep -q \"build of variant 'bad' failed after\" '$d/run.err' &&
+	 ! grep -q \"build of variant 'bad' done\" '$d/run.err'"
 test_done
