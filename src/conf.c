@@ -109,7 +109,10 @@ static const char *slurm_time_check(const char *v)
 }
 
 /* Options only: kbench gives the array, the dependency, the output files
- * and the script itself. */
+ * and the script itself.  sbatch takes any unambiguous prefix of a long
+ * option (--outp for --output), so a prefix of one of kbench's is refused
+ * too, and so is "--", after which sbatch would take the next word for the
+ * script. */
 static const char *slurm_args_check(const char *v)
 {
 	static const char *const own[] = { "--array", "-a", "--dependency", "-d", "--output",
@@ -117,7 +120,7 @@ static const char *slurm_args_check(const char *v)
 					   "--job-name", "-J", "--chdir", "-D", "--wait", "-W" };
 
 	for (const char *p = v; *p; ) {
-		size_t n;
+		size_t n, name;
 
 		p += strspn(p, " ");
 		n = strcspn(p, " ");
@@ -125,12 +128,18 @@ static const char *slurm_args_check(const char *v)
 			break;
 		if (p[0] != '-')
 			return "every word an sbatch option starting with '-' (the job script is kbench's)";
+		if (n == 2 && p[1] == '-')
+			return "no '--': sbatch would take the word after it for the job script, which is kbench's";
+		name = strcspn(p, " =");
 		for (size_t i = 0; i < KB_ARRAY_SIZE(own); i++) {
 			size_t l = strlen(own[i]);
+			int is_long = own[i][1] == '-';
 
-			if (!strncmp(p, own[i], l) && (n == l || p[l] == '=' || own[i][1] != '-'))
+			if ((!strncmp(p, own[i], l) && (n == l || p[l] == '=' || !is_long)) ||
+			    (is_long && p[1] == '-' && name < l && !strncmp(p, own[i], name)))
 				return "kbench gives --array, --dependency, --output, --error, "
-				       "--job-name, --chdir and the script itself";
+				       "--job-name, --chdir and the script itself (nor a prefix of them, "
+				       "which sbatch takes for them)";
 		}
 		p += n;
 	}

@@ -266,10 +266,15 @@ static int submit(struct kb_slurm *s, const char *kind, const long *ids, size_t 
 {
 	const struct kb_conf *c = s->conf;
 	char *script = write_script(s, kind), *spec = array_spec(ids, n), *out = NULL, *args = NULL;
-	char *argv[64], *own[8] = { 0 };
-	size_t na = 0, no = 0;
+	char **argv, *own[8] = { 0 };
+	size_t na = 0, no = 0, words = 0;
 	int r = -1;
 
+	/* room for kbench's own (at most 13 with the script) and every word of
+	 * slurm_args: none is cut */
+	for (const char *w = c->slurm_args ? c->slurm_args : ""; *w; w++)
+		words += *w != ' ' && (w == c->slurm_args || w[-1] == ' ');
+	argv = kb_xcalloc(words + 16, sizeof(*argv));
 	if (!script)
 		goto out;
 	argv[na++] = "sbatch";
@@ -292,8 +297,7 @@ static int submit(struct kb_slurm *s, const char *kind, const long *ids, size_t 
 		char *save;
 
 		args = kb_xstrdup(c->slurm_args);
-		for (char *w = strtok_r(args, " ", &save); w && na < KB_ARRAY_SIZE(argv) - 2;
-		     w = strtok_r(NULL, " ", &save))
+		for (char *w = strtok_r(args, " ", &save); w; w = strtok_r(NULL, " ", &save))
 			argv[na++] = w;
 	}
 	argv[na++] = script;
@@ -315,6 +319,7 @@ static int submit(struct kb_slurm *s, const char *kind, const long *ids, size_t 
 out:
 	for (size_t i = 0; i < no; i++)
 		free(own[i]);
+	free(argv);
 	free(args);
 	free(out);
 	free(script);

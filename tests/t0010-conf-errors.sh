@@ -18,6 +18,18 @@ expect_error() {
 	fi
 }
 
+# sbatch takes unique prefixes of long options: --outp is --output (issue
+# 22, item 10), and after "--" it would take the next word for the script
+expect_error slurmprefix 2 "'slurm_args'.*nor a prefix of them" \
+	'[run]\nslurm_args = --cpus-per-task=2 --outp=/x\n[variant a]\n'
+expect_error slurmprefix2 2 "'slurm_args'.*nor a prefix of them" \
+	'[run]\nslurm_args = --dep=afterok:1\n[variant a]\n'
+expect_error slurmdashes 2 "'slurm_args': .*: no '--': sbatch would take" '[run]\nslurm_args = -- --chd=/\n[variant a]\n'
+printf '[run]\nslurm_args = --cpus-per-task=2 --exclusive --export=ALL --wait-all-nodes=1 --comment=x\nboots = 0\n[variant a]\n' \
+	> "$d/slurmgood.conf"
+"$KBENCH" run "$d/slurmgood.conf" > /dev/null 2> "$d/slurmgood.err"
+check "options that only begin like kbench's own (--exclusive, --wait-all-nodes): taken" sh -c \
+	"grep -q \"slurmgood.conf:3: 'boots'\" '$d/slurmgood.err' && ! grep -q slurm_args '$d/slurmgood.err'"
 expect_error typo 5 "unknown key 'kcflag' (did you mean 'kcflags'?)" \
 	'[run]\naccel = tcg\n\n[variant Os]\nkcflag = -Os\n'
 expect_error dup 3 "variant 'a' defined twice (first at line 1)" \
