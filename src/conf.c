@@ -680,8 +680,14 @@ static int parse_ulist(struct parse *p, const struct kb_option *o, char **dst, c
 static int set_option(struct parse *p, const struct kb_option *o, void *base, const char *value)
 {
 	void *field = (char *)base + o->off;
+	size_t at;
 	char *end;
 
+	/* JSON, Markdown and HTML take UTF-8 only: a value that is not would
+	 * be lost from the manifest and the report without a word */
+	if (!kb_utf8_valid(value, &at))
+		return perr(p, "'%s': not valid UTF-8 (byte 0x%02x at offset %zu)", o->name,
+			    (unsigned char)value[at], at);
 	switch (o->type) {
 	case KB_OPT_FLAGS: {
 		/* make passes these into the kernel's shell recipes: nothing a

@@ -573,6 +573,35 @@ char *kb_path_lookup(const char *name)
 	return found;
 }
 
+int kb_utf8_valid(const char *s, size_t *at)
+{
+	const unsigned char *u = (const unsigned char *)s, *b = u;
+
+	while (*u) {
+		unsigned c = *u;
+		size_t n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
+		unsigned long cp = n == 0 ? c : n == 1 ? c & 0x1f : n == 2 ? c & 0x0f : c & 0x07;
+
+		if (n == 4)
+			goto bad;
+		for (size_t i = 1; i <= n; i++) {
+			if ((u[i] & 0xc0) != 0x80)
+				goto bad;
+			cp = cp << 6 | (u[i] & 0x3f);
+		}
+		/* the shortest form only, no surrogates, nothing above U+10FFFF */
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+			goto bad;
+		u += n + 1;
+	}
+	return 1;
+bad:
+	if (at)
+		*at = (size_t)(u - b);
+	return 0;
+}
+
 const char *kb_tmpdir(void)
 {
 	const char *t = getenv("TMPDIR");

@@ -107,6 +107,10 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
  * after configure ran. */
 char *kb_path_lookup(const char *name);
 
+/* Whether s is well-formed UTF-8 (no overlong forms, no surrogates, at
+ * most U+10FFFF): 1, or 0 with the offset of the first bad byte in *at. */
+int kb_utf8_valid(const char *s, size_t *at);
+
 /* The directory for temporary files: $TMPDIR, else /tmp. */
 const char *kb_tmpdir(void);
 /* A new empty temporary file "<tmpdir>/kbench-<what>.XXXXXX": its file

@@ -30,6 +30,18 @@ printf '[run]\nslurm_args = --cpus-per-task=2 --exclusive --export=ALL --wait-al
 "$KBENCH" run "$d/slurmgood.conf" > /dev/null 2> "$d/slurmgood.err"
 check "options that only begin like kbench's own (--exclusive, --wait-all-nodes): taken" sh -c \
 	"grep -q \"slurmgood.conf:3: 'boots'\" '$d/slurmgood.err' && ! grep -q slurm_args '$d/slurmgood.err'"
+# invalid UTF-8 would be dropped from the manifest and the report without a
+# word (issue 22, item 4): refused; UTF-8 is taken
+expect_error utf8desc 2 "'description': not valid UTF-8 (byte 0xff at offset 3)" \
+	'[variant a]\ndescription = -O2\0377x\n'
+expect_error utf8claim 2 "'text': not valid UTF-8 (byte 0xc3 at offset 3)" \
+	'[claim]\ntext = caf\0303\0050\nsmaller = b vs a\n[variant a]\n[variant b]\n'
+expect_error utf8overlong 2 "'source': not valid UTF-8 (byte 0xc0 at offset 1)" \
+	'[claim]\nsource = x\0300\0257\ntext = t\nsmaller = b vs a\n[variant a]\n[variant b]\n'
+printf '[run]\nboots = 0\n[variant a]\ndescription = caf\0303\0251 cr\0303\0250me \0342\0202\0254\n' > "$d/utf8good.conf"
+"$KBENCH" run "$d/utf8good.conf" > /dev/null 2> "$d/utf8good.err"
+check "UTF-8 (é, è, €) is taken" sh -c \
+	"grep -q \"utf8good.conf:2: 'boots'\" '$d/utf8good.err' && ! grep -q UTF-8 '$d/utf8good.err'"
 expect_error typo 5 "unknown key 'kcflag' (did you mean 'kcflags'?)" \
 	'[run]\naccel = tcg\n\n[variant Os]\nkcflag = -Os\n'
 expect_error dup 3 "variant 'a' defined twice (first at line 1)" \
