@@ -63,6 +63,9 @@
  *                  needed{replicates, unit, for} (not distinguishable)}
  *   caveats[]     sentences (hyperfine's warnings); caveat_ids[] says which
  *                 each is (kb_caveat_name: emulated_time, few_boots, ...)
+ *   build_sensitive[] {case, variant, metric, builds, min, max, spread}
+ *                 (instruction counts that change from build to build)
+ *   seed_drawn    true (only where [run] seed = 0 had kbench draw it)
  *   correlation[] {metric, case, n, rho, p, smallest, fastest,
  *                  smallest_is_fastest, cheapest_tied}
  *   claim[]       {variant, text_change, smaller, faster, slower, same,
