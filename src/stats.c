@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Statistics of a comparison between kernels: medians, MAD outliers,
- * bootstrap intervals, Mann-Whitney U, Holm, Cliff's delta, Spearman.
- * The unit of replication is the boot: callers pass per-boot medians. */
+ * bootstrap intervals (of one level, or two: builds, then layouts within
+ * each), Mann-Whitney U, Holm, Cliff's delta, Spearman.  Callers pass
+ * their replicates: per-boot or per-build medians, or nested ones. */
 #include "config.h"
 
 #include <errno.h>
@@ -114,15 +115,17 @@ int kb_stats_bootstrap_median(const double *v, size_t n, gsl_rng *rng, size_t re
  * as the groups of a nested bootstrap are (a build's layouts). */
 static double small_median(double *v, size_t n)
 {
-	if (n > 32)
+	if (n > 32) {
 		gsl_sort(v, 1, n);
-	for (size_t i = 1; i < n && n <= 32; i++) {
-		double x = v[i];
-		size_t j = i;
+	} else {
+		for (size_t i = 1; i < n; i++) {
+			double x = v[i];
+			size_t j = i;
 
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
 	}
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
