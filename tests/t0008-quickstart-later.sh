@@ -22,14 +22,18 @@ guest_cc "$d/markers" "$TEST_SRCDIR/sim/markers.c" 2> "$d/cc.err" ||
 	skip_all "needs:gcc-multilib" "configure before qemu-user"
 
 # the tree as a clone has it: git's files where there is a repository,
-# else the distributed tree (make distcheck), with configure
+# else the distributed tree (make distcheck, whose distdir may sit inside a
+# clone without being part of it), with configure; made writable, as a
+# distdir is not
 mkdir "$d/tree"
-if git -C "$top" rev-parse --git-dir > /dev/null 2>&1; then
+if [ "$(git -C "$top" rev-parse --show-toplevel 2> /dev/null)" = "$top" ]; then
 	(cd "$top" && git ls-files -z | xargs -0 tar cf - configure aclocal.m4 config.h.in build-aux m4 Makefile.in) |
 		tar xf - -C "$d/tree"
 else
-	(cd "$top" && tar cf - --exclude=./tests/out --exclude='*.o' .) | tar xf - -C "$d/tree"
+	(cd "$top" && tar cf - --exclude=./tests/out --exclude=./_build \
+		--exclude=./_inst --exclude='*.o' .) | tar xf - -C "$d/tree"
 fi
+chmod -R u+w "$d/tree"
 cd "$d/tree" || exit 1
 ac_cv_path_QEMU_I386= ./configure --quiet > "$d/configure.out" 2>&1
 check "configured with no qemu-i386 (config.h has an empty path)" \
