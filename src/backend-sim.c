@@ -197,8 +197,8 @@ static json_t *describe(const void *priv)
 	free(qargs);
 	if (sr->vl.n)	/* the manifest as before without them */
 		json_object_set_new(j, "virtual_layouts",
-				    json_pack("{s:i,s:I,s:i,s:s,s:i,s:s}", "n", (int)sr->vl.n, "seed",
-					      (json_int_t)sr->vl.seed, "align", KB_SIM_VL_ALIGN, "place",
+				    json_pack("{s:i,s:o,s:i,s:s,s:i,s:s}", "n", (int)sr->vl.n, "seed",
+					      kb_json_u64(sr->vl.seed), "align", KB_SIM_VL_ALIGN, "place",
 					      sr->vl.place, "pads", (int)sr->vl.pads, "placement",
 					      !strcmp(sr->vl.place, "pad") ?
 					      "System.map's kernel functions in their order, 16 to 4080 bytes "

@@ -114,7 +114,10 @@ static int resume_run(const char *dir, const char *executor, struct kb_conf *con
 	r = executor_check(conf, executor, dir);
 	if (r)
 		return r;
-	conf->seed = (unsigned long long)json_integer_value(json_object_get(store->manifest, "seed"));
+	if (kb_json_u64_value(json_object_get(store->manifest, "seed"), &conf->seed) < 0) {
+		kb_error("%s/manifest.json: 'seed' is not an unsigned 64-bit integer", dir);
+		return KB_EXIT_USAGE;
+	}
 	return 0;
 }
 

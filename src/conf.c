@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
+#include <time.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,17 +76,40 @@ static const char *hybrid_check(const char *v)
 #define VOFF(f) offsetof(struct kb_variant, f)
 #define COFF(f) offsetof(struct kb_claim_conf, f)
 
-/* [claim] date: when the claim was made, YYYY, YYYY-MM or YYYY-MM-DD */
+/* [claim] date: when the claim was made, YYYY, YYYY-MM or YYYY-MM-DD: a day
+ * of the calendar (2004-02-30 is none, nor is year 0000), and not after
+ * today. */
 static const char *date_check(const char *v)
 {
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	size_t n = strlen(v);
 	int ok = (n == 4 || n == 7 || n == 10) && strspn(v, "0123456789") == 4;
+	int y, m = 0, d = 0;
+	time_t now = time(NULL);
+	struct tm today;
 
 	for (size_t i = 4; ok && i < n; i += 3)
 		ok = v[i] == '-' && isdigit((unsigned char)v[i + 1]) && isdigit((unsigned char)v[i + 2]);
-	if (ok && n >= 7)
-		ok = atoi(v + 5) >= 1 && atoi(v + 5) <= 12 && (n == 7 || (atoi(v + 8) >= 1 && atoi(v + 8) <= 31));
-	return ok ? NULL : "not a date (YYYY, YYYY-MM or YYYY-MM-DD)";
+	if (!ok)
+		return "not a date (YYYY, YYYY-MM or YYYY-MM-DD)";
+	y = atoi(v);
+	if (n >= 7)
+		m = atoi(v + 5);
+	if (n == 10)
+		d = atoi(v + 8);
+	if (y == 0)
+		return "not a date: there is no year 0000";
+	if (n >= 7 && (m < 1 || m > 12))
+		return "not a date: months are 01 to 12";
+	if (n == 10 && (d < 1 || d > mdays[m - 1] ||
+			(m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))))
+		return "not a date: that month has no such day";
+	gmtime_r(&now, &today);
+	if (y > today.tm_year + 1900 ||
+	    (y == today.tm_year + 1900 && n >= 7 && (m > today.tm_mon + 1 ||
+	     (m == today.tm_mon + 1 && n == 10 && d > today.tm_mday))))
+		return "after today: a claim is dated when it was made";
+	return NULL;
 }
 
 /* A partition or account name: one word. */
@@ -381,6 +405,8 @@ struct parse {
 	struct kb_variant *variant;	/* current [variant NAME] */
 	char seen[KB_SEC_LAST + 1];			/* [kernel], [run], [claim] seen */
 	unsigned char set[KB_MAX_OPTIONS]; /* per section: key given (by optref index) */
+	char text[KB_CONF_LINE_MAX + 2];	/* the line as read, and its '\n' */
+	const char *value;		/* a key line's value, as written; else NULL */
 };
 
 static int perr(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -531,7 +557,7 @@ next:
 static int parse_prediction(struct parse *p, const struct kb_option *o, struct kb_claim_conf *cl,
 			    const char *value)
 {
-	char *copy = kb_xstrdup(value), *w[3] = { NULL }, *save = NULL, *tok, *cases = NULL;
+	char *copy = kb_xstrdup(value), *w[3] = { NULL }, *save = NULL, *tok, *cases = NULL, *list;
 	struct kb_prediction *x;
 	size_t n = 0;
 	int kind;
@@ -561,23 +587,37 @@ static int parse_prediction(struct parse *p, const struct kb_option *o, struct k
 		free(copy);
 		return 1;
 	}
+	if (cases) {
+		/* kept as "a,b,c": the manifest and the report list them so */
+		char *s2 = NULL;
+		size_t len = 0;
+
+		list = kb_xcalloc(1, strlen(cases) + 1);
+		for (tok = strtok_r(cases, " \t,", &s2); tok; tok = strtok_r(NULL, " \t,", &s2))
+			len += (size_t)sprintf(list + len, "%s%s", len ? "," : "", tok);
+	} else {
+		list = kb_xstrdup("all");
+	}
+	/* the same prediction twice would be counted twice in the claim's word */
+	for (size_t i = 0; i < cl->n_preds; i++) {
+		const struct kb_prediction *y = &cl->preds[i];
+
+		if ((int)y->kind == kind && !strcmp(y->a, w[0]) && !strcmp(y->b, w[2]) &&
+		    !strcmp(y->cases, list)) {
+			perr(p, "[claim] '%s': '%s' is the prediction of line %d again", o->name, value,
+			     y->line);
+			free(list);
+			free(copy);
+			return 1;
+		}
+	}
 	cl->preds = kb_xrealloc(cl->preds, (cl->n_preds + 1) * sizeof(*cl->preds));
 	x = &cl->preds[cl->n_preds++];
 	x->kind = (enum kb_pred_kind)kind;
 	x->a = kb_xstrdup(w[0]);
 	x->b = kb_xstrdup(w[2]);
 	x->line = p->line;
-	if (cases) {
-		/* kept as "a,b,c": the manifest and the report list them so */
-		char *out = kb_xcalloc(1, strlen(cases) + 1), *s2 = NULL;
-		size_t len = 0;
-
-		for (tok = strtok_r(cases, " \t,", &s2); tok; tok = strtok_r(NULL, " \t,", &s2))
-			len += (size_t)sprintf(out + len, "%s%s", len ? "," : "", tok);
-		x->cases = out;
-	} else {
-		x->cases = kb_xstrdup("all");
-	}
+	x->cases = list;
 	free(copy);
 	return 0;
 }
@@ -734,10 +774,13 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 	case KB_OPT_U64: {
 		unsigned long long v;
 
+		/* decimal, as every other number here: "00042" is 42, not octal */
 		errno = 0;
-		v = strtoull(value, &end, 0);
-		if (!*value || *end || errno || value[0] == '-')
-			return perr(p, "'%s': '%s' is not an unsigned integer", o->name, value);
+		v = strtoull(value, &end, 10);
+		if (!*value || value[strspn(value, "0123456789")])
+			return perr(p, "'%s': '%s' is not an unsigned decimal integer", o->name, value);
+		if (errno)
+			return perr(p, "'%s': %s is out of range [0, %llu]", o->name, value, ULLONG_MAX);
 		*(unsigned long long *)field = v;
 		return 0;
 	}
@@ -785,35 +828,63 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 	return 0;
 }
 
+/* kbench reads the lines and inih parses what they hold.  Debian's libinih
+ * takes lines of at most 200 bytes and cuts a value at " ;" (its inline
+ * comments): a claim's sentence could not be given whole, and "a ; b" would
+ * silently become "a".  So a key line reaches inih as "NAME=" alone, and the
+ * handler takes its value from p->value: everything after the first '=' or
+ * ':', as written, less the blanks around it. */
 static char *reader(char *buf, int size, void *stream)
 {
 	struct parse *p = stream;
-	char *line = fgets(buf, size, p->f);
-	char *s, *close;
+	char *line = fgets(p->text, sizeof(p->text), p->f);
+	char *s, *close, *sep, *end;
 
+	p->value = NULL;
 	if (!line)
 		return NULL;
 	p->line++;
+	snprintf(buf, (size_t)size, "\n");	/* blank, to inih, unless set below */
 	/* a byte-order mark (editors on other systems write one) is no text */
 	if (p->line == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
 		memmove(line, line + 3, strlen(line + 3) + 1);
 	if (!strchr(line, '\n') && !feof(p->f)) {
 		int c;
 
-		perr(p, "line longer than %d bytes", size - 2);
+		perr(p, "line longer than %d bytes", KB_CONF_LINE_MAX);
 		while ((c = fgetc(p->f)) != EOF && c != '\n')
 			;
-		line[0] = '\0';
-		return line;
+		return buf;
 	}
 	s = line + strspn(line, " \t");
-	if (*s != '[')
-		return line;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	if (!*s || *s == ';' || *s == '#')
+		return buf;
+	if (*s != '[') {
+		size_t name_len;
+
+		sep = s + strcspn(s, "=:");
+		if (!*sep) {
+			perr(p, "syntax error (expected 'key = value' or '[section]')");
+			return buf;
+		}
+		for (name_len = (size_t)(sep - s); name_len && isspace((unsigned char)s[name_len - 1]); name_len--)
+			;
+		if ((int)name_len + 3 > size || memchr(s, ';', name_len)) {
+			perr(p, "'%.*s': not a key", (int)(name_len > 40 ? 40 : name_len), s);
+			return buf;
+		}
+		p->value = sep + 1 + strspn(sep + 1, " \t");
+		snprintf(buf, (size_t)size, "%.*s=\n", (int)name_len, s);
+		return buf;
+	}
 	close = strchr(s, ']');
 	if (!close) {
 		perr(p, "section header without ']'");
 		p->sec_kind = -1;
-		return line;
+		return buf;
 	}
 	*close = '\0';
 	s++;
@@ -863,8 +934,8 @@ static char *reader(char *buf, int size, void *stream)
 			perr(p, "unknown section [%s] (sections: [kernel], [run], [variant NAME], [claim])", s);
 		p->sec_kind = -1;
 	}
-	*close = ']';
-	return line;
+	snprintf(buf, (size_t)size, "[x]\n");	/* the section itself is kept in p */
+	return buf;
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -875,6 +946,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	const struct optref *all = kb_conf_options(&n);
 
 	(void)section;
+	if (p->value)
+		value = p->value;
 	if (p->sec_kind == NO_SECTION_YET)
 		return perr(p, "'%s' before any section: keys belong in [kernel], [run], "
 			    "[variant NAME] or [claim]", name);
@@ -1480,11 +1553,20 @@ static void help_option(FILE *f, const struct kb_option *o)
 	fputc('\n', f);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+const char kb_conf_syntax[] =
+	"Each line is a [section], a 'key = value' (or 'key: value'), a blank, or a comment: "
+	"a line whose first character, after blanks, is '#' or ';'. A value is the rest of its "
+	"line as written, less the blanks around it: a ';' or '#' in it is part of the value, "
+	"never a comment. A line is at most " STR(KB_CONF_LINE_MAX) " bytes, and a value is UTF-8.";
+
 void kb_conf_help(FILE *f)
 {
 	const struct kb_backend *const *bs;
 	size_t nb;
 
+	fprintf(f, "%s\n\n", kb_conf_syntax);
 	for (int s = KB_SEC_KERNEL; s <= KB_SEC_LAST; s++) {
 		fprintf(f, "[%s]\n", section_names[s]);
 		if (s == KB_SEC_CLAIM)

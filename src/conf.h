@@ -72,6 +72,8 @@ struct kb_claim_conf {
 /* Options kbench knows at most (core and backends'), and a configuration's size. */
 #define KB_MAX_OPTIONS 128
 #define KB_CONF_MAX_BYTES (1 << 20)
+/* A line's length at most, its '\n' not counted */
+#define KB_CONF_LINE_MAX 4096
 /* [run] layouts at most: each is a kernel build and its boots */
 #define KB_MAX_LAYOUTS 64
 
@@ -159,6 +161,8 @@ const struct kb_conf_option *kb_conf_options(size_t *n);
 const char *kb_conf_section_name(enum kb_opt_section s);
 /* Print every key with its default and help (kbench run --help-config). */
 void kb_conf_help(FILE *f);
+/* How a line is read: comments, values, lengths (--help-config and the man page). */
+extern const char kb_conf_syntax[];
 /* Levenshtein distance, for "did you mean". */
 size_t kb_edit_distance(const char *a, const char *b);
 

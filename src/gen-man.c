@@ -80,6 +80,8 @@ static void configuration(void)
 	       "[variant NAME] section per variant and, to check a claim, a [claim] section,\n"
 	       "with key = value lines.  An unknown key,\n"
 	       "a bad value or a missing one is an error naming the file and line.\n");
+	text(kb_conf_syntax);
+	printf("\n");
 	all = kb_conf_options(&n);
 	for (int s = KB_SEC_KERNEL; s <= KB_SEC_LAST; s++) {
 		printf(".SS \"[%s]\"\n", kb_conf_section_name(s));

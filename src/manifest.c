@@ -98,7 +98,7 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 	json_object_set_new(m, "state", json_string("running"));
 	json_object_set_new(m, "config", json_string(conf->path));
 	json_object_set_new(m, "config_dir", json_string(conf->dir));
-	json_object_set_new(m, "seed", json_integer((json_int_t)conf->seed));
+	json_object_set_new(m, "seed", kb_json_u64(conf->seed));
 	if (conf->seed_drawn)	/* the manifest as before with a seed given */
 		json_object_set_new(m, "seed_drawn", json_true());
 	json_object_set_new(m, "baseline", json_string(conf->baseline));

@@ -8,6 +8,7 @@
 
 #include "missometer.h"
 #include "model.h"
+#include "store.h"
 #include "util.h"
 
 /* A number, or null where it does not exist (JSON has no NaN). */
@@ -88,8 +89,8 @@ static json_t *variant(const struct kb_model *m, const void *x)
 	const struct kb_model_variant *v = x;
 
 	(void)m;
-	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:I,s:s,s:o,s:b,s:o,s:s,s:s,s:s}",
-			 "name", v->name, "status", v->status, "flags", v->flags,
+	return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:I,s:s,s:o,s:b,s:o,s:s,s:s,s:s}",
+			 "name", v->name, "status", v->status, "flags", v->flags, "description", v->description,
 			 "text", size_or_null(v->has_size, v->text), "data", size_or_null(v->has_size, v->data),
 			 "bss", size_or_null(v->has_size, v->bss), "text_change", num(v->text_change),
 			 "boots_ok", (json_int_t)v->boots_ok, "reason", v->reason,
@@ -353,9 +354,9 @@ static json_t *model(const struct kb_model *m, int sub)
 		json_object_set_new(o, "kernel", json_pack("{s:s,s:s,s:s,s:s,s:s}", "source", m->kernel.source,
 							   "id", m->kernel.id, "version", m->kernel.version,
 							   "arch", m->kernel.arch, "base", m->kernel.base));
-	json_object_update_new(o, json_pack("{s:s,s:s,s:I,s:s,s:f,s:f,s:I,s:f,s:b,s:s,s:s,s:s,s:s,s:o}",
+	json_object_update_new(o, json_pack("{s:s,s:s,s:o,s:s,s:f,s:f,s:I,s:f,s:b,s:s,s:s,s:s,s:s,s:o}",
 					    "backend", m->backend, "accel", m->accel,
-					    "seed", (json_int_t)m->seed, "baseline", m->baseline_name,
+					    "seed", kb_json_u64(m->seed), "baseline", m->baseline_name,
 					    "confidence", m->o.level, "alpha", m->o.alpha,
 					    "resamples", (json_int_t)m->o.resamples, "outlier_z", m->o.outlier_z,
 					    "deterministic", m->deterministic,

@@ -20,6 +20,7 @@
 #include "model-input.h"
 #include "model.h"
 #include "stats.h"
+#include "store.h"
 #include "util.h"
 
 static const char *str(json_t *o, const char *key)
@@ -210,7 +211,8 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->host_cpu = kb_pool_strdup(p, str(json_object_get(json_object_get(man, "host"), "cpu"), "brand"));
 	m->workloads = plain_workloads(m, a->workloads ? a->workloads : str(json_object_get(man, "run"), "workloads"));
 	m->scale = num(json_object_get(man, "run"), "scale");
-	m->seed = (unsigned long long)json_integer_value(json_object_get(man, "seed"));
+	if (kb_json_u64_value(json_object_get(man, "seed"), &m->seed) < 0)
+		m->seed = 0;
 	m->seed_drawn = json_is_true(json_object_get(man, "seed_drawn"));
 	m->boots_why = kb_pool_strdup(p, str(json_object_get(man, "run"), "boots_why"));
 	m->boots_per_variant = (long)json_integer_value(json_object_get(json_object_get(man, "run"), "boots"));
@@ -268,6 +270,7 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	out->status = kb_pool_strdup(p, str(v, "status"));
 	out->reason = kb_pool_strdup(p, str(v, "reason"));
 	out->flags = kb_pool_strdup(p, str(v, "flags"));
+	out->description = kb_pool_strdup(p, str(v, "description"));
 	out->in_manifest = 1;
 	out->has_size = json_is_object(sz);
 	if (out->has_size) {
@@ -326,7 +329,7 @@ static void variants(struct kb_model *m, const struct kb_model_build_args *a, st
 		if (id == idx.n) {
 			m->variants[m->nv] = (struct kb_model_variant){
 				.name = kb_pool_strdup(&m->pool, named->v[i]), .status = "unknown", .reason = "",
-				.flags = "", .build_seconds = NAN, .key = "", .compiler = "", .vmlinux = "" };
+				.flags = "", .description = "", .build_seconds = NAN, .key = "", .compiler = "", .vmlinux = "" };
 			first[kb_names_add(&idx, &tmp, named->v[i])] = m->nv++;
 		}
 		maps->variant[i] = first[kb_names_find(&idx, named->v[i])];

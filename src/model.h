@@ -24,7 +24,7 @@
  *   dropped       {duplicate_samples, names{manifest, samples, boots,
  *                 timing, sim}}  (only where a line or a manifest variant
  *                 was dropped: see struct kb_model_dropped)
- *   variants[]    {name, status, flags, text, data, bss, text_change,
+ *   variants[]    {name, status, flags, description, text, data, bss, text_change,
  *                  boots_ok, reason, text_delta, cached, build_seconds, key,
  *                  compiler, vmlinux}
  *   cases[]       case names, in the order the report shows them
@@ -145,6 +145,7 @@ struct kb_model_replica {
 
 struct kb_model_variant {
 	const char *name, *status, *reason, *flags;
+	const char *description;	/* [variant] description; "" when none */
 	int in_manifest;		/* 0: only samples name it (status "unknown") */
 	int has_size;
 	long long text, data, bss;

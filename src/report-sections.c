@@ -643,8 +643,8 @@ static void method(struct kb_doc *d, const struct kb_model *m)
 	else
 		kb_doc_fmt(in, ", Holm-corrected over each variant's cases (no case has a test here)");
 	kb_doc_fmt(in, ", and the ratio of medians with a percentile bootstrap interval (%s%zu resamples, seed "
-		   "%lld) at %.0f%%", unit == KB_UNIT_BUILD ? "two-stage: builds, then layouts within each; " : "",
-		   m->o.resamples, (long long)m->seed, confidence(m));
+		   "%llu) at %.0f%%", unit == KB_UNIT_BUILD ? "two-stage: builds, then layouts within each; " : "",
+		   m->o.resamples, m->seed, confidence(m));
 	if (fam > 1)
 		kb_doc_fmt(in, " and, for the verdict, at 1 - %g/%zu", m->o.alpha, fam);
 	kb_doc_fmt(in, ".");
@@ -988,7 +988,7 @@ static void text_size(struct kb_doc *d, const struct kb_model *m)
 	layout_sizes(d, m);
 	if (m->baseline >= m->nv || !m->variants[m->baseline].has_size)
 		return;
-	t = kb_doc_table_heads(d, "variant|>text|>change vs {0}|flags", WORDS(d, m, NULL));
+	t = kb_doc_table_heads(d, "variant|>text|>change vs {0}|flags|description", WORDS(d, m, NULL));
 	for (size_t v = 0; v < m->nv; v++) {
 		const struct kb_model_variant *x = &m->variants[v];
 
@@ -998,6 +998,7 @@ static void text_size(struct kb_doc *d, const struct kb_model *m)
 		td(t, "%lld", x->text);
 		td(t, "%+lld (%s)", x->text_delta, kb_report_pct(x->text_change).s);
 		td_str(t, x->flags);
+		td_str(t, x->description);
 	}
 	kb_report_plot_size(d, m);
 }

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -416,4 +418,30 @@ json_t *kb_store_read_lines(const char *path, int *bad)
 
 	*bad = (int)(l.bad + torn + (r < 0 && r != -ENOENT));
 	return l.arr;
+}
+
+json_t *kb_json_u64(unsigned long long v)
+{
+	char digits[24];
+
+	if (v <= (unsigned long long)INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(digits, sizeof(digits), "%llu", v);
+	return json_string(digits);
+}
+
+int kb_json_u64_value(const json_t *j, unsigned long long *v)
+{
+	const char *s = json_string_value(j);
+	char *end;
+
+	if (json_is_integer(j) && json_integer_value(j) >= 0) {
+		*v = (unsigned long long)json_integer_value(j);
+		return 0;
+	}
+	if (!s || !*s || s[strspn(s, "0123456789")])
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno ? -1 : 0;
 }

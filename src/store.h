@@ -57,4 +57,10 @@ int kb_store_each_line(const char *path, kb_store_line_fn fn, void *ctx, long *b
  * (torn, invalid, refused by kb_store_each_line) are counted in *bad. */
 json_t *kb_store_read_lines(const char *path, int *bad);
 
+/* An unsigned 64-bit figure (a seed) in JSON: a number up to 2^63 - 1,
+ * which jansson holds; above, its decimal digits as a string.  Read back:
+ * either form; 0 with *v set, or -1 for anything else (missing included). */
+json_t *kb_json_u64(unsigned long long v);
+int kb_json_u64_value(const json_t *j, unsigned long long *v);
+
 #endif

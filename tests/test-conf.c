@@ -14,8 +14,11 @@
 
 #include "build.h"
 #include "conf.h"
+#include "manifest.h"
 #include "run.h"
 #include "scratch.h"
+#include "store.h"
+#include "util.h"
 
 static char dir[PATH_MAX];
 
@@ -316,6 +319,65 @@ static void edit_distance(void **state)
 	assert_int_equal(kb_edit_distance("same", "same"), 0);
 }
 
+/* [run] seed is any unsigned 64-bit decimal: 2^64 - 1 is taken, survives
+ * manifest.json (as a string: jansson holds no integer above 2^63 - 1) and
+ * reads back whole; a small one stays a JSON integer. */
+static void seed_u64_round_trip(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned long long seed;
+		int as_string;
+	} cases[] = {
+		{ "18446744073709551615", ULLONG_MAX, 1 },
+		{ "9223372036854775808", 9223372036854775808ULL, 1 },
+		{ "9223372036854775807", 9223372036854775807ULL, 0 },
+		{ "1001", 1001, 0 },
+	};
+	unsigned long long v;
+	json_t *bad;
+
+	(void)state;
+	setenv("KBENCH_CACHE", "/tmp/kbench-test-cache", 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kb_conf c;
+		struct kb_store s;
+		char conf[256], *out, *path;
+		json_t *m, *seed;
+
+		snprintf(conf, sizeof(conf),
+			 "[run]\nseed = %s\n[variant O2]\n[variant Os]\n"
+			 "config = CC_OPTIMIZE_FOR_SIZE=y\n", cases[i].text);
+		assert_int_equal(load(&c, conf), 0);
+		assert_true(c.seed == cases[i].seed);
+		out = kb_xasprintf("%s/results", dir);
+		assert_int_equal(kb_store_create(&s, out), 0);
+		assert_int_equal(kb_manifest_init(&s, &c), 0);
+		path = kb_store_path(&s, "manifest.json");
+		m = json_load_file(path, 0, NULL);
+		assert_non_null(m);
+		seed = json_object_get(m, "seed");
+		if (cases[i].as_string)
+			assert_string_equal(json_string_value(seed), cases[i].text);
+		else
+			assert_true(json_is_integer(seed));
+		assert_int_equal(kb_json_u64_value(seed, &v), 0);
+		assert_true(v == cases[i].seed);
+		json_decref(m);
+		free(path);
+		free(out);
+		kb_store_release(&s);
+		kb_conf_release(&c);
+	}
+	/* what is not an unsigned 64-bit figure is refused when read back */
+	bad = json_pack("[s,s,s,s,I,f,b]", "18446744073709551616", "-1", "1e3", "",
+			(json_int_t)-1, 5.0, 1);
+	for (size_t i = 0; i < json_array_size(bad); i++)
+		assert_int_equal(kb_json_u64_value(json_array_get(bad, i), &v), -1);
+	json_decref(bad);
+	assert_int_equal(kb_json_u64_value(NULL, &v), -1);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -340,6 +402,7 @@ int main(void)
 		cmocka_unit_test(claim_section),
 		cmocka_unit_test(claim_files),
 		cmocka_unit_test(edit_distance),
+		cmocka_unit_test(seed_u64_round_trip),
 	};
 
 	/* error messages go to stderr; keep the TAP stream clean */
