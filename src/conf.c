@@ -170,6 +170,184 @@ static const char *slurm_args_check(const char *v)
 	return NULL;
 }
 
+/* ---- compiler flags: what the driver would run, load or write ---- */
+
+/*
+ * kcflags, hybrid_cflags and cc's flags reach gcc's (or clang's) driver,
+ * which some options tell to run another program, load code into the
+ * compiler, take more options from a file or write outside the build
+ * (gcc's manual: "Overall Options", "Directory Options", "Developer
+ * Options", "Plugins"; clang's driver reference).  Those are refused
+ * unless [kernel] unsafe_flags = yes.  A long option ("--...") other than
+ * --param is refused too: the drivers take unambiguous abbreviations of
+ * them (--sysroot, --specs, --output, --prefix, --config...).
+ */
+static const struct {
+	const char *prefix;
+	int whole;		/* the word is the prefix itself, not more */
+	int sep;		/* given alone, it takes the next word as its argument */
+	const char *why;
+} unsafe_flags[] = {
+	{ "-wrapper", 1, 1, "runs another program around every compiler pass" },
+	{ "-fplugin", 0, 0, "loads a plugin into the compiler" },
+	{ "-fpass-plugin", 0, 0, "loads a plugin into the compiler" },
+	{ "-iplugindir", 0, 1, "names where compiler plugins are loaded from" },
+	{ "-Xclang", 1, 1, "passes options to clang's compiler unchecked (-load among them)" },
+	{ "-mllvm", 1, 1, "passes options to LLVM unchecked (some write files)" },
+	{ "-B", 0, 1, "the driver runs the compiler, assembler and linker found there" },
+	{ "-specs", 0, 1, "a spec file can make the driver run any program" },
+	{ "-ccc-", 0, 0, "changes which programs clang's driver runs" },
+	{ "-gcc-toolchain", 0, 1, "changes which programs clang's driver runs" },
+	{ "-fuse-ld", 0, 0, "names the linker program to run" },
+	{ "-Wa,", 0, 0, "passes options to the assembler unchecked" },
+	{ "-Xassembler", 1, 1, "passes options to the assembler unchecked" },
+	{ "-Wl,", 0, 0, "passes options to the linker unchecked" },
+	{ "-Xlinker", 1, 1, "passes options to the linker unchecked" },
+	{ "-Wp,", 0, 0, "passes options to the preprocessor unchecked (-MD FILE writes anywhere)" },
+	{ "-Xpreprocessor", 1, 1, "passes options to the preprocessor unchecked" },
+	{ "-o", 0, 1, "writes the output elsewhere than the kernel's build asks" },
+	{ "-MF", 0, 1, "writes the dependency file elsewhere" },
+	{ "-dumpdir", 0, 1, "writes auxiliary output elsewhere" },
+	{ "-dumpbase", 0, 1, "writes auxiliary output elsewhere" },
+	{ "-auxbase", 0, 1, "writes auxiliary output elsewhere" },
+	{ "-aux-info", 0, 1, "writes a file elsewhere" },
+	{ "-foptimization-record-file", 0, 0, "writes a file elsewhere" },
+};
+
+/* Options whose argument is the next word (those not refused above). */
+static const char *const separate_arg[] = {
+	"-D", "-U", "-I", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
+	"-iprefix", "-iwithprefix", "-iwithprefixbefore", "-x", "-MT", "-MQ", "--param",
+};
+
+/* -fdump-...=FILE and -fopt-info...=FILE write a file of that name. */
+static int dump_to_file(const char *w, size_t len)
+{
+	const char *eq = memchr(w, '=', len);
+	size_t rest;
+
+	if (!eq || (strncmp(w, "-fdump-", 7) && strncmp(w, "-fopt-info", 10)))
+		return 0;
+	rest = len - (size_t)(eq + 1 - w);
+	return !((rest == 6 && !strncmp(eq + 1, "stdout", 6)) || (rest == 6 && !strncmp(eq + 1, "stderr", 6)));
+}
+
+/* A compiler's name: gcc, clang or cc, maybe with a target prefix
+ * (i686-linux-gnu-gcc) and a version suffix (gcc-12, clang-14). */
+static int compiler_name(const char *w, size_t len)
+{
+	static const char *const names[] = { "gcc", "clang", "cc" };
+	const char *base = w, *end = w + len;
+
+	for (const char *q = w; q < end; q++)
+		if (*q == '/')
+			base = q + 1;
+	while (end > base && (isdigit((unsigned char)end[-1]) || end[-1] == '.'))
+		end--;
+	if (end < w + len && end > base && end[-1] == '-')
+		end--;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i]);
+
+		if ((size_t)(end - base) >= n && !strncmp(end - n, names[i], n) &&
+		    (end - n == base || end[-(ptrdiff_t)n - 1] == '-'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Call fn for each word of flags outside the policy; stops at fn's
+ * non-zero return, which it returns. */
+static int flag_policy_each(const char *flags, int is_cc,
+			    int (*fn)(void *ctx, const char *w, size_t len, const char *why), void *ctx)
+{
+	int takes_arg = 0, first = 1, r;
+
+	for (const char *w = flags; *w;) {
+		size_t len = strcspn(w, " \t");
+		const char *why = NULL;
+
+		if (!len) {
+			w++;
+			continue;
+		}
+		if (first && is_cc) {
+			if (!compiler_name(w, len))
+				why = "not the name of a compiler (gcc, clang or cc, maybe with a target "
+				      "prefix and a version: i686-linux-gnu-gcc, clang-14)";
+		} else if (takes_arg) {
+			takes_arg = 0;
+		} else if (w[0] == '@') {
+			why = "takes more options from a file kbench does not check";
+		} else if (w[0] != '-') {
+			why = "not an option: the driver takes it as one more file to compile";
+		} else if (w[1] == '-' && (len < 7 || strncmp(w, "--param", 7) || (len > 7 && w[7] != '='))) {
+			why = "a long driver option (the drivers take abbreviations of them: --sysroot, "
+			      "--specs, --output, --prefix...); only --param is taken";
+		} else if (dump_to_file(w, len)) {
+			why = "writes a dump to a file of that name";
+		} else {
+			for (size_t i = 0; i < sizeof(unsafe_flags) / sizeof(unsafe_flags[0]) && !why; i++) {
+				size_t n = strlen(unsafe_flags[i].prefix);
+
+				if (len >= n && !strncmp(w, unsafe_flags[i].prefix, n) &&
+				    (!unsafe_flags[i].whole || len == n)) {
+					why = unsafe_flags[i].why;
+					takes_arg = unsafe_flags[i].sep && len == n;
+				}
+			}
+			for (size_t i = 0; i < sizeof(separate_arg) / sizeof(separate_arg[0]); i++)
+				if (len == strlen(separate_arg[i]) && !strncmp(w, separate_arg[i], len))
+					takes_arg = 1;
+		}
+		first = 0;
+		if (why && (r = fn(ctx, w, len, why)) != 0)
+			return r;
+		w += len;
+	}
+	return 0;
+}
+
+struct first_bad {
+	const char *at, *why;
+	size_t len;
+};
+
+static int keep_first(void *ctx, const char *w, size_t len, const char *why)
+{
+	struct first_bad *fb = ctx;
+
+	*fb = (struct first_bad){ w, why, len };
+	return 1;
+}
+
+const char *kb_flag_policy(const char *flags, int is_cc, const char **at, size_t *len)
+{
+	struct first_bad fb = { 0 };
+
+	flag_policy_each(flags, is_cc, keep_first, &fb);
+	*at = fb.at;
+	*len = fb.len;
+	return fb.why;
+}
+
+struct policy_ctx {
+	struct kb_conf *conf;
+	const char *variant, *key;
+	int line;
+};
+
+static int note_unsafe(void *ctx, const char *w, size_t len, const char *why)
+{
+	struct policy_ctx *pc = ctx;
+	struct kb_conf *c = pc->conf;
+
+	c->unsafe = kb_xrealloc(c->unsafe, (c->n_unsafe + 1) * sizeof(*c->unsafe));
+	c->unsafe[c->n_unsafe++] = (struct kb_unsafe_flag){ kb_xstrdup(pc->variant), pc->key,
+							    kb_xstrndup(w, len), why, pc->line };
+	return 0;
+}
+
 static const struct kb_option options[] = {
 	{ .name = "source", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(source),
 	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = kb_make_inert_path,
@@ -200,6 +378,13 @@ static const struct kb_option options[] = {
 	  .def = "auto", .allowed = { "auto", "on", "off" },
 	  .help = "compile through ccache, kept in the build cache: a variant that differs from "
 		  "a cached one in a few objects costs those and the link (auto: when installed)" },
+	{ .name = "unsafe_flags", .section = KB_SEC_KERNEL, .type = KB_OPT_ENUM, .off = KOFF(unsafe_flags),
+	  .def = "no", .allowed = { "no", "yes" },
+	  .help = "yes: take compiler flags (kcflags, cc, hybrid_cflags) that make the compiler "
+		  "driver run or load another program, read options from a file or write outside "
+		  "the build (-wrapper, -fplugin, -B, -specs, @FILE, -o, -Wa, and long options but "
+		  "--param; cc must name gcc, clang or cc), which kbench otherwise refuses; the "
+		  "report then lists each one taken" },
 
 	{ .name = "accel", .section = KB_SEC_RUN, .type = KB_OPT_ENUM, .off = KOFF(accel),
 	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
@@ -739,6 +924,16 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 			return perr(p, "'%s': character '%c' not allowed (flags reach make and "
 				    "the kernel's shell recipes; allowed: letters, digits, space and _-=,.+:/@%%)",
 				    o->name, value[bad]);
+		if (p->variant && (!strcmp(o->name, "kcflags") || !strcmp(o->name, "cc") ||
+				   !strcmp(o->name, "hybrid_cflags"))) {
+			struct policy_ctx pc = { p->conf, p->variant->name, o->name, p->line };
+
+			/* refused in finish() unless [kernel] unsafe_flags = yes,
+			 * which may come later in the file */
+			flag_policy_each(value, !strcmp(o->name, "cc"), note_unsafe, &pc);
+			if (!strcmp(o->name, "cc"))
+				p->variant->cc_line = p->line;
+		}
 	}
 	/* fall through */
 	case KB_OPT_STR:
@@ -1174,6 +1369,58 @@ static void check_claim(struct parse *p)
 	}
 }
 
+/* The flags outside the policy: refused at their line, or with [kernel]
+ * unsafe_flags = yes kept for the report. */
+static void check_flag_policy(struct parse *p)
+{
+	struct kb_conf *c = p->conf;
+
+	if (c->unsafe_flags)
+		return;
+	for (size_t i = 0; i < c->n_unsafe; i++) {
+		const struct kb_unsafe_flag *u = &c->unsafe[i];
+
+		p->line = u->line;
+		perr(p, "'%s': '%s': %s (refused unless [kernel] unsafe_flags = yes)", u->key, u->flag, u->why);
+	}
+}
+
+/* cc names a compiler, as the compiler itself says: "gcc --version" names
+ * the Free Software Foundation, clang's says "clang version". */
+static void check_cc(struct parse *p)
+{
+	struct kb_conf *c = p->conf;
+
+	for (size_t i = 0; i < c->n_variants; i++) {
+		const struct kb_variant *v = &c->variants[i];
+		char *prog, *out = NULL;
+		int st, is_cc;
+
+		/* a name that is not a compiler's is not run, unless allowed */
+		if (!v->cc || (!c->unsafe_flags && !compiler_name(v->cc, strcspn(v->cc, " \t"))))
+			continue;
+		prog = kb_xstrndup(v->cc, strcspn(v->cc, " \t"));
+		{
+			char *argv[] = { prog, "--version", NULL };
+
+			st = kb_capture(argv, KB_PROBE_DEADLINE, 4096, &out);
+		}
+		is_cc = st == 0 && (strstr(out, "Free Software Foundation") || strstr(out, "clang version"));
+		if (!is_cc) {
+			p->line = v->cc_line;
+			if (st != 0)
+				perr(p, "'cc': '%s' is not a compiler kbench can run ('%s --version' %s)", prog,
+				     prog, st < 0 ? "did not finish" : st == 127 ? "found no such program" :
+				     "failed");
+			else
+				perr(p, "'cc': '%s' is not gcc or clang (its --version says '%.*s')", prog,
+				     (int)strcspn(out, "\n"), out);
+		}
+		free(out);
+		free(prog);
+	}
+}
+
 static void finish(struct parse *p)
 {
 	struct kb_conf *c = p->conf;
@@ -1210,6 +1457,8 @@ static void finish(struct parse *p)
 	if (!c->baseline && c->n_variants)
 		c->baseline = kb_xstrdup(c->variants[0].name);
 	check_claim(p);
+	check_flag_policy(p);
+	check_cc(p);
 	if (!c->cache) {
 		const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
 
@@ -1537,6 +1786,11 @@ void kb_conf_release(struct kb_conf *conf)
 		free(conf->claim.preds[i].cases);
 	}
 	free(conf->claim.preds);
+	for (size_t i = 0; i < conf->n_unsafe; i++) {
+		free(conf->unsafe[i].variant);
+		free(conf->unsafe[i].flag);
+	}
+	free(conf->unsafe);
 	for (size_t b = 0; b < KB_N_BACKENDS; b++)
 		free(conf->backend_opts[b]);
 	free(conf->variants);

@@ -23,6 +23,7 @@ struct kb_variant {
 	size_t n_kopts;
 	char *kcflags;		/* passed to make as KCFLAGS=..., one argv entry */
 	char *cc;		/* passed as CC=... */
+	int cc_line;		/* the line that gave cc */
 	char *cmdline;		/* extra kernel command line at boot (not a build input) */
 	char *bzimage;		/* prebuilt pair instead of a build */
 	char *vmlinux;
@@ -39,6 +40,19 @@ struct kb_variant {
 	 * from a file: CC's wrapper ("kbench hybrid-cc SPEC --") and the spec */
 	const char *cc_wrap, *hy_spec;
 };
+
+/* A compiler flag outside kbench's policy, where it was given. */
+struct kb_unsafe_flag {
+	char *variant;
+	const char *key;	/* kcflags, cc or hybrid_cflags */
+	char *flag;
+	const char *why;
+	int line;
+};
+/* The first word of flags (kcflags, hybrid_cflags; with is_cc, cc: a
+ * compiler, then its flags) outside the policy: NULL when all are within
+ * it, else a static reason and, in *at and *len, the word. */
+const char *kb_flag_policy(const char *flags, int is_cc, const char **at, size_t *len);
 
 /* What a claim predicts, one [claim] key each: the kinds kbench can check. */
 enum kb_pred_kind {
@@ -91,6 +105,7 @@ struct kb_conf {
 	long build_timeout;	/* seconds one make step may take */
 	long builds_at_once;	/* variants built at once (0: up to jobs) */
 	char *ccache;		/* auto, on or off */
+	long unsafe_flags;	/* 1: compiler flags that run or load other programs taken */
 
 	/* [run] */
 	long accel;		/* enum kb_accel */
@@ -123,6 +138,12 @@ struct kb_conf {
 	size_t n_variants;
 
 	struct kb_claim_conf claim;
+
+	/* Compiler flags kbench refuses unless [kernel] unsafe_flags = yes
+	 * (they make the compiler driver run or load another program, or
+	 * write outside the build): with it, each one taken, for the report. */
+	struct kb_unsafe_flag *unsafe;
+	size_t n_unsafe;
 
 	/* the line of each [kernel] and [run] key given, by its index in
 	 * kb_conf_options(); 0 for a default */

@@ -111,6 +111,15 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 	json_object_set_new(m, "host", kb_probe_host(0));
 	if (conf->claim.text)
 		json_object_set_new(m, "claim", claim_json(&conf->claim));
+	if (conf->unsafe_flags) {	/* [kernel] unsafe_flags = yes: what it let through */
+		json_t *u = json_array();
+
+		for (size_t i = 0; i < conf->n_unsafe; i++)
+			json_array_append_new(u, json_pack("{s:s,s:s,s:s,s:s}", "variant", conf->unsafe[i].variant,
+							   "key", conf->unsafe[i].key, "flag", conf->unsafe[i].flag,
+							   "why", conf->unsafe[i].why));
+		json_object_set_new(m, "unsafe_flags", u);
+	}
 	for (size_t i = 0; i < conf->n_variants; i++)
 		json_array_append_new(jv, variant_json(&conf->variants[i]));
 	return set(s, "variants", jv);

@@ -66,7 +66,7 @@ const char *kb_caveat_name(enum kb_caveat_id id)
 {
 	static const char *const names[] = {
 		"emulated_time", "deterministic", "few_boots", "outliers", "failed_boots",
-		"few_variants", "timing_partial", "timing_failed",
+		"few_variants", "timing_partial", "timing_failed", "unsafe_flags",
 	};
 
 	return (size_t)id < KB_ARRAY_SIZE(names) ? names[id] : "";
@@ -193,6 +193,45 @@ static const char *plain_workloads(struct kb_model *m, const char *workloads)
 	return bad ? out : kb_pool_strdup(&m->pool, workloads);
 }
 
+/* The manifest's unsafe_flags (present only where [kernel] unsafe_flags =
+ * yes): one sentence for the caveats, or NULL. */
+static const char *unsafe_flags_text(struct kb_pool *p, const json_t *u)
+{
+	char *out = NULL;
+	size_t len = 0, n = 0, i;
+	const json_t *e;
+	FILE *f;
+
+	if (!json_is_array(u))
+		return NULL;
+	f = open_memstream(&out, &len);
+	if (!f)
+		abort();
+	fputs("[kernel] unsafe_flags = yes: ", f);
+	json_array_foreach(u, i, e) {
+		const char *v = json_string_value(json_object_get(e, "variant")),
+			   *k = json_string_value(json_object_get(e, "key")),
+			   *fl = json_string_value(json_object_get(e, "flag")),
+			   *why = json_string_value(json_object_get(e, "why"));
+
+		if (!v || !k || !fl || !why)
+			continue;
+		if (n < 20)
+			fprintf(f, "%svariant %s, %s '%s' (%s)", n ? "; " : "the kernels were built with compiler "
+				"flags kbench refuses by default, which make the compiler driver run or load another "
+				"program or write outside the build: ", v, k, fl, why);
+		n++;
+	}
+	if (n > 20)
+		fprintf(f, "; and %zu more", n - 20);
+	if (!n)
+		fputs("taken, though no flag of this run needed it", f);
+	fputs(".", f);
+	fclose(f);
+	kb_pool_adopt(p, out);
+	return out;
+}
+
 static void header(struct kb_model *m, const struct kb_model_build_args *a)
 {
 	json_t *man = a->manifest, *k = json_object_get(man, "kernel"), *mv = json_object_get(man, "variants");
@@ -214,6 +253,7 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	if (kb_json_u64_value(json_object_get(man, "seed"), &m->seed) < 0)
 		m->seed = 0;
 	m->seed_drawn = json_is_true(json_object_get(man, "seed_drawn"));
+	m->unsafe_flags = unsafe_flags_text(p, json_object_get(man, "unsafe_flags"));
 	m->boots_why = kb_pool_strdup(p, str(json_object_get(man, "run"), "boots_why"));
 	m->boots_per_variant = (long)json_integer_value(json_object_get(json_object_get(man, "run"), "boots"));
 	m->layouts = (long)json_integer_value(json_object_get(man, "layouts"));
@@ -1215,6 +1255,8 @@ static void caveats(struct kb_model *m, size_t *cap)
 		       "%lld per-boot median%s %s outlier%s (modified z-score above %.1f), marked in the "
 		       "tables and kept in every statistic.", outl, outl > 1 ? "s" : "",
 		       outl > 1 ? "are" : "is an", outl > 1 ? "s" : "", m->o.outlier_z);
+	if (m->unsafe_flags)
+		caveat(m, cap, KB_CAVEAT_UNSAFE_FLAGS, "%s", m->unsafe_flags);
 	if (failed)
 		caveat(m, cap, KB_CAVEAT_FAILED_BOOTS,
 		       "%lld boots did not complete; their samples, if any, are not used.", failed);

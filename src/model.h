@@ -361,6 +361,7 @@ enum kb_caveat_id {
 	KB_CAVEAT_FEW_VARIANTS,		/* rank correlation by construction */
 	KB_CAVEAT_TIMING_PARTIAL,	/* some whole boots failed */
 	KB_CAVEAT_TIMING_FAILED,	/* no whole boot timed */
+	KB_CAVEAT_UNSAFE_FLAGS,		/* [kernel] unsafe_flags = yes */
 };
 const char *kb_caveat_name(enum kb_caveat_id id);
 
@@ -472,6 +473,7 @@ struct kb_model {
 	double scale;			/* NAN when not recorded */
 	unsigned long long seed;
 	int seed_drawn;			/* [run] seed = 0: drawn from the clock for this run */
+	const char *unsafe_flags;	/* [kernel] unsafe_flags = yes: what it let through; else NULL */
 	const char *baseline_name;
 	size_t baseline;		/* its index, or nv when it has no variant */
 	struct kb_model_opts o;

@@ -378,6 +378,43 @@ static void seed_u64_round_trip(void **state)
 	assert_int_equal(kb_json_u64_value(NULL, &v), -1);
 }
 
+/* [kernel] unsafe_flags = yes takes what the policy refuses, and the
+ * manifest lists each flag it let through (the report states them). */
+static void unsafe_flags_recorded(void **state)
+{
+	struct kb_conf c;
+	struct kb_store s;
+	char *out, *path;
+	json_t *m, *u;
+
+	(void)state;
+	setenv("KBENCH_CACHE", "/tmp/kbench-test-cache", 1);
+	assert_int_equal(load(&c, "[variant O2]\n[variant Os]\nkcflags = -O2 -wrapper x -fplugin=p.so\n"), -1);
+	kb_conf_release(&c);
+	assert_int_equal(load(&c, "[variant O2]\n[variant Os]\nkcflags = -O2 -wrapper x -fplugin=p.so\n"
+			      "[kernel]\nunsafe_flags = yes\n"), 0);
+	assert_int_equal(c.n_unsafe, 2);
+	assert_string_equal(c.unsafe[0].flag, "-wrapper");
+	assert_string_equal(c.unsafe[1].flag, "-fplugin=p.so");
+	assert_int_equal(c.unsafe[1].line, 3);
+	out = kb_xasprintf("%s/results-unsafe", dir);
+	assert_int_equal(kb_store_create(&s, out), 0);
+	assert_int_equal(kb_manifest_init(&s, &c), 0);
+	path = kb_store_path(&s, "manifest.json");
+	m = json_load_file(path, 0, NULL);
+	assert_non_null(m);
+	u = json_object_get(m, "unsafe_flags");
+	assert_int_equal(json_array_size(u), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(u, 0), "variant")), "Os");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(u, 0), "key")), "kcflags");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(u, 1), "flag")), "-fplugin=p.so");
+	json_decref(m);
+	free(path);
+	free(out);
+	kb_store_release(&s);
+	kb_conf_release(&c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -403,6 +440,7 @@ int main(void)
 		cmocka_unit_test(claim_files),
 		cmocka_unit_test(edit_distance),
 		cmocka_unit_test(seed_u64_round_trip),
+		cmocka_unit_test(unsafe_flags_recorded),
 	};
 
 	/* error messages go to stderr; keep the TAP stream clean */
