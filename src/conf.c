@@ -807,13 +807,14 @@ static int parse_prediction(struct parse *p, const struct kb_option *o, struct k
 	return 0;
 }
 
-static int parse_workloads(struct parse *p, char **dst, const char *value)
+/* The workloads a [run] workloads value names ("all", or names separated
+ * by commas or blanks), counted in chosen; each problem, in words, to
+ * bad(ctx, words).  0, or -1 after at least one. */
+static int workloads_chosen(const char *value, unsigned char *chosen,
+			    void (*bad)(void *ctx, const char *words), void *ctx)
 {
-	char *copy = kb_xstrdup(value), *save = NULL;
-	unsigned char chosen[KB_ARRAY_SIZE(workload_names)] = { 0 };
-	size_t cap = 1, len = 0;
-	char *out;
-	int bad = 0, any = 0;
+	char *copy = kb_xstrdup(value), *save = NULL, *msg;
+	int ret = 0, any = 0;
 
 	for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
 		size_t i;
@@ -833,24 +834,43 @@ static int parse_workloads(struct parse *p, char **dst, const char *value)
 		}
 		const char *s = closest(tok, workload_names, KB_ARRAY_SIZE(workload_names));
 
-		if (s)
-			perr(p, "unknown workload '%s' (did you mean '%s'?)", tok, s);
-		else
-			perr(p, "unknown workload '%s'", tok);
-		bad = 1;
+		msg = s ? kb_xasprintf("unknown workload '%s' (did you mean '%s'?)", tok, s)
+			: kb_xasprintf("unknown workload '%s'", tok);
+		bad(ctx, msg);
+		free(msg);
+		ret = -1;
 	}
 	free(copy);
 	for (size_t i = 0; i < KB_ARRAY_SIZE(workload_names); i++) {
 		if (chosen[i] > 1) {
-			perr(p, "workload '%s' listed twice", workload_names[i]);
-			bad = 1;
+			msg = kb_xasprintf("workload '%s' listed twice", workload_names[i]);
+			bad(ctx, msg);
+			free(msg);
+			ret = -1;
 		}
-		cap += strlen(workload_names[i]) + 1;
 	}
-	if (!any)
-		bad = perr(p, "empty workload list");
-	if (bad)
+	if (!any) {
+		bad(ctx, "empty workload list");
+		ret = -1;
+	}
+	return ret;
+}
+
+static void workloads_perr(void *p, const char *words)
+{
+	perr(p, "%s", words);
+}
+
+static int parse_workloads(struct parse *p, char **dst, const char *value)
+{
+	unsigned char chosen[KB_ARRAY_SIZE(workload_names)] = { 0 };
+	size_t cap = 1, len = 0;
+	char *out;
+
+	if (workloads_chosen(value, chosen, workloads_perr, p) < 0)
 		return -1;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(workload_names); i++)
+		cap += strlen(workload_names[i]) + 1;
 	out = kb_xcalloc(1, cap);
 	for (size_t i = 0; i < KB_ARRAY_SIZE(workload_names); i++)
 		if (chosen[i])
@@ -859,6 +879,18 @@ static int parse_workloads(struct parse *p, char **dst, const char *value)
 	free(*dst);
 	*dst = out;
 	return 0;
+}
+
+static void workloads_error(void *what, const char *words)
+{
+	kb_error("%s: %s", *(const char **)what, words);
+}
+
+int kb_conf_check_workloads(const char *what, const char *value)
+{
+	unsigned char chosen[KB_ARRAY_SIZE(workload_names)] = { 0 };
+
+	return workloads_chosen(value, chosen, workloads_error, &what);
 }
 
 /* "0, 4,8": at most KB_SWEEP_MAX_POINTS distinct integers, kept as "0,4,8" */

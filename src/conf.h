@@ -184,6 +184,11 @@ const char *kb_conf_section_name(enum kb_opt_section s);
 void kb_conf_help(FILE *f);
 /* How a line is read: comments, values, lengths (--help-config and the man page). */
 extern const char kb_conf_syntax[];
+/* A list of workloads as [run] workloads takes it ("all", or names
+ * separated by commas or blanks, each once), given elsewhere (what: an
+ * option's name, the start of each message).  0, or -1 after a message
+ * per problem. */
+int kb_conf_check_workloads(const char *what, const char *value);
 /* Levenshtein distance, for "did you mean". */
 size_t kb_edit_distance(const char *a, const char *b);
 
