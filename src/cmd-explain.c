@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -89,7 +90,8 @@ static int line_key_is(const char *line, const char *key)
 	return s == line && !strncmp(s, key, n) && (s[n] == ' ' || s[n] == '\t' || s[n] == '=');
 }
 
-/* Name of a hybrid variant for a node: B, '.', the path with '/' as '-'. */
+/* Name of a hybrid variant for a node: B, '.', the path with '/' (and '+',
+ * which paths may hold and variant names may not) as '-'. */
 static char *node_variant(const char *b, const char *node)
 {
 	char *n = kb_xasprintf("%s.%s", b, *node ? node : "all");
@@ -98,7 +100,7 @@ static char *node_variant(const char *b, const char *node)
 	if (len && n[len - 1] == '/')
 		n[--len] = 0;
 	for (char *p = n; *p; p++)
-		if (*p == '/')
+		if (*p == '/' || *p == '+')
 			*p = '-';
 	if (len > 64)
 		n[64] = 0;
@@ -945,25 +947,200 @@ out:
 
 /* ---- the command ---- */
 
+static void strs_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* A path of the kernel tree given on the command line: "dir" as "dir/". */
 static char *tree_path(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || s[0] == '/' || strstr(s, "..") || s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh"
-								 "ijklmnopqrstuvwxyz0123456789/._-+")])
+	if (!n || s[0] == '/' || strstr(s, "..") || strstr(s, "//") || !strcmp(s, ".") ||
+	    !strncmp(s, "./", 2) || strstr(s, "/./") || (n >= 2 && !strcmp(s + n - 2, "/.")) ||
+	    s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+")])
 		return NULL;
 	if ((n > 2 && !strcmp(s + n - 2, ".o")) || s[n - 1] == '/')
 		return kb_xstrdup(s);
 	return kb_xasprintf("%s/", s);
 }
 
+/* The elements of option opt's comma-separated value (malloc'd, *n of
+ * them): 0, or -1 after a message naming opt (an empty list or element). */
+static int option_list(const char *opt, const char *value, char ***out, size_t *n)
+{
+	const char *s = value;
+
+	*out = NULL;
+	*n = 0;
+	if (!*value)
+		return kb_error("%s: empty list", opt);
+	for (;;) {
+		size_t len = strcspn(s, ",");
+
+		if (!len) {
+			strs_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return kb_error("%s '%s': empty element", opt, value);
+		}
+		*out = kb_xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = kb_xstrndup(s, len);
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+/* The paths of --only as tree paths, each once; as the parts of an
+ * attribution (by code) none inside another, since their sum would count
+ * its objects twice, and each hybrid's variant name its own.  0, or -1
+ * after a message. */
+static int only_paths(const char *only, const char *a, const char *b, int parts, char ***out,
+		      size_t *n)
+{
+	char **w = NULL, **names = NULL;
+	size_t nw = 0;
+	int ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (option_list("--only", only, &w, &nw) < 0)
+		return -1;
+	*out = kb_xcalloc(nw, sizeof(**out));
+	for (size_t i = 0; i < nw; i++) {
+		char *p = tree_path(w[i]);
+
+		if (!p) {
+			kb_error("--only '%s': a directory or object of the kernel tree, relative, "
+				 "without '.', '..' or '//'", w[i]);
+			goto out;
+		}
+		(*out)[(*n)++] = p;
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp((*out)[j], p)) {
+				kb_error("--only '%s': given twice", p);
+				goto out;
+			}
+		}
+	}
+	if (!parts) {
+		ret = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		for (size_t j = 0; j < *n; j++) {
+			if (i != j && kb_hybrid_match((*out)[i], &(*out)[j], 1)) {
+				kb_error("--only '%s': inside '%s', another part (the parts must not "
+					 "overlap: their sum would count its objects twice)", (*out)[i],
+					 (*out)[j]);
+				goto out;
+			}
+		}
+	}
+	/* A, B, the B end, then the parts' hybrids */
+	names = kb_xcalloc(*n + 3, sizeof(*names));
+	names[0] = kb_xstrdup(a);
+	names[1] = kb_xstrdup(b);
+	names[2] = node_variant(b, "");
+	for (size_t i = 0; i < *n; i++) {
+		names[i + 3] = node_variant(b, (*out)[i]);
+		for (size_t j = 0; j < i + 3; j++) {
+			if (!strcmp(names[j], names[i + 3])) {
+				kb_error("--only '%s': its hybrid would be variant '%s', as %s%s%s is",
+					 (*out)[i], names[j], j == 0 ? "A" : j == 1 ? "B" : j == 2 ?
+					 "the B end" : "the hybrid of '", j > 2 ? (*out)[j - 3] : "",
+					 j > 2 ? "'" : "");
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	strs_free(w, nw);
+	strs_free(names, names ? *n + 3 : 0);
+	if (ret < 0) {
+		strs_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* The settings of --flags, each once, by their names (as --by-flag lists
+ * them).  0, or -1 after a message. */
+static int flag_names(const char *flags, char ***out, size_t *n)
+{
+	if (option_list("--flags", flags, out, n) < 0)
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		const char *w = (*out)[i];
+		const char *why = w[0] == '-' ? "a setting's name as --by-flag lists it "
+						"('align-functions', not '-falign-functions')" : NULL;
+
+		for (size_t j = 0; j < i && !why; j++)
+			if (!strcmp((*out)[j], w))
+				why = "given twice";
+		if (why) {
+			kb_error("--flags '%s': %s", w, why);
+			strs_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether path p of option opt is in the kernel source tree: the directory
+ * itself, an object's directory (an object is known only to a build: some
+ * are compiled from generated sources), or with dir_only p itself as a
+ * directory.  0, or -1 after a message. */
+static int in_tree(const char *tree, const char *opt, const char *p, int dir_only)
+{
+	size_t len = strlen(p), n = len;
+	struct stat st;
+	char *d;
+	int there;
+
+	if (!dir_only && p[len - 1] != '/')
+		for (n = len; n && p[n - 1] != '/'; n--)
+			;
+	d = kb_xasprintf("%s/%.*s", tree, (int)n, p);
+	there = stat(d, &st) == 0 && S_ISDIR(st.st_mode);
+	free(d);
+	if (there)
+		return 0;
+	if (n == len)
+		return kb_error("%s '%s': not a directory of the kernel tree (%s)", opt, p, tree);
+	return kb_error("%s '%s': no directory '%.*s' in the kernel tree (%s)", opt, p, (int)n, p,
+			tree);
+}
+
+/* A part of --only that holds no object A and B compile differently: why,
+ * from what the build of A has there.  -1 after the message. */
+static int part_empty(const struct kb_kernel *ka, const char *a, const char *b, const char *part)
+{
+	char *path = kb_xasprintf("%s/%s", ka->objdir, part);
+	struct stat st;
+	int built = stat(path, &st) == 0;
+
+	free(path);
+	if (!built)
+		return kb_error("--only '%s': matches no object of the build of '%s'", part, a);
+	return kb_error("--only '%s': no object there is compiled differently by '%s' and '%s' "
+			"(its hybrid would be '%s')", part, a, b, a);
+}
+
 /* The flags of an explain by flag: the optimizer settings in which A's and
  * B's compilations of one object under the paths differ (kernel/fork.o
- * where it is there, else the first), those named in only when given.
- * 0, or -1 after a message. */
+ * where it is there, else the first), those named in only (nonly of them)
+ * when given.  0, or -1 after a message. */
 static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, char *const *objs,
-			size_t nobj, char *const *paths, size_t np, const char *only,
+			size_t nobj, char *const *paths, size_t np, char *const *only, size_t nonly,
 			struct kb_flag **out, size_t *nout)
 {
 	const char *ref = NULL;
@@ -982,12 +1159,12 @@ static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, 
 	kb_info("%s: %zu optimizer settings differ", ref, nfl);
 	for (size_t i = 0; i < nfl; i++)
 		kb_info("  %s: %s in A, %s in B", fl[i].name, fl[i].a, fl[i].b);
-	if (only) {
-		char *s = kb_xstrdup(only), *save = NULL;
+	if (nonly) {
 		struct kb_flag *kept = NULL;
 		size_t nk = 0;
 
-		for (char *w = strtok_r(s, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		for (size_t o = 0; o < nonly; o++) {
+			const char *w = only[o];
 			size_t i;
 
 			for (i = 0; i < nfl && strcmp(fl[i].name, w); i++)
@@ -995,7 +1172,6 @@ static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, 
 			if (i == nfl) {
 				kb_error("--flags: '%s' is not a setting in which A and B differ (%s has %zu: "
 					 "see the list above)", w, ref, nfl);
-				free(s);
 				kb_hybrid_flags_free(kept, nk);
 				kb_hybrid_flags_free(fl, nfl);
 				return -1;
@@ -1005,7 +1181,6 @@ static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, 
 			kept[nk].a = kb_xstrdup(fl[i].a);
 			kept[nk++].b = kb_xstrdup(fl[i].b);
 		}
-		free(s);
 		kb_hybrid_flags_free(fl, nfl);
 		fl = kept;
 		nfl = nk;
@@ -1030,9 +1205,9 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 	struct kb_hybrid_counts cnt;
 	const struct kb_variant *va, *vb;
 	char **objs = NULL, **nodes = NULL, *orig = NULL, *text = NULL, *gen = NULL, *log = NULL;
-	char *run_dir = NULL, *u = NULL;
-	size_t nobj = 0, n = 0, covered = 0;
-	int ret = KB_EXIT_USAGE, have_src = 0;
+	char *run_dir = NULL, *u = NULL, **fnames = NULL;
+	size_t nobj = 0, n = 0, covered = 0, nf = 0;
+	int ret = KB_EXIT_USAGE, have_src = 0, bad = 0;
 
 	if (kb_conf_load(&conf, path) < 0 || kb_conf_check_paths(&conf) < 0)
 		goto out;
@@ -1048,14 +1223,34 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 			 "prebuilt)", path);
 		goto out;
 	}
-	if (under && !(u = tree_path(under))) {
-		kb_error("--under '%s': a directory of the kernel tree, relative, without '..'", under);
+	/* every option checked before anything is built, as far as the source
+	 * can tell; what only the builds of A and B know, before the hybrids */
+	if (cases && kb_conf_check_workloads("--cases", cases) < 0)
+		goto out;
+	if (under && !*under) {
+		kb_error("--under: empty path");
 		goto out;
 	}
+	if (under && !(u = tree_path(under))) {
+		kb_error("--under '%s': a directory of the kernel tree, relative, without '.', '..' "
+			 "or '//'", under);
+		goto out;
+	}
+	if (only && only_paths(only, a, b, !by_flag, &nodes, &n) < 0)
+		goto out;
+	if (flags && flag_names(flags, &fnames, &nf) < 0)
+		goto out;
 	ret = KB_EXIT_FAILED;
 	if (kb_source_prepare(&conf, &src) < 0)
 		goto out;
 	have_src = 1;
+	bad = u && in_tree(src.tree, "--under", u, 1) < 0;
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = in_tree(src.tree, "--only", nodes[i], 0) < 0;
+	if (bad) {
+		ret = KB_EXIT_USAGE;
+		goto out;
+	}
 	if (kb_mkdir_p(conf.output, 0755) < 0)
 		goto out;
 	log = kb_xasprintf("%s/explain-%s-%s.log", conf.output, a, b);
@@ -1071,30 +1266,15 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 		kb_error("'%s' and '%s' compile every object the same way: nothing to explain", a, b);
 		goto out;
 	}
-	if (only) {
-		char *s = kb_xstrdup(only), *save = NULL;
-
-		for (char *w = strtok_r(s, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-			char *p = tree_path(w);
-
-			if (!p) {
-				kb_error("--only '%s': a directory or object of the kernel tree, relative, "
-					 "without '..'", w);
-				free(s);
-				ret = KB_EXIT_USAGE;
-				goto out;
-			}
-			nodes = kb_xrealloc(nodes, (n + 1) * sizeof(*nodes));
-			nodes[n++] = p;
-		}
-		free(s);
-	} else if (by_flag) {
+	/* the parts of --only are in nodes already */
+	if (!only && by_flag) {
 		nodes = kb_xcalloc(1, sizeof(*nodes));
 		nodes[n++] = kb_xstrdup("");
-	} else {
+	} else if (!only) {
 		nodes = nodes_of(objs, nobj, u ? u : "", &n);
 		if (!n) {
 			kb_error("--under '%s': no object there is compiled differently", under);
+			ret = KB_EXIT_USAGE;
 			goto out;
 		}
 	}
@@ -1104,6 +1284,12 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 		for (size_t j = 0; j < nobj; j++)
 			k += kb_hybrid_match(objs[j], &nodes[i], 1);
 		kb_info("part %s: %zu objects compiled differently", nodes[i], k);
+		if (only && !k)
+			bad = part_empty(&ka, a, b, nodes[i]);
+	}
+	if (bad) {
+		ret = KB_EXIT_USAGE;
+		goto out;
 	}
 	for (size_t j = 0; j < nobj; j++)
 		covered += kb_hybrid_match(objs[j], nodes, n);
@@ -1118,7 +1304,7 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 		struct kb_flag *fl = NULL;
 		size_t nfl = 0;
 
-		if (choose_flags(&ka, &kb, objs, nobj, nodes, n, flags, &fl, &nfl) < 0) {
+		if (choose_flags(&ka, &kb, objs, nobj, nodes, n, fnames, nf, &fl, &nfl) < 0) {
 			ret = flags ? KB_EXIT_USAGE : KB_EXIT_FAILED;
 			goto out;
 		}
@@ -1143,9 +1329,8 @@ out:
 	for (size_t i = 0; i < nobj; i++)
 		free(objs[i]);
 	free(objs);
-	for (size_t i = 0; i < n; i++)
-		free(nodes[i]);
-	free(nodes);
+	strs_free(nodes, n);
+	strs_free(fnames, nf);
 	kb_kernel_release(&ka);
 	kb_kernel_release(&kb);
 	if (have_src)
@@ -1241,9 +1426,15 @@ const struct kb_command kb_command_explain = {
 		 "in which A and B differ; per setting, A with it as in B (one at a time)\n"
 		 "and B with it as in A (leave one out), over the whole kernel or the\n"
 		 "parts of --only; what no setting explains is said as such.\n\n"
+		 "The options are checked before anything is built (exit status 2, naming\n"
+		 "the option): an empty list or element, a name or path given twice, parts\n"
+		 "that overlap, an unknown workload, a path not in the kernel tree; and,\n"
+		 "once A and B are built, before any hybrid is, a part of --only that holds\n"
+		 "no object they compile differently.\n\n"
 		 "  --cases LIST   the run's workloads (default: the configuration's)\n"
 		 "  --under DIR    the parts: DIR's children (default: the top-level directories)\n"
-		 "  --only PATHS   the parts: these directories or objects, comma-separated\n"
+		 "  --only PATHS   the parts: these directories or objects, comma-separated,\n"
+		 "                 none inside another\n"
 		 "  --by-flag      attribute by optimizer setting instead of by part\n"
 		 "  --flags NAMES  only these settings (names as --by-flag lists them)\n"
 		 "  --resume       finish an explain run that was stopped, then write its files\n"
