@@ -25,6 +25,19 @@ check "B not a variant: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q
 "$KBENCH" explain --only kernel,../x "$d/variants.conf" O2 Os > "$d/bad.out" 2> "$d/bad.err"
 rc=$?
 check "--only outside the tree: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q \"only '../x'\" '$d/bad.err'"
+# what only the builds of A and B tell (which objects there are), before any
+# hybrid: a part of --only that holds no object of them (issue 22, item 9;
+# the options checked before any build are t0256's)
+runs() { ls "$d"/results/*/manifest.json 2>/dev/null | wc -l; }
+before=$(runs)
+timeout 300 "$KBENCH" explain --only kernel/nosuch.o,mm,Documentation "$d/variants.conf" O2 Os \
+	> "$d/bad.out" 2> "$d/bad.err"
+rc=$?
+check "--only parts with no object of the build: exit 2 (got $rc), each named, no run begun" sh -c "
+	[ $rc -eq 2 ] && [ $(runs) -eq $before ] && ! grep -q 'hybrid kernels and the B end' '$d/bad.err' &&
+	grep -q \"only 'kernel/nosuch.o': matches no object of the build of 'O2'\" '$d/bad.err' &&
+	grep -q \"only 'Documentation/': matches no object of the build of 'O2'\" '$d/bad.err' &&
+	! grep -q \"only 'mm/'\" '$d/bad.err'"
 
 # the explain run, stopped after its first boot
 (cd "$d" && exec "$KBENCH" explain --only kernel,mm/memory.o --cases getppid variants.conf O2 Os \
