@@ -325,6 +325,16 @@ static json_t *dropped(const struct kb_model_dropped *d)
 			 "sim", (json_int_t)d->names.sim);
 }
 
+/* The sample lines used in no figure, by why (enum kb_ignored). */
+static json_t *ignored(const struct kb_model *m)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < KB_IGNORED_N; i++)
+		json_object_set_new(o, kb_ignored_name(i), json_integer((json_int_t)m->ignored[i]));
+	return o;
+}
+
 /* An array of the model's, each element serialized by fn. */
 static json_t *array_of(const struct kb_model *m, json_t *(*fn)(const struct kb_model *, const void *),
 			const void *arr, size_t n, size_t size)
@@ -376,6 +386,8 @@ static json_t *model(const struct kb_model *m, int sub)
 							       "boots", (json_int_t)m->torn.boots,
 							       "timing", (json_int_t)m->torn.timing,
 							       "sim", (json_int_t)m->torn.sim));
+	if (!sub)
+		json_object_set_new(o, "ignored_samples", ignored(m));
 	if (!sub && dropped_any(&m->dropped))
 		json_object_set_new(o, "dropped", dropped(&m->dropped));
 	json_object_set_new(o, "variants", ARRAY_OF(variant, m->variants, m->nv));

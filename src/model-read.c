@@ -5,8 +5,9 @@
  * forgotten.  What is not used is counted, and the report says so: lines
  * refused or not JSON objects (torn), lines naming a variant, case,
  * workload, field or backend that is not a plain name (those names reach
- * paths, gnuplot and markup), and samples whose (boot, case, rep) came
- * before (a resume that ran a boot twice). */
+ * paths, gnuplot and markup), samples the manifest does not account for or
+ * whose values no writer gives (enum kb_ignored), and samples whose (boot,
+ * case, rep) came before (a resume that ran a boot twice). */
 #include "config.h"
 
 #include <errno.h>
@@ -202,6 +203,16 @@ int kb_model_name_ok(enum kb_name_kind kind, const char *s)
 struct reader {
 	struct kb_pool pool;
 	json_t *manifest;			/* borrowed */
+	/* what the manifest lists, which a sample keeps to: its variants (plain
+	 * names, a duplicate its first) and each one's built layouts */
+	struct kb_names listed;
+	struct listed_layouts {
+		long long *v;			/* its replicas' layouts */
+		size_t n;			/* 0: none listed, layouts 0 .. below - 1 */
+		long long below;		/* the manifest's layouts (1 when absent) */
+	} *layouts;				/* [listed.n] */
+	long long vl;				/* sim.virtual_layouts.n; -1: no "sim" recorded */
+	long ignored[KB_IGNORED_N];
 	struct kb_model_input in[2];		/* the workloads' samples, the whole boots' */
 	struct kb_names backends;
 	unsigned char *backend_flags;		/* per backend id: BACKEND_* */
@@ -244,6 +255,35 @@ static void input_release(struct kb_model_input *in)
 	htab_release(&in->reps);
 }
 
+/* The manifest's variants and layouts (manifest.c writes them before any
+ * sample): "layouts" N and per variant "replicas" [{layout}], and the sim
+ * backend's record "sim" {virtual_layouts {n}} (none: no virtual layouts). */
+static void listed_init(struct reader *rd)
+{
+	json_t *mv = json_object_get(rd->manifest, "variants"), *sim = json_object_get(rd->manifest, "sim"), *v;
+	json_t *n = json_object_get(json_object_get(sim, "virtual_layouts"), "n");
+	long long below = json_integer_value(json_object_get(rd->manifest, "layouts"));
+	size_t i;
+
+	rd->vl = !json_is_object(sim) ? -1 : json_integer_value(n) > 0 ? json_integer_value(n) : 0;
+	rd->layouts = kb_xcalloc(json_array_size(mv) + 1, sizeof(*rd->layouts));
+	json_array_foreach(mv, i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		json_t *reps = json_object_get(v, "replicas"), *r;
+		struct listed_layouts *l;
+		size_t k;
+
+		if (!name || !kb_model_name_ok(KB_NAME_VARIANT, name) || kb_names_find(&rd->listed, name) < rd->listed.n)
+			continue;
+		l = &rd->layouts[kb_names_add(&rd->listed, &rd->pool, name)];
+		l->below = below > 1 ? below : 1;
+		l->v = kb_pool_array(&rd->pool, json_array_size(reps), sizeof(*l->v));
+		json_array_foreach(reps, k, r)
+			if (json_is_integer(json_object_get(r, "layout")))
+				l->v[l->n++] = json_integer_value(json_object_get(r, "layout"));
+	}
+}
+
 static void reader_init(struct reader *rd, json_t *manifest)
 {
 	memset(rd, 0, sizeof(*rd));
@@ -252,12 +292,15 @@ static void reader_init(struct reader *rd, json_t *manifest)
 		rd->in[i].backend = "";
 		rd->in[i].deterministic = 1;
 	}
+	listed_init(rd);
 }
 
 static void reader_release(struct reader *rd)
 {
 	for (size_t i = 0; i < KB_ARRAY_SIZE(rd->in); i++)
 		input_release(&rd->in[i]);
+	kb_names_release(&rd->listed);
+	free(rd->layouts);
 	kb_names_release(&rd->backends);
 	kb_names_release(&rd->boot_variants);
 	free(rd->backend_flags);
@@ -426,6 +469,83 @@ static int plain_sample(const char *variant, const char *workload, json_t *cas, 
 	return 1;
 }
 
+/* ---- what a sample may hold ---- */
+
+static int layout_listed(const struct listed_layouts *l, long long layout)
+{
+	if (!l->n)
+		return layout >= 0 && layout < l->below;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == layout)
+			return 1;
+	return 0;
+}
+
+/* *why lowered to w: a line is counted for the first reason it has. */
+static void ignore(int *why, int w)
+{
+	if (w < *why)
+		*why = w;
+}
+
+/* A count as every writer gives it (boot.c, sim.c, pmuhost.c): a JSON
+ * integer, 0 or more.  jansson refuses a number it cannot hold (1e999, an
+ * integer past 2^63) as a torn line, so a real here is finite. */
+static void count(int *why, json_t *x)
+{
+	if (!json_is_number(x))
+		ignore(why, KB_IGNORED_TYPE);
+	else if (json_number_value(x) < 0)
+		ignore(why, KB_IGNORED_NEGATIVE);
+	else if (!json_is_integer(x))
+		ignore(why, KB_IGNORED_FRACTION);
+}
+
+/* Why a sample line of plain names is used in no figure (enum kb_ignored),
+ * or KB_IGNORED_N: its variant and layout are ones the manifest lists, and
+ * its values have the types the writers give them: an integer boot, rep
+ * and layout, a time per operation of 0 or more, a count of iterations of 1
+ * or more, and counts in its fields ("vl_<field>": an array of counts, at
+ * most one per virtual layout the manifest records). */
+static int ignored(const struct reader *rd, json_t *j, const char *variant)
+{
+	size_t id = kb_names_find(&rd->listed, variant);
+	json_t *layout = json_object_get(j, "layout"), *rep = json_object_get(j, "rep");
+	json_t *ns = json_object_get(j, "ns_per_op"), *it = json_object_get(j, "iterations");
+	json_t *fields = json_object_get(j, "fields"), *v, *x;
+	const char *key;
+	int why = KB_IGNORED_N;
+	size_t k;
+
+	if (id == rd->listed.n)
+		return KB_IGNORED_VARIANT;
+	if (!json_is_integer(json_object_get(j, "boot")) || (rep && !json_is_integer(rep)) ||
+	    (layout && !json_is_integer(layout)) || (fields && !json_is_object(fields)))
+		ignore(&why, KB_IGNORED_TYPE);
+	else if (!layout_listed(&rd->layouts[id], json_integer_value(layout)))
+		ignore(&why, KB_IGNORED_LAYOUT);
+	if (!json_is_number(ns))
+		ignore(&why, KB_IGNORED_TYPE);
+	else if (json_number_value(ns) < 0)
+		ignore(&why, KB_IGNORED_NEGATIVE);
+	count(&why, it);
+	if (json_is_integer(it) && json_integer_value(it) == 0)
+		ignore(&why, KB_IGNORED_ITERATIONS);
+	json_object_foreach(fields, key, v) {
+		if (strncmp(key, "vl_", 3)) {
+			count(&why, v);
+		} else if (json_is_array(v)) {
+			if (rd->vl >= 0 && json_array_size(v) > (size_t)rd->vl)
+				ignore(&why, KB_IGNORED_LAYOUT);
+			json_array_foreach(v, k, x)
+				count(&why, x);
+		} else if (!json_is_number(v)) {
+			ignore(&why, KB_IGNORED_TYPE);	/* a number: an older kbench's summary */
+		}
+	}
+	return why;
+}
+
 /* A field's values under virtual layouts 1, 2, ... (its "vl_" array), per
  * operation, into the cell. */
 static void virtual_layouts(struct reader *rd, struct kb_model_input *in, struct kb_cell *c, const char *field,
@@ -444,7 +564,8 @@ static void virtual_layouts(struct reader *rd, struct kb_model_input *in, struct
 }
 
 /* One line of samples.jsonl into its cell: the time per operation and each
- * numeric field per operation, as metrics. */
+ * field per operation, as metrics (after the checks of ignored(): every
+ * field a count, iterations 1 or more). */
 static void take_sample(struct reader *rd, json_t *j)
 {
 	const char *variant = json_string_value(json_object_get(j, "variant"));
@@ -457,7 +578,7 @@ static void take_sample(struct reader *rd, json_t *j)
 	struct kb_cell *c;
 	unsigned flags;
 	uint32_t id, w, ci;
-	int added;
+	int added, why;
 
 	if (!json_is_object(j)) {
 		rd->torn.samples++;
@@ -466,6 +587,11 @@ static void take_sample(struct reader *rd, json_t *j)
 	backend = backend ? backend : "";
 	if (!plain_sample(variant, workload, cas, backend, fields)) {
 		rd->dropped.names.samples++;
+		return;
+	}
+	why = ignored(rd, j, variant);
+	if (why < KB_IGNORED_N) {
+		rd->ignored[why]++;
 		return;
 	}
 	flags = backend_flags(rd, backend, &backend);
@@ -500,16 +626,14 @@ static void take_sample(struct reader *rd, json_t *j)
 		/* "vl_<field>": that field under each virtual layout (sim.h); a
 		 * number there is an older kbench's summary, no metric */
 		if (!strncmp(key, "vl_", 3)) {
-			if (json_is_array(v) && kb_model_name_ok(KB_NAME_PLAIN, key + 3) &&
-			    !is_parameter(key + 3) && iterations > 0)
+			if (json_is_array(v) && kb_model_name_ok(KB_NAME_PLAIN, key + 3) && !is_parameter(key + 3))
 				virtual_layouts(rd, in, c, key + 3, v, iterations);
 			continue;
 		}
-		if (!json_is_number(v) || is_parameter(key))
+		if (is_parameter(key))
 			continue;
 		f = kb_names_add(&in->fields, &rd->pool, key);
-		if (iterations > 0)
-			cell_push(c, f + 1, json_number_value(v) / iterations);
+		cell_push(c, f + 1, json_number_value(v) / iterations);
 	}
 }
 
@@ -606,6 +730,7 @@ static struct kb_model *models(struct reader *rd, const struct kb_model_opts *o,
 	m->dropped.names.samples = rd->dropped.names.samples;
 	m->dropped.names.boots = rd->dropped.names.boots;
 	m->dropped.names.timing = rd->dropped.names.timing;	/* the manifest's: counted in the model */
+	memcpy(m->ignored, rd->ignored, sizeof(m->ignored));
 	if (!rd->in[1].samples && !rd->ntiming)
 		return m;
 	a = (struct kb_model_build_args){ rd->manifest, rd->in[1].samples ? rd->in[1].backend : timing_backend(),

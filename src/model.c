@@ -72,6 +72,15 @@ const char *kb_caveat_name(enum kb_caveat_id id)
 	return (size_t)id < KB_ARRAY_SIZE(names) ? names[id] : "";
 }
 
+const char *kb_ignored_name(enum kb_ignored why)
+{
+	static const char *const names[] = {
+		"variant", "layout", "wrong_type", "zero_iterations", "negative", "not_integer",
+	};
+
+	return (size_t)why < KB_ARRAY_SIZE(names) ? names[why] : "";
+}
+
 /* ---- what backends' figures are: asked of the backend table ---- */
 
 /* backend table (backend.h): how the report names a metric of a backend */

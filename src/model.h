@@ -21,6 +21,9 @@
  *   "layout" or "boot"), test_unit (kb_unit_name of its tests),
  *   virtual_layouts (the most K of a metric, 0: none),
  *   torn_lines{samples, boots, timing, sim}
+ *   ignored_samples {variant, layout, wrong_type, zero_iterations, negative,
+ *                 not_integer}  (sample lines used in no figure, by why:
+ *                 enum kb_ignored)
  *   dropped       {duplicate_samples, names{manifest, samples, boots,
  *                 timing, sim}}  (only where a line or a manifest variant
  *                 was dropped: see struct kb_model_dropped)
@@ -454,6 +457,24 @@ struct kb_model_dropped {
 	} names;			/* a name that is not plain (kb_model_name_ok) */
 };
 
+/* Why a sample line was ignored: it is used in no figure, and counted
+ * (kb_model_load).  A line is counted once, for the first of these. */
+enum kb_ignored {
+	KB_IGNORED_VARIANT,	/* a variant the manifest does not list */
+	KB_IGNORED_LAYOUT,	/* a built layout its variant's replicas (or the
+				 * manifest's layouts) do not list, or more
+				 * virtual layouts than its sim.virtual_layouts */
+	KB_IGNORED_TYPE,	/* a value of the wrong type: a count as a string,
+				 * a boot, rep or layout that is not an integer */
+	KB_IGNORED_ITERATIONS,	/* zero iterations */
+	KB_IGNORED_NEGATIVE,	/* a negative count, iteration count or time */
+	KB_IGNORED_FRACTION,	/* a count that is not an integer (1e308, 2.5) */
+	KB_IGNORED_N
+};
+/* summary.json's key: "variant", "layout", "wrong_type", "zero_iterations",
+ * "negative", "not_integer" */
+const char *kb_ignored_name(enum kb_ignored why);
+
 /* Which names a run directory may hold (kb_model_name_ok): they become
  * paths, gnuplot text and markup, and are checked as they are read. */
 enum kb_name_kind {
@@ -515,6 +536,7 @@ struct kb_model {
 		long samples, boots, timing, sim;
 	} torn;				/* lines skipped as torn or invalid */
 	struct kb_model_dropped dropped;
+	long ignored[KB_IGNORED_N];	/* sample lines, by why */
 
 	struct kb_bloat_figures *bloat;
 	size_t nbloat;

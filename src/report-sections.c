@@ -222,9 +222,49 @@ static void layouts_made_of(struct kb_inline *in, const struct kb_model *m, size
 
 /* ---- the sections ---- */
 
+/* The sample lines used in no figure, by why, in one sentence. */
+static void ignored(struct kb_doc *d, const struct kb_model *m)
+{
+	static const char *const why[KB_IGNORED_N] = {
+		[KB_IGNORED_VARIANT] = "of a variant the manifest does not list",
+		[KB_IGNORED_LAYOUT] = "of a layout (built or virtual) the manifest does not list",
+		[KB_IGNORED_TYPE] = "with a value of the wrong type (a count as a string, say)",
+		[KB_IGNORED_ITERATIONS] = "with zero iterations",
+		[KB_IGNORED_NEGATIVE] = "with a negative count or time",
+		[KB_IGNORED_FRACTION] = "with a count that is not an integer",
+	};
+	const char *sep = ":";
+	struct kb_inline *in;
+	char *text = NULL;
+	size_t len = 0;
+	long n = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < KB_IGNORED_N; i++)
+		n += m->ignored[i];
+	if (!n)
+		return;
+	f = open_memstream(&text, &len);
+	if (!f)
+		abort();
+	fprintf(f, "%ld sample line%s of samples.jsonl %s ignored and used in no figure", n, n == 1 ? "" : "s",
+		n == 1 ? "was" : "were");
+	for (size_t i = 0; i < KB_IGNORED_N; i++)
+		if (m->ignored[i]) {
+			fprintf(f, "%s %ld %s", sep, m->ignored[i], why[i]);
+			sep = ",";
+		}
+	fputc('.', f);
+	fclose(f);
+	in = kb_doc_para(d);
+	in->cls = "caveat";
+	kb_doc_strong(in, kb_pool_strdup(&d->pool, text));
+	free(text);
+}
+
 /* What the model left out of the run directory, said where the report
- * starts: torn or refused lines, duplicate samples, names that are not
- * plain ones. */
+ * starts: torn or refused lines, sample lines ignored, duplicate samples,
+ * names that are not plain ones. */
 static void dropped(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_model_dropped *x = &m->dropped;
@@ -241,6 +281,7 @@ static void dropped(struct kb_doc *d, const struct kb_model *m)
 						 "timing.jsonl, %ld in sim.jsonl.", torn, KB_STORE_MAX_LINE,
 						 m->torn.samples, m->torn.boots, m->torn.timing, m->torn.sim));
 	}
+	ignored(d, m);
 	if (x->duplicates) {
 		in = kb_doc_para(d);
 		in->cls = "caveat";

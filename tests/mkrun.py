@@ -23,7 +23,8 @@ instead).  min_effect goes into the manifest's run.  virtual_layouts: K
 also come under K virtual layouts, fields["vl_<field>"] = [K integers], the
 count times 1 + virtual_noise * N(0,1) drawn once per variant, layout and
 virtual layout (from a stream of their own: the other figures stay as
-without them), as the sim backend's sim_virtual_layouts.
+without them), as the sim backend's sim_virtual_layouts (the manifest's
+"sim" {"virtual_layouts": {"n": K}} records it).
 Each boot's level is ns * factor * (1 + noise * N(0,1)); each sample adds
 noise / 4 around it.  Boots are interleaved in shuffled rounds like kbench's.
 """
@@ -68,6 +69,8 @@ def main():
             lf = [1 + ln * rnd.gauss(0, 1) for _ in range(nl)]
         lfac[v["name"]] = lf or [1.0]
     nvl = spec.get("virtual_layouts", 0)
+    if nvl:
+        manifest["sim"] = {"virtual_layouts": {"n": nvl}}
     vrnd = random.Random(spec.get("seed", 1) + 1)
     vfac = {(v["name"], lay): [1 + spec.get("virtual_noise", 0.03) * vrnd.gauss(0, 1) for _ in range(nvl)]
             for v in variants for lay in range(nl or 1)}

@@ -571,6 +571,88 @@ static void model_drops(void **state)
 	run_free(&run);
 }
 
+/* A line of samples like the clean ones of model_ignores (ns_per_op 1e6,
+ * ins_k 5000, a rep of its own) but for key (under fields where it starts
+ * with "f."), which is value. */
+static void bad_line(json_t *samples, const char *key, json_t *value)
+{
+	json_t *s = sample_line("base", "getppid", 10 + (long long)json_array_size(samples), 1e6);
+	json_t *fields = json_object_get(s, "fields");
+
+	json_object_set_new(fields, "ins_k", json_integer(5000));
+	if (!strncmp(key, "f.", 2))
+		json_object_set_new(fields, key + 2, value);
+	else
+		json_object_set_new(s, key, value);
+	json_array_append_new(samples, s);
+}
+
+/* Samples the manifest does not account for, or with values no writer
+ * gives, are used in no figure and counted by why, each once. */
+static void model_ignores(void **state)
+{
+	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
+	struct run run;
+	struct kb_model *m;
+	const struct kb_row *r;
+	json_t *s;
+
+	(void)state;
+	lines_run(&run, (const char *const[]){ "base", NULL });
+	json_object_set_new(run.manifest, "layouts", json_integer(2));
+	json_object_set_new(run.manifest, "sim", json_pack("{s:{s:i}}", "virtual_layouts", "n", 2));
+	for (int rep = 1; rep <= 3; rep++) {
+		s = sample_line("base", "getppid", rep, 10);
+		json_object_set_new(json_object_get(s, "fields"), "ins_k", json_integer(5000));
+		json_object_set_new(json_object_get(s, "fields"), "vl_l1i_k", json_pack("[i,i]", 3, 4));
+		json_array_append_new(run.samples, s);
+	}
+	/* each a clean line but for one value ("f.": in fields) */
+	bad_line(run.samples, "variant", json_string("other"));	/* variant */
+	bad_line(run.samples, "layout", json_integer(2));	/* layout: 0 and 1 listed */
+	bad_line(run.samples, "layout", json_integer(-1));
+	bad_line(run.samples, "f.vl_l1i_k", json_pack("[i,i,i]", 3, 4, 5));	/* 3 virtual layouts of 2 */
+	bad_line(run.samples, "f.ins_k", json_string("5000"));	/* wrong type */
+	bad_line(run.samples, "iterations", json_string("1000"));
+	bad_line(run.samples, "boot", json_real(1.5));
+	bad_line(run.samples, "rep", json_string("x"));
+	bad_line(run.samples, "ns_per_op", json_null());
+	bad_line(run.samples, "f.vl_l1i_k", json_string("3"));
+	bad_line(run.samples, "fields", json_array());
+	bad_line(run.samples, "iterations", json_integer(0));	/* zero iterations */
+	bad_line(run.samples, "f.ins_k", json_integer(-5000));	/* negative */
+	bad_line(run.samples, "ns_per_op", json_real(-10));
+	bad_line(run.samples, "iterations", json_integer(-1000));
+	bad_line(run.samples, "f.ins_k", json_real(1e308));	/* not an integer */
+	bad_line(run.samples, "f.ins_k", json_real(5000.5));
+	bad_line(run.samples, "iterations", json_real(1000.0));
+	bad_line(run.samples, "f.vl_l1i_k", json_pack("[i,f]", 3, 4.5));
+	/* two faults: counted once, for the first */
+	s = sample_line("other", "getppid", 90, 1e6);
+	json_object_set_new(s, "iterations", json_integer(0));
+	json_array_append_new(run.samples, s);
+	m = run.model = kb_model_build(run.manifest, run.samples, run.boots, &o);
+	assert_non_null(m);
+	assert_int_equal(m->ignored[KB_IGNORED_VARIANT], 2);
+	assert_int_equal(m->ignored[KB_IGNORED_LAYOUT], 3);
+	assert_int_equal(m->ignored[KB_IGNORED_TYPE], 7);
+	assert_int_equal(m->ignored[KB_IGNORED_ITERATIONS], 1);
+	assert_int_equal(m->ignored[KB_IGNORED_NEGATIVE], 3);
+	assert_int_equal(m->ignored[KB_IGNORED_FRACTION], 4);
+	assert_int_equal(m->nv, 1);
+	assert_int_equal(m->nlayouts, 1);
+	r = kb_model_find(m, "getppid", "ns_per_op", "base");
+	assert_non_null(r);
+	assert_int_equal(r->samples, 3);
+	NEAR(r->median, 10);
+	r = kb_model_find(m, "getppid", "ins_k_per_op", "base");
+	assert_non_null(r);
+	assert_int_equal(r->samples, 3);
+	NEAR(r->median, 5);
+	assert_string_equal(kb_ignored_name(KB_IGNORED_FRACTION), "not_integer");
+	run_free(&run);
+}
+
 /* Many names: the hash tables grow and every name keeps its id. */
 static void model_many_names(void **state)
 {
@@ -585,6 +667,8 @@ static void model_many_names(void **state)
 		char name[16];
 
 		snprintf(name, sizeof(name), "v%d", v);
+		if (v)	/* the manifest lists every variant a sample names */
+			json_array_append_new(json_object_get(run.manifest, "variants"), json_pack("{s:s}", "name", name));
 		for (int b = 0; b < 2; b++) {
 			json_t *s = sample_line(name, "getppid", 1, 100 + v);
 
@@ -646,6 +730,7 @@ int main(void)
 		cmocka_unit_test(model_serialized),
 		cmocka_unit_test(name_rules),
 		cmocka_unit_test(model_drops),
+		cmocka_unit_test(model_ignores),
 		cmocka_unit_test(model_many_names),
 		cmocka_unit_test(model_too_large),
 	};
