@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* kbench compare (compare.h): B against A with the same tests as within a
  * run; runs that did not measure the same thing are named with the reasons
- * (cmd-compare.c refuses them unless --force). */
+ * (cmd-compare.c refuses them unless --force); layouts that differ and
+ * variants of one run only are said. */
 #include "config.h"
 
 #include <gsl/gsl_rng.h>
@@ -68,6 +69,22 @@ static char *incomparable(const struct kb_model *a, const struct kb_model *b)
 	return why;
 }
 
+/* Built layouts the figures rest on (1 without replicas). */
+static size_t built_layouts(const struct kb_model *m)
+{
+	return m->nlayouts ? m->nlayouts : 1;
+}
+
+/* The variants of x that y does not have, into *only (*n of them). */
+static void only_in(const struct kb_model *x, const struct kb_model *y, const char ***only, size_t *n)
+{
+	*only = kb_xcalloc(x->nv + 1, sizeof(**only));
+	*n = 0;
+	for (size_t i = 0; i < x->nv; i++)
+		if (kb_model_variant(y, x->variants[i].name) == y->nv)
+			(*only)[(*n)++] = x->variants[i].name;
+}
+
 /* The rows of one pair of models, decided as their own families. */
 static void compare_models(struct kb_compare *c, const struct kb_model *a, const struct kb_model *b,
 			   gsl_rng *rng)
@@ -126,6 +143,9 @@ void kb_compare_init(struct kb_compare *c, const struct kb_model *a, const struc
 	/* the larger of the runs' own minimum effects */
 	c->o.min_effect = fmax(a->o.min_effect, b->o.min_effect);
 	c->not_comparable = incomparable(a, b);
+	c->layouts_differ = built_layouts(a) != built_layouts(b) || a->virtual_layouts != b->virtual_layouts;
+	only_in(a, b, &c->only_a, &c->n_only_a);
+	only_in(b, a, &c->only_b, &c->n_only_b);
 	compare_models(c, a, b, rng);
 	compare_models(c, a->boot_timing, b->boot_timing, rng);
 	gsl_rng_free(rng);
@@ -134,8 +154,56 @@ void kb_compare_init(struct kb_compare *c, const struct kb_model *a, const struc
 void kb_compare_release(struct kb_compare *c)
 {
 	free(c->not_comparable);
+	free(c->only_a);
+	free(c->only_b);
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
+}
+
+/* "N built layout(s)" and, where there are some, its virtual ones. */
+static void layouts_of(struct kb_inline *in, const struct kb_model *m)
+{
+	kb_doc_fmt(in, "%zu built layout%s", built_layouts(m), built_layouts(m) == 1 ? "" : "s");
+	if (m->virtual_layouts)
+		kb_doc_fmt(in, " with %zu virtual layouts each", m->virtual_layouts);
+	kb_doc_fmt(in, " (its tests' replicates: %ss)", kb_unit_name(kb_model_unit(m, m->primary)));
+}
+
+static void layouts_differ(struct kb_doc *d, const struct kb_compare *c)
+{
+	struct kb_inline *in = kb_doc_para(d);
+
+	kb_doc_strong(in, "The runs' layouts differ:");
+	kb_doc_fmt(in, " A has ");
+	layouts_of(in, c->a);
+	kb_doc_fmt(in, ", B has ");
+	layouts_of(in, c->b);
+	kb_doc_fmt(in, "; each side's figures rest on its own.");
+}
+
+static void names(struct kb_inline *in, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		kb_doc_fmt(in, i ? ", " : " ");
+		kb_doc_code(in, v[i]);
+	}
+}
+
+static void one_run_only(struct kb_doc *d, const struct kb_compare *c)
+{
+	struct kb_inline *in = kb_doc_para(d);
+
+	kb_doc_strong(in, "Variants in one run only, not compared:");
+	if (c->n_only_a) {
+		kb_doc_fmt(in, " only in A:");
+		names(in, c->only_a, c->n_only_a);
+		kb_doc_fmt(in, c->n_only_b ? ";" : ".");
+	}
+	if (c->n_only_b) {
+		kb_doc_fmt(in, " only in B:");
+		names(in, c->only_b, c->n_only_b);
+		kb_doc_fmt(in, ".");
+	}
 }
 
 static void build_doc(struct kb_doc *d, const struct kb_compare *c)
@@ -174,6 +242,10 @@ static void build_doc(struct kb_doc *d, const struct kb_compare *c)
 			p += len + (p[len] == '\n');
 		}
 	}
+	if (c->layouts_differ)
+		layouts_differ(d, c);
+	if (c->n_only_a || c->n_only_b)
+		one_run_only(d, c);
 	level = kb_xasprintf("%.0f", 100 * c->o.level);
 	t = kb_doc_table_heads(d, "case|variant|metric|>median A|>median B|>B/A [{0}% CI]|>p (Holm)|"
 			       ">Cliff's delta|B is", (const char *const[]){ level });
@@ -209,9 +281,24 @@ void kb_compare_md(FILE *f, const struct kb_compare *c)
 	kb_doc_release(&d);
 }
 
+static json_t *layouts_json(const struct kb_model *m)
+{
+	return json_pack("{s:I,s:I,s:s}", "built", (json_int_t)built_layouts(m), "virtual",
+			 (json_int_t)m->virtual_layouts, "test_unit", kb_unit_name(kb_model_unit(m, m->primary)));
+}
+
+static json_t *names_json(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
 json_t *kb_compare_json(const struct kb_compare *c)
 {
-	json_t *rows = json_array();
+	json_t *rows = json_array(), *j;
 
 	for (size_t i = 0; i < c->n; i++) {
 		const struct kb_compare_row *r = &c->rows[i];
@@ -229,8 +316,13 @@ json_t *kb_compare_json(const struct kb_compare *c)
 		kb_model_json_test(o, &r->t, 0);
 		json_array_append_new(rows, o);
 	}
-	return json_pack("{s:s,s:s,s:s,s:s,s:f,s:b,s:o,s:s}", "a", c->dir_a, "b", c->dir_b,
-			 "run_a", c->a->run_id, "run_b", c->b->run_id, "confidence", c->o.level,
-			 "forced", *c->not_comparable != '\0', "rows", rows,
-			 "not_comparable", c->not_comparable);
+	j = json_pack("{s:s,s:s,s:s,s:s,s:f,s:b,s:o,s:s}", "a", c->dir_a, "b", c->dir_b,
+		      "run_a", c->a->run_id, "run_b", c->b->run_id, "confidence", c->o.level,
+		      "forced", *c->not_comparable != '\0', "rows", rows,
+		      "not_comparable", c->not_comparable);
+	json_object_set_new(j, "layouts", json_pack("{s:o,s:o}", "a", layouts_json(c->a), "b", layouts_json(c->b)));
+	json_object_set_new(j, "layouts_differ", json_boolean(c->layouts_differ));
+	json_object_set_new(j, "only_in_a", names_json(c->only_a, c->n_only_a));
+	json_object_set_new(j, "only_in_b", names_json(c->only_b, c->n_only_b));
+	return j;
 }

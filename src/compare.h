@@ -24,13 +24,17 @@ struct kb_compare {
 	const char *dir_a, *dir_b;
 	struct kb_model_opts o;
 	char *not_comparable;		/* why the runs measured different things, a line each; "" */
+	int layouts_differ;		/* built layouts, or virtual ones, not as many in A as in B */
+	const char **only_a, **only_b;	/* variants of one run only, not compared (the models') */
+	size_t n_only_a, n_only_b;
 	struct kb_compare_row *rows;
 	size_t n;
 };
 
 /* B's rows against A's: every variant, case and metric both have boots of,
  * tested and Holm-corrected as one family per metric and variant; whole
- * boots (hyperfine) as families of their own, as in the report. */
+ * boots (hyperfine) as families of their own, as in the report.  What is
+ * not alike is said, not refused: layouts, and variants of one run only. */
 void kb_compare_init(struct kb_compare *c, const struct kb_model *a, const struct kb_model *b,
 		     const char *dir_a, const char *dir_b, const struct kb_model_opts *o);
 void kb_compare_release(struct kb_compare *c);

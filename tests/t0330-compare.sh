@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # kbench compare RUN_A RUN_B: B against A with the same tests as in a run;
 # runs that measured different things (kernel source, workloads, scale,
-# backend) are refused with the reasons unless --force.
+# backend) are refused with the reasons unless --force.  Runs whose layouts
+# differ, or whose variants do, are compared and that is said (issue 22,
+# item 8; before: not a word, a variant of one run skipped silently).
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 needs_python 'json, random' python3 "compare"
@@ -36,6 +38,29 @@ check "--force compares them and says so" sh -c \
 "$KBENCH" compare --json "$d/a" "$d/b" > "$d/ab.json" 2> /dev/null
 check "--json: rows with ratio, interval and Holm p" sh -c \
 	"jq -e '(.rows | length) == 4 and all(.rows[]; .ratio > 0 and (.ratio_ci | length) == 2 and .p_holm >= 0)' '$d/ab.json' >/dev/null"
+check "runs alike in layouts and variants: nothing said of either" sh -c \
+	"jq -e '.layouts_differ == false and .only_in_a == [] and .only_in_b == [] and
+		.layouts.a == {built: 1, virtual: 0, test_unit: \"boot\"}' '$d/ab.json' > /dev/null &&
+	 ! grep -qE 'layouts differ|one run only' '$d/ab.md'"
+
+# 2 built layouts, Os left out, O3 added
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/l\", \"seed\": 4, \"boots\": 3, \"noise\": 0.03, \"scale\": 0.1,
+  \"kernel_id\": \"sha256:k1\", \"cases\": $cases, \"layouts\": 2,
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"O3\", \"text\": 2100000}]}"
+"$KBENCH" compare "$d/a" "$d/l" > "$d/al.md" 2> "$d/al.err"
+rc=$?
+said_al() {
+	[ "$rc" -eq 0 ] &&
+	grep -qF "**The runs' layouts differ:** A has 1 built layout (its tests' replicates: boots), B has 2 built layouts (its tests' replicates: builds); each side's figures rest on its own." "$d/al.md" &&
+	grep -qF '**Variants in one run only, not compared:** only in A: `Os`; only in B: `O3`.' "$d/al.md" &&
+	grep -qE '^\| getppid \| O2 \|' "$d/al.md"
+}
+check "layouts and variants that differ: compared (exit $rc), and said" said_al
+sed 's/^/# /' "$d/al.md" | sed -n 3,6p
+"$KBENCH" compare --json "$d/a" "$d/l" > "$d/al.json" 2> /dev/null
+check "--json: the layouts of each run, and the variants of one run only" jq_true "$d/al.json" \
+	'.layouts_differ and .layouts == {a: {built: 1, virtual: 0, test_unit: "boot"}, b: {built: 2, virtual: 0, test_unit: "build"}} and
+	 .only_in_a == ["Os"] and .only_in_b == ["O3"] and ([.rows[].variant] | unique) == ["O2"]'
 "$KBENCH" compare "$d/a" > /dev/null 2>&1
 check "one run only: usage error (exit 2)" test $? -eq 2
 test_done
