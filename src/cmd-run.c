@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -238,7 +239,11 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	struct kb_boots env = { .conf = &conf, .store = &store, .backends = &bc };
 	struct kb_slurm sl = { 0 };
 	char *runner = NULL, *image = NULL, *logdir = NULL;
-	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0;
+	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0, io_failed = 0;
+	/* a step that failed for a reason a resume can change (no space, an
+	 * I/O error, Slurm refusing a job): the run is not complete */
+	const char *incomplete = NULL, *first_write;
+	char write_why[PATH_MAX + 128];
 	size_t nbuilt = 0, first;
 	int lockfd = -1, failed = 0, refused = 0, slurm = 0, ret = KB_EXIT_FAILED, r;
 	double t0 = kb_now();
@@ -266,24 +271,34 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	if (slurm) {
 		/* the builds as Slurm jobs; the pass below finds their kernels cached */
 		if (kb_slurm_init(&sl, &conf, &store) < 0 || kb_slurm_submit_builds(&sl, vs) < 0 ||
-		    kb_slurm_wait_builds(&sl, vs) < 0)
+		    kb_slurm_wait_builds(&sl, vs) < 0) {
+			incomplete = "the builds' Slurm jobs could not be run";
 			goto report;
+		}
 	} else {
 		kb_run_prebuild(&conf, vs, logdir);
 	}
 	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, &store, logdir);
+	if (failed < 0)
+		incomplete = "the kernel source or the run directory could not be prepared";
 	if (failed < 0 || kb_interrupted)
 		goto report;	/* the manifest and report say what was tried */
-	for (size_t i = 0; i < kb_run_n(&conf); i++)
+	for (size_t i = 0; i < kb_run_n(&conf); i++) {
 		nbuilt += vs[i].built != 0;
+		io_failed += vs[i].io_failed;
+	}
+	if (io_failed)
+		incomplete = "a built kernel's files could not be copied into the run directory";
 	if (!nbuilt) {
 		kb_error("no variant built: nothing to boot");
 		goto report;
 	}
 	runner = find_runner();
 	image = kb_store_path(&store, "initramfs.cpio");
-	if (kb_image_write(image, runner) < 0)
+	if (kb_image_write(image, runner) < 0) {
+		incomplete = "the guest's initramfs could not be written";
 		goto report;
+	}
 	env.image = image;
 	for (first = 0; !vs[first].built; first++)
 		;	/* one was built (nbuilt) */
@@ -300,15 +315,19 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	kb_plan_read_done(&plan, &store);
 	if (resume) {
 		/* Samples of a boot that never finished are dropped: it runs again. */
-		if (kb_boots_drop_partial(&env, &plan) < 0)
+		if (kb_boots_drop_partial(&env, &plan) < 0) {
+			incomplete = "the samples of unfinished boots could not be dropped";
 			goto report;
+		}
 		kb_info("%ld of %ld boots finished before; %zu to go", plan.total - (long)plan.n_todo,
 			plan.total, plan.n_todo);
 	}
 	if (!slurm)
 		bad_boots = kb_boots_run(&env, &plan, vs, t0, &ran);
-	else if (kb_slurm_submit_boots(&sl, &plan, vs, !kb_boots_concurrent(&bc), !failed) < 0)
+	else if (kb_slurm_submit_boots(&sl, &plan, vs, !kb_boots_concurrent(&bc), !failed) < 0) {
+		incomplete = "the boots' Slurm jobs could not be submitted";
 		goto report;
+	}
 	else
 		bad_boots = kb_slurm_wait_boots(&sl, &plan, vs, &ran, &unfinished);
 	if (!kb_interrupted)
@@ -327,12 +346,29 @@ report:
 			  "stopped" : "reporting", kb_now() - t0);
 	if (kb_report_write(store.dir) < 0) {
 		ret = KB_EXIT_FAILED;
+		if (!incomplete)
+			incomplete = "the report's files could not all be written";
 	} else {
 		printf("%s/report.md\n", store.dir);
-		/* boots whose jobs ended without an outcome: --resume runs them */
-		if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
-			kb_manifest_state(&store, unfinished ? "unfinished" : "complete", kb_now() - t0);
 	}
+	if (!incomplete && kb_store_write_errors(&first_write)) {
+		snprintf(write_why, sizeof(write_why), "%ld write%s to the run directory failed (the "
+			 "first to '%s')", kb_store_write_errors(NULL),
+			 kb_store_write_errors(NULL) == 1 ? "" : "s", first_write);
+		incomplete = write_why;
+	}
+	/* complete: everything measured, or failed for a reason a resume
+	 * cannot change (a kernel that does not build); boots whose jobs
+	 * ended without an outcome, or a step that failed otherwise: --resume */
+	if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED) {
+		if (incomplete)
+			ret = KB_EXIT_FAILED;
+		kb_manifest_state(&store, incomplete ? "incomplete" : unfinished ? "unfinished" : "complete",
+				  kb_now() - t0);
+	}
+	if (incomplete && !kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
+		kb_error("the run is incomplete: %s; once the cause is fixed, resume it with: kbench run "
+			 "--resume %s", incomplete, store.dir);
 	if (kb_interrupted)
 		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
 			store.dir);

@@ -58,6 +58,15 @@ static int check_runner(const char *path, const unsigned char *buf, size_t len)
 	return 0;
 }
 
+/* What went wrong in libarchive: the system's own words where it names an
+ * errno ("No space left on device", not libarchive's "Write error"). */
+static const char *archive_why(struct archive *a)
+{
+	int e = archive_errno(a);
+
+	return e > 0 ? strerror(e) : archive_error_string(a) ? archive_error_string(a) : "unknown error";
+}
+
 static int add_entry(struct archive *a, struct archive_entry *ae, const struct image_entry *ie,
 		     unsigned ino, const char *data, size_t len, const char *path)
 {
@@ -77,9 +86,9 @@ static int add_entry(struct archive *a, struct archive_entry *ae, const struct i
 	}
 	archive_entry_set_size(ae, ie->is_init ? (la_int64_t)len : 0);
 	if (archive_write_header(a, ae) != ARCHIVE_OK)
-		return kb_error("'%s': cannot add '%s': %s", path, ie->name, archive_error_string(a));
+		return kb_error("'%s': cannot add '%s': %s", path, ie->name, archive_why(a));
 	if (ie->is_init && archive_write_data(a, data, len) != (la_ssize_t)len)
-		return kb_error("'%s': cannot write '%s': %s", path, ie->name, archive_error_string(a));
+		return kb_error("'%s': cannot write '%s': %s", path, ie->name, archive_why(a));
 	return 0;
 }
 
@@ -118,7 +127,7 @@ int kb_image_write(const char *path, const char *runner_path)
 	    archive_write_add_filter_none(a) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
 	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
-		kb_error("'%s': %s", path, archive_error_string(a));
+		kb_error("'%s': %s", path, archive_why(a));
 		ret = -EIO;
 		goto out_unlink;
 	}
@@ -130,7 +139,7 @@ int kb_image_write(const char *path, const char *runner_path)
 		}
 	}
 	if (archive_write_close(a) != ARCHIVE_OK) {
-		kb_error("'%s': %s", path, archive_error_string(a));
+		kb_error("'%s': %s", path, archive_why(a));
 		ret = -EIO;
 		goto out_unlink;
 	}

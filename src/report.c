@@ -31,10 +31,13 @@ static const struct kb_report_writer *const writers[] = {
 };
 
 /* variants/<name>/bloat-vs-<baseline>.txt: bloat-o-meter's whole output for
- * each variant, which the report links.  A file that cannot be written is a
- * warning: the report is still written. */
-static void write_bloat_lists(const struct kb_report_ctx *ctx)
+ * each variant, which the report links.  A file that cannot be written is
+ * an error (-1; the report itself is still written): the report would link
+ * a file that is not there. */
+static int write_bloat_lists(const struct kb_report_ctx *ctx)
 {
+	int ret = 0;
+
 	for (size_t i = 0; i < ctx->model->nbloat; i++) {
 		const struct kb_bloat_figures *b = &ctx->model->bloat[i];
 		char *path;
@@ -42,10 +45,13 @@ static void write_bloat_lists(const struct kb_report_ctx *ctx)
 		if (!b->full_path)
 			continue;
 		path = kb_xasprintf("%s/%s", ctx->run_dir, b->full_path);
-		if (kb_write_file_atomic(path, b->full_text, strlen(b->full_text)) < 0)
-			kb_warn("'%s': not written", path);
+		if (kb_write_file_atomic(path, b->full_text, strlen(b->full_text)) < 0) {
+			kb_error("%s: bloat-o-meter's list not written", path);
+			ret = -1;
+		}
 		free(path);
 	}
+	return ret;
 }
 
 int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
@@ -60,7 +66,7 @@ int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
 	kb_doc_init(&doc, kb_pool_printf(&m->pool, "kbench report %s", m->run_id));
 	kb_report_document(&doc, m);
 	ctx.doc = &doc;
-	write_bloat_lists(&ctx);
+	ret = write_bloat_lists(&ctx);
 	for (size_t i = 0; i < KB_ARRAY_SIZE(writers); i++) {
 		char *text = NULL, *path = kb_xasprintf("%s/%s", run_dir, writers[i]->file);
 		size_t len = 0;

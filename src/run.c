@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,7 +65,37 @@ char *kb_run_variant_dir(const struct kb_run_variant *rv)
 	return kb_xasprintf("variants/%s/layout-%d", rv->v->name, rv->layout.layout);
 }
 
-/* The run directory's own copies of a built kernel's files. */
+/* dst holds src's bytes already (a resume of a run that copied them). */
+static int same_bytes(const char *src, const char *dst)
+{
+	struct stat a, b;
+	FILE *fa, *fb;
+	int same = 0;
+
+	if (stat(src, &a) < 0 || stat(dst, &b) < 0 || !S_ISREG(b.st_mode) || a.st_size != b.st_size)
+		return 0;
+	fa = fopen(src, "rb");
+	fb = fopen(dst, "rb");
+	if (fa && fb) {
+		char x[65536], y[65536];
+		size_t n;
+
+		do {
+			n = fread(x, 1, sizeof(x), fa);
+			same = fread(y, 1, sizeof(y), fb) == n && !memcmp(x, y, n);
+		} while (same && n == sizeof(x));
+		same = same && !ferror(fa) && !ferror(fb);
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* The run directory's own copies of a built kernel's files (a copy that
+ * is there already, byte for byte, is kept: a resume needs no room for a
+ * second one). */
 static int keep_copies(const struct kb_run_variant *rv, const char *vdir)
 {
 	const char *const src[] = { rv->k.vmlinux, rv->k.dotconfig, rv->k.system_map };
@@ -77,7 +108,8 @@ static int keep_copies(const struct kb_run_variant *rv, const char *vdir)
 		if (!src[i])
 			continue;
 		dst = kb_xasprintf("%s/%s", vdir, name[i]);
-		r = kb_copy_file(src[i], dst);
+		if (!same_bytes(src[i], dst))
+			r = kb_copy_file(src[i], dst);
 		free(dst);
 	}
 	return r;
@@ -144,8 +176,10 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 				rv->k.cached ? "cached" : "built", rv->k.seconds,
 				rv->k.dir ? rv->k.dir : rv->k.bzimage);
 			/* results outlive the cache */
-			if (store && keep_copies(rv, vdir) < 0)
+			if (store && keep_copies(rv, vdir) < 0) {
 				rv->built = 0;
+				rv->io_failed = 1;
+			}
 			have_size = rv->built && kb_size_read(rv->k.vmlinux, &sz) == 0;
 		}
 		failed += !rv->built;

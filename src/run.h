@@ -22,6 +22,8 @@ struct kb_run_variant {
 	struct kb_layout layout;
 	struct kb_kernel k;
 	int built;
+	int io_failed;		/* built, but its files could not be kept in the run
+				 * directory (ENOSPC, EIO...): a resume copies them again */
 	long boots_done;
 	struct {			/* built just now beside others (kb_run_prebuild) */
 		int built;

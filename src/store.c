@@ -288,6 +288,25 @@ char *kb_store_path(const struct kb_store *s, const char *fmt, ...)
 	return p;
 }
 
+/* Writes to a run directory that failed in this process (ENOSPC, EIO...),
+ * and the first one's file: a run with any is not complete. */
+static long write_errors;
+static char *first_write_error;
+
+static int write_failed(const char *path, int r)
+{
+	if (r < 0 && write_errors++ == 0)
+		first_write_error = kb_xstrdup(path);
+	return r;
+}
+
+long kb_store_write_errors(const char **first)
+{
+	if (first)
+		*first = first_write_error;
+	return write_errors;
+}
+
 int kb_store_save_manifest(struct kb_store *s)
 {
 	char *text = json_dumps(s->manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -300,7 +319,7 @@ int kb_store_save_manifest(struct kb_store *s)
 	len = strlen(text);
 	text = kb_xrealloc(text, len + 2);
 	text[len] = '\n';
-	r = kb_write_file_atomic(path, text, len + 1);
+	r = write_failed(path, kb_write_file_atomic(path, text, len + 1));
 	free(text);
 	free(path);
 	return r;
@@ -328,6 +347,7 @@ int kb_store_append(const struct kb_store *s, const char *file, json_t *obj)
 			r = kb_error_errno(errno ? errno : EIO, "cannot append to '%s'", path);
 		close(fd);
 	}
+	write_failed(path, r);
 	free(line);
 	free(path);
 	return r;

@@ -31,6 +31,10 @@ int kb_store_lock(const char *output_dir);
 int kb_store_drop_lines(const struct kb_store *s, const char *file, const char *key,
 			const long *drop, size_t n);
 void kb_store_release(struct kb_store *s);
+/* How many writes to a run directory (manifest, appended lines) failed in
+ * this process, each said as it happened; *first (if first) the first
+ * one's path.  A run with any is not complete: a resume writes them. */
+long kb_store_write_errors(const char **first);
 int kb_store_save_manifest(struct kb_store *s);
 /* Append obj as one line to file (relative to the run directory), then
  * fsync: a finished sample survives any later crash. */

@@ -253,7 +253,7 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			ret = kb_error_errno(errno, "cannot write '%s'", tmp);
+			ret = kb_error_errno(errno, "cannot write '%s'", path);
 			close(fd);
 			unlink(tmp);
 			goto out;
@@ -262,7 +262,7 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len)
 		len -= (size_t)w;
 	}
 	if (fsync(fd) < 0 || close(fd) < 0) {
-		ret = kb_error_errno(errno, "cannot write '%s'", tmp);
+		ret = kb_error_errno(errno, "cannot write '%s'", path);
 		unlink(tmp);
 		goto out;
 	}

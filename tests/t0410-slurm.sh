@@ -198,5 +198,23 @@ rc=$?
 qrun=$(sed -n '$s|/report.md$||p' "$d/quote.out")
 check "a run directory named with a quote and spaces: the Slurm jobs run in it (rc $rc)" \
 	jq -se 'length == 4 and all(.status == "ok" and .slurm_job != null)' "$qrun/boots.jsonl"
+# sbatch refusing the jobs (a node the cluster does not have): before,
+# the run said "complete" and could not be resumed; now it is incomplete,
+# exits 1 naming sbatch's refusal, and --resume (here with the local
+# executor) completes it (issue 22, item 3)
+write_tcg_conf "$d/refused.conf" backend=sim boots=1 samples=1 workloads=getppid seed=11 \
+	timeout=240 executor=slurm slurm_args=--nodelist=kbench-no-such-node output="$d/r-refused"
+mkdir -p "$d/refused"
+run_in "$d/refused" "$KBENCH" run "$d/refused.conf"
+check "sbatch refuses the jobs: exit 1, state incomplete, the refusal and the resume said (rc $rc)" sh -c \
+	"[ $rc -eq 1 ] && [ \"\$(jq -r .state '$run/manifest.json')\" = incomplete ] &&
+	 grep -q 'sbatch' '$d/refused/run.err' &&
+	 grep -q \"the run is incomplete: .*kbench run --resume $run\" '$d/refused/run.err'"
+grep -v '^kbench: info' "$d/refused/run.err" | tail -n 3 | sed 's/^/# /'
+"$KBENCH" run --executor local --resume "$run" > "$d/refused/resume.out" 2> "$d/refused/resume.err"
+rc=$?
+check "sbatch refused: --resume --executor local completes the run (rc $rc)" sh -c \
+	"[ $rc -eq 0 ] && [ \"\$(jq -r .state '$run/manifest.json')\" = complete ] &&
+	 [ \$(jq -s 'map(select(.status == \"ok\")) | length' '$run/boots.jsonl') -eq 2 ]"
 slurm_stop
 test_done
