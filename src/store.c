@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,10 +182,61 @@ int kb_store_repair(const struct kb_store *s)
 	return 0;
 }
 
+/* The kbench run that wrote pid into the lock is gone or going (killed,
+ * a zombie, exiting): the lock's holder can only be a child of it that has
+ * yet to die.  False where pid is not known or names a live process. */
+static int holder_dying(long pid)
+{
+	char path[64], line[256];
+	unsigned long long pend;
+	unsigned flags;
+	int dying = 0;
+	char state;
+	FILE *f;
+
+	if (pid <= 0 || pid == getpid())
+		return 0;
+	if (kill((pid_t)pid, 0) < 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT;
+	/* state and flags follow the command name, which may hold blanks */
+	if (fgets(line, sizeof(line), f) && strrchr(line, ')') &&
+	    sscanf(strrchr(line, ')') + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) == 2)
+		dying = state == 'Z' || state == 'X' || (flags & 0x4);	/* PF_EXITING */
+	fclose(f);
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	f = fopen(path, "re");
+	while (f && !dying && fgets(line, sizeof(line), f))
+		if ((sscanf(line, "SigPnd: %llx", &pend) == 1 || sscanf(line, "ShdPnd: %llx", &pend) == 1) &&
+		    (pend & (1ULL << (SIGKILL - 1))))
+			dying = 1;	/* killed, not yet gone */
+	if (f)
+		fclose(f);
+	return dying;
+}
+
+/* The pid a kbench run wrote into the lock, or 0; its text in buf. */
+static long lock_pid(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+	char *end;
+	long pid;
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	pid = strtol(buf, &end, 10);
+	return *buf && !*end && pid > 0 ? pid : 0;
+}
+
 int kb_store_lock(const char *output_dir)
 {
 	char *path = kb_xasprintf("%s/.kbench.lock", output_dir), buf[32];
-	int fd;
+	double deadline = kb_now() + KB_STORE_LOCK_WAIT;
+	int fd, said = 0;
+	long pid;
 
 	if (kb_mkdir_p(output_dir, 0755) < 0) {
 		free(path);
@@ -196,14 +248,26 @@ int kb_store_lock(const char *output_dir)
 		free(path);
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-		buf[n > 0 ? n : 0] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		kb_error("results directory '%s' is in use by another kbench run%s%s%s "
-			 "(concurrent runs would disturb each other's measurements)", output_dir,
-			 *buf ? " (pid " : "", buf, *buf ? ")" : "");
+	/* A killed run's lock goes with the last of its builds and boots
+	 * (forked, they hold it too: none may still write to the run when
+	 * another takes it), which die with it: wait for those, not for a run
+	 * that lives. */
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		pid = lock_pid(fd, buf, sizeof(buf));
+		if (holder_dying(pid) && kb_now() < deadline && !kb_interrupted) {
+			if (!said++)
+				kb_info("waiting for the children of the killed run (pid %ld) to exit", pid);
+			usleep(100 * 1000);
+			continue;
+		}
+		if (said)
+			kb_error("results directory '%s' is still held by the children of the killed "
+				 "run (pid %ld) after %d s: end them, then try again", output_dir, pid,
+				 KB_STORE_LOCK_WAIT);
+		else
+			kb_error("results directory '%s' is in use by another kbench run%s%s%s "
+				 "(concurrent runs would disturb each other's measurements)", output_dir,
+				 *buf ? " (pid " : "", buf, *buf ? ")" : "");
 		close(fd);
 		free(path);
 		return -1;

@@ -24,8 +24,13 @@ int kb_store_open(struct kb_store *s, const char *dir);
 int kb_store_repair(const struct kb_store *s);
 /* Hold the results directory: one kbench run at a time writes to (and
  * measures on) it.  Returns a file descriptor to keep open, or -1 after a
- * message naming the holder. */
+ * message naming the holder.  The run's forked builds and boots hold it
+ * too; where the run was killed and they have yet to die, it waits up to
+ * KB_STORE_LOCK_WAIT s. */
 int kb_store_lock(const char *output_dir);
+/* How long kb_store_lock waits, in seconds, for the children of a killed
+ * run (the pid in the lock is gone or dying) to let go of it. */
+#define KB_STORE_LOCK_WAIT 10
 /* Rewrite file (atomically) without the lines whose integer "key" is one
  * of drop[0..n): the partial samples of a boot that will be run again. */
 int kb_store_drop_lines(const struct kb_store *s, const char *file, const char *key,

@@ -443,12 +443,13 @@ int kb_capture(char *const argv[], double timeout, size_t max, char **out)
 	double deadline = kb_now() + timeout;
 	size_t n = 0, cap = max < 4096 ? max + 1 : 4096;
 	int pfd[2], status = 0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	*out = kb_xcalloc(1, cap);
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -1;
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(pfd[0]);
@@ -459,6 +460,9 @@ int kb_capture(char *const argv[], double timeout, size_t max, char **out)
 		int nul = open("/dev/null", O_RDWR);
 
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* as every child: none outlives a killed kbench */
+		if (getppid() != parent)
+			_exit(127);
 		dup2(nul, 0);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
