@@ -110,7 +110,8 @@ static int resume_run(const char *dir, const char *executor, struct kb_conf *con
 	}
 	r = kb_conf_load_dir(conf, copy, kb_manifest_str(store, "config_dir"));
 	free(copy);
-	if (r < 0 || kb_store_repair(store) < 0)
+	/* samples of one design only: the copy must be what the run began with */
+	if (r < 0 || kb_manifest_config_check(store, conf) < 0 || kb_store_repair(store) < 0)
 		return KB_EXIT_USAGE;
 	r = executor_check(conf, executor, dir);
 	if (r)
@@ -410,7 +411,8 @@ const struct kb_command kb_command_run = {
 		 "Build each variant of VARIANTS.CONF, boot it under QEMU, measure the workloads\n"
 		 "in the guest and write a run directory with its report.\n\n"
 		 "  --resume       continue a run stopped by SIGINT or killed: finished boots are\n"
-		 "                 kept, an unfinished one runs again\n"
+		 "                 kept, an unfinished one runs again (from RUN_DIR/variants.conf,\n"
+		 "                 which must be as the run began)\n"
 		 "  --executor E   local (builds and boots here) or slurm (each a Slurm job);\n"
 		 "                 overrides [run] executor\n"
 		 "  --help-config  every key of VARIANTS.CONF, with its default, and the backends\n",

@@ -1165,6 +1165,36 @@ static char *reader(char *buf, int size, void *stream)
 	return buf;
 }
 
+/* A key as given, under its section's name; given again (a repeatable
+ * key: its section's entries are the last ones), one more line of its
+ * value, the buffer doubled as it fills (a hostile file may repeat one key
+ * for a megabyte). */
+static void given(struct parse *p, const char *name, const char *value, int again)
+{
+	struct kb_conf *c = p->conf;
+	char *key = p->sec_kind == KB_SEC_VARIANT ? kb_xasprintf("[variant %s] %s", p->variant->name, name)
+		    : kb_xasprintf("[%s] %s", section_names[p->sec_kind], name);
+	size_t vlen = strlen(value);
+
+	for (size_t i = c->n_given; again && i-- > 0; ) {
+		struct kb_conf_given *g = &c->given[i];
+
+		if (strcmp(g->key, key))
+			continue;
+		if (g->len + vlen + 2 > g->cap) {
+			g->cap = 2 * (g->len + vlen + 2);
+			g->value = kb_xrealloc(g->value, g->cap);
+		}
+		g->value[g->len++] = '\n';
+		memcpy(g->value + g->len, value, vlen + 1);
+		g->len += vlen;
+		free(key);
+		return;
+	}
+	c->given = kb_xrealloc(c->given, (c->n_given + 1) * sizeof(*c->given));
+	c->given[c->n_given++] = (struct kb_conf_given){ key, kb_xstrdup(value), vlen, vlen + 1 };
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse *p = user;
@@ -1190,6 +1220,7 @@ static int handler(void *user, const char *section, const char *name, const char
 			continue;
 		if (p->set[i] && o->type != KB_OPT_KOPTS && o->type != KB_OPT_PREDICTION)
 			return perr(p, "'%s' given twice in this section", name);
+		given(p, name, value, p->set[i]);
 		p->set[i] = 1;
 		if (o->section != KB_SEC_VARIANT)
 			p->conf->key_line[i] = p->line;
@@ -1823,6 +1854,11 @@ void kb_conf_release(struct kb_conf *conf)
 		free(conf->unsafe[i].flag);
 	}
 	free(conf->unsafe);
+	for (size_t i = 0; i < conf->n_given; i++) {
+		free(conf->given[i].key);
+		free(conf->given[i].value);
+	}
+	free(conf->given);
 	for (size_t b = 0; b < KB_N_BACKENDS; b++)
 		free(conf->backend_opts[b]);
 	free(conf->variants);

@@ -41,6 +41,14 @@ struct kb_variant {
 	const char *cc_wrap, *hy_spec;
 };
 
+/* A key as the file gave it: "[run] samples", "[variant Os] config"; a key
+ * given more than once in a section has its values one per line. */
+struct kb_conf_given {
+	char *key;
+	char *value;
+	size_t len, cap;	/* of value */
+};
+
 /* A compiler flag outside kbench's policy, where it was given. */
 struct kb_unsafe_flag {
 	char *variant;
@@ -144,6 +152,11 @@ struct kb_conf {
 	 * write outside the build): with it, each one taken, for the report. */
 	struct kb_unsafe_flag *unsafe;
 	size_t n_unsafe;
+
+	/* every key given, in the file's order: what the manifest records of
+	 * the configuration, and what a resume checks the run's copy against */
+	struct kb_conf_given *given;
+	size_t n_given;
 
 	/* the line of each [kernel] and [run] key given, by its index in
 	 * kb_conf_options(); 0 for a default */

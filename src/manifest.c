@@ -89,6 +89,21 @@ static int set(struct kb_store *s, const char *key, json_t *value)
 	return kb_store_save_manifest(s);
 }
 
+/* The run's copy of its configuration as it began: its SHA-256 and every
+ * key given, which a resume checks the copy against (kb_manifest_config_check). */
+static void config_json(json_t *m, const struct kb_store *s, const struct kb_conf *conf)
+{
+	char *copy = kb_store_path(s, "variants.conf"), hex[65];
+	json_t *keys = json_object();
+
+	if (kb_sha256_file(copy, hex) == 0)
+		json_object_set_new(m, "config_sha256", json_string(hex));
+	for (size_t i = 0; i < conf->n_given; i++)
+		json_object_set_new(keys, conf->given[i].key, json_string(conf->given[i].value));
+	json_object_set_new(m, "config_keys", keys);
+	free(copy);
+}
+
 int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 {
 	json_t *m = s->manifest, *jv = json_array();
@@ -98,6 +113,7 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 	json_object_set_new(m, "state", json_string("running"));
 	json_object_set_new(m, "config", json_string(conf->path));
 	json_object_set_new(m, "config_dir", json_string(conf->dir));
+	config_json(m, s, conf);
 	json_object_set_new(m, "seed", kb_json_u64(conf->seed));
 	if (conf->seed_drawn)	/* the manifest as before with a seed given */
 		json_object_set_new(m, "seed_drawn", json_true());
@@ -278,4 +294,118 @@ const char *kb_manifest_str(const struct kb_store *s, const char *path)
 		v = json_object_get(v, k);
 	free(p);
 	return json_string_value(v);
+}
+
+/* A value for a message: quoted, its lines joined, cut at 60 bytes. */
+static void print_value(FILE *f, const char *v)
+{
+	if (!v) {
+		fputs("not given", f);
+		return;
+	}
+	fputc('\'', f);
+	for (size_t i = 0; v[i]; i++) {
+		if (i == 60) {
+			fputs("...", f);
+			break;
+		}
+		if (v[i] == '\n')
+			fputs(" | ", f);
+		else
+			fputc(v[i], f);
+	}
+	fputc('\'', f);
+}
+
+/* The [variant] sections of keys, in their order, one name a line. */
+static char *variant_order(json_t *keys)
+{
+	char *s = NULL, *last = NULL;
+	const char *k;
+	size_t len = 0;
+	json_t *v;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		abort();
+	json_object_foreach(keys, k, v) {
+		size_t n = strcspn(k, "]");
+
+		if (strncmp(k, "[variant ", 9) || (last && !strncmp(last, k, n + 1)))
+			continue;
+		fprintf(f, "%.*s, ", (int)(n - 9), k + 9);
+		last = (char *)k;
+	}
+	fclose(f);
+	return s;
+}
+
+int kb_manifest_config_check(const struct kb_store *s, const struct kb_conf *conf)
+{
+	const char *want = kb_manifest_str(s, "config_sha256"), *k;
+	json_t *was = json_object_get(s->manifest, "config_keys"), *now = json_object(), *v;
+	char *copy = kb_store_path(s, "variants.conf"), hex[65], *diff = NULL, *o1, *o2;
+	size_t len = 0, n = 0;
+	FILE *f;
+	int r = 0;
+
+	if (!want) {
+		kb_warn("'%s': the manifest records no hash of it (a run from before kbench "
+			"checked it): resumed as it reads now, unchecked", copy);
+		goto out;
+	}
+	if (kb_sha256_file(copy, hex) == 0 && !strcmp(hex, want))
+		goto out;
+	for (size_t i = 0; i < conf->n_given; i++)
+		json_object_set_new(now, conf->given[i].key, json_string(conf->given[i].value));
+	if (!json_is_object(was)) {
+		r = kb_error("'%s' was changed after the run began (its SHA-256 is not the one the "
+			     "manifest recorded); resume reads this copy: restore it, or start a new run",
+			     copy);
+		goto out;
+	}
+	f = open_memstream(&diff, &len);
+	if (!f)
+		abort();
+	/* each key changed or added, then each one taken out */
+	for (int pass = 0; pass < 2; pass++) {
+		json_t *a = pass ? was : now, *b = pass ? now : was;
+
+		json_object_foreach(a, k, v) {
+			const char *x = json_string_value(json_object_get(b, k));
+
+			if ((pass && x) || (x && json_string_value(v) && !strcmp(x, json_string_value(v))))
+				continue;
+			if (n++ < 10) {
+				fprintf(f, "%s%s (", n > 1 ? ", " : "", k);
+				print_value(f, pass ? json_string_value(v) : x);
+				fputs(" -> ", f);
+				print_value(f, pass ? NULL : json_string_value(v));
+				fputc(')', f);
+			}
+		}
+	}
+	if (n > 10)
+		fprintf(f, " and %zu more", n - 10);
+	o1 = variant_order(was);
+	o2 = variant_order(now);
+	if (!n && strcmp(o1, o2)) {
+		o1[strlen(o1) - 2] = o2[strlen(o2) - 2] = '\0';
+		fprintf(f, "the order of its variants (%s -> %s)", o1, o2);
+		n++;
+	}
+	free(o1);
+	free(o2);
+	fclose(f);
+	if (n)
+		r = kb_error("'%s' was changed after the run began: %s; resume reads this copy: restore "
+			     "it, or start a new run", copy, diff);
+	else
+		kb_warn("'%s' was changed after the run began, but only in comments or blanks: resuming",
+			copy);
+out:
+	json_decref(now);
+	free(diff);
+	free(copy);
+	return r;
 }

@@ -42,6 +42,13 @@ int kb_manifest_executor(struct kb_store *s, const char *executor);
  * "stopped", with the run's seconds. */
 int kb_manifest_state(struct kb_store *s, const char *state, double seconds);
 
+/* On --resume: the run directory's variants.conf (conf, loaded from it) is
+ * still the one the run began with, by its SHA-256; where it is not, -1
+ * after a message naming each key changed, added or taken out.  0 where
+ * only comments or blanks changed (a warning), and for a run from before
+ * the manifest recorded it (a warning that it cannot be checked). */
+int kb_manifest_config_check(const struct kb_store *s, const struct kb_conf *conf);
+
 /* A string of the manifest by path ("accel.chosen"), or NULL. */
 const char *kb_manifest_str(const struct kb_store *s, const char *path);
 
