@@ -218,16 +218,22 @@ static int holder_dying(long pid)
 	return dying;
 }
 
-/* The pid a kbench run wrote into the lock, or 0; its text in buf. */
+/* The pid a kbench run wrote into the lock (its text in buf), or 0; 0 too
+ * where the run is on another host (a results directory shared over the
+ * network): this host cannot tell whether it lives. */
 static long lock_pid(int fd, char *buf, size_t size)
 {
-	ssize_t n = pread(fd, buf, size - 1, 0);
-	char *end;
+	char text[320], host[256] = "", *end, *nl;
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
 	long pid;
 
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	text[n > 0 ? n : 0] = '\0';
+	nl = text + strcspn(text, "\n");
+	snprintf(buf, size, "%.*s", (int)(nl - text), text);
 	pid = strtol(buf, &end, 10);
+	if (*nl && nl[1] && gethostname(host, sizeof(host) - 1) == 0 &&
+	    strncmp(nl + 1, host, strcspn(nl + 1, "\n")))
+		return 0;
 	return *buf && !*end && pid > 0 ? pid : 0;
 }
 
@@ -273,10 +279,16 @@ int kb_store_lock(const char *output_dir)
 		return -1;
 	}
 	if (ftruncate(fd, 0) == 0) {
-		int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		char host[256] = "", *text;
+		int n;
 
-		if (pwrite(fd, buf, (size_t)n, 0) != n)
+		/* the host on a line of its own: a kbench from before reads the pid only */
+		gethostname(host, sizeof(host) - 1);
+		text = kb_xasprintf("%ld\n%s\n", (long)getpid(), host);
+		n = (int)strlen(text);
+		if (pwrite(fd, text, (size_t)n, 0) != n)
 			kb_warn("cannot write '%s'", path);
+		free(text);
 	}
 	free(path);
 	return fd;
