@@ -102,9 +102,12 @@ static int resume_run(const char *dir, const char *executor, struct kb_conf *con
 		return KB_EXIT_USAGE;
 	}
 	copy = kb_store_path(store, "variants.conf");
-	if (access(copy, F_OK) < 0) {
-		kb_error("'%s': stopped before it started (no copy of its configuration); start a "
-			 "new run with kbench run VARIANTS.CONF", dir);
+	/* killed before the copy, or between it and the manifest's first
+	 * write (state still "starting": no seed, nothing to check it by) */
+	if (access(copy, F_OK) < 0 || !strcmp(kb_manifest_str(store, "state") ?: "", "starting")) {
+		kb_error("'%s': stopped before it started (%s); start a new run with kbench run "
+			 "VARIANTS.CONF", dir, access(copy, F_OK) < 0 ? "no copy of its configuration"
+			 : "its manifest never recorded the configuration");
 		free(copy);
 		return KB_EXIT_USAGE;
 	}
