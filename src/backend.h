@@ -189,15 +189,7 @@ struct kb_backends_chosen {
 	size_t n_stages;
 };
 
-struct kb_conf;
-/*
- * Choose a run's backends for accel: the first primary (in table order)
- * that accepts, the first overlay that accepts, every stage that accepts.
- * 0; -1 when the configuration asks for what this host cannot give, after a
- * message (*failed_why, malloc'd, says it for the manifest).
- */
-int kb_backends_choose(const struct kb_conf *conf, const char *accel, struct kb_backends_chosen *c,
-		       char **failed_why);
+/* A run chooses them from its configuration: kb_run_choose_backends (run.h). */
 /* The name a run's samples carry by default: the overlay's, else the primary's. */
 const char *kb_backends_name(const struct kb_backends_chosen *c);
 void kb_backends_release(struct kb_backends_chosen *c);

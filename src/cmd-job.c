@@ -130,7 +130,7 @@ static int job_boot(struct kb_conf *conf, struct kb_store *store, long seq)
 	}
 	if (kb_slurm_read_kernel(store->dir, vi, &vs[vi]) < 0)
 		goto out;
-	if (kb_backends_choose(conf, env.accel, &bc, &why) < 0)
+	if (kb_run_choose_backends(conf, env.accel, &bc, &why) < 0)
 		goto out;
 	/* the node must measure as the driver's choice said */
 	if (!was || strcmp(was, kb_backends_name(&bc))) {

@@ -166,7 +166,7 @@ static int choose(const struct kb_conf *conf, struct kb_store *store, int resume
 	kb_info("accelerator %s: %s", *accel, why);
 	free(why);
 	why = NULL;
-	if (kb_backends_choose(conf, *accel, bc, &why) < 0) {
+	if (kb_run_choose_backends(conf, *accel, bc, &why) < 0) {
 		kb_manifest_backends(store, NULL, why);
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;

@@ -397,6 +397,90 @@ const char *kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_
 	return "tcg";
 }
 
+/* One backend's answer; the run record filled when it accepts. */
+static int ask(const struct kb_backend *b, struct kb_backend_env *env, const struct kb_conf *conf,
+	       struct kb_backend_run *out, char **why)
+{
+	void *priv = NULL;
+	int r;
+
+	env->opts = kb_conf_backend_opts(conf, b);
+	*why = NULL;
+	r = b->choose(env, &priv, why);
+	if (!*why)
+		*why = kb_xstrdup("");
+	if (r > 0) {
+		out->b = b;
+		out->priv = priv;
+		out->why = *why;
+		*why = NULL;
+	}
+	return r;
+}
+
+int kb_run_choose_backends(const struct kb_conf *conf, const char *accel, struct kb_backends_chosen *c,
+			   char **failed_why)
+{
+	struct kb_backend_env env = { .qemu = kb_qemu_path(), .accel = accel, .want_primary = conf->backend,
+				      .want_host = conf->host_counters, .seed = conf->seed };
+	size_t n;
+	const struct kb_backend *const *table = kb_backends(&n);
+	char *why = NULL, *declined = NULL;
+	int r = 0;
+
+	memset(c, 0, sizeof(*c));
+	*failed_why = NULL;
+	for (size_t i = 0; i < n && !c->primary.b && r >= 0; i++) {
+		if (table[i]->role != KB_ROLE_PRIMARY)
+			continue;
+		env.declined = declined;
+		r = ask(table[i], &env, conf, &c->primary, &why);
+		if (r == 0) {
+			free(declined);
+			declined = why;
+			why = NULL;
+		}
+	}
+	free(declined);
+	if (r < 0 || !c->primary.b) {
+		*failed_why = why ? why : kb_xstrdup("no primary backend can run here");
+		kb_error("backend = %s, but %s", conf->backend, *failed_why);
+		return -1;
+	}
+	env.primary = c->primary.b;
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_backend *b = table[i];
+
+		if (b->role == KB_ROLE_OVERLAY && !c->overlay.b) {
+			r = ask(b, &env, conf, &c->overlay, &why);
+			if (r < 0) {
+				*failed_why = why;
+				kb_error("%s", why);
+				return -1;
+			}
+			/* the overlays' reasons for declining all say the same
+			 * ("host_counters = off"): keep the first */
+			if (!c->overlay_why || r > 0) {
+				free(c->overlay_why);
+				c->overlay_why = kb_xstrdup(r > 0 ? c->overlay.why : why);
+			}
+			free(why);
+			why = NULL;
+		} else if (b->role == KB_ROLE_STAGE) {
+			struct kb_backend_run st = { 0 };
+
+			r = ask(b, &env, conf, &st, &why);
+			free(why);
+			why = NULL;
+			if (r > 0) {
+				c->stages = kb_xrealloc(c->stages, (c->n_stages + 1) * sizeof(*c->stages));
+				c->stages[c->n_stages++] = st;
+			}
+		}
+	}
+	return 0;
+}
+
 int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
 		const char **path, int *resume, const char **executor)
 {

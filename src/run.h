@@ -4,9 +4,10 @@
 
 /*
  * The stages of `kbench run` that are not a module of their own: building
- * every variant into the run directory, and the accelerator.  The plan
- * (plan.h), the boots (boot.h) and the manifest (manifest.h) have theirs;
- * cmd-run.c strings them together.
+ * every variant into the run directory, the accelerator, and the backends
+ * (the table in backend.h knows no configuration: each backend is told its
+ * options here).  The plan (plan.h), the boots (boot.h) and the manifest
+ * (manifest.h) have theirs; cmd-run.c strings them together.
  */
 
 #include "build.h"
@@ -83,6 +84,17 @@ struct kb_command;
  * error). */
 int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
 		const char **path, int *resume, const char **executor);
+
+/*
+ * Choose a run's backends for accel: the first primary (in table order)
+ * that accepts, the first overlay that accepts, every stage that accepts,
+ * each told its options from conf.  0; -1 when the configuration asks for
+ * what this host cannot give, after a message (*failed_why, malloc'd, says
+ * it for the manifest).
+ */
+struct kb_backends_chosen;
+int kb_run_choose_backends(const struct kb_conf *conf, const char *accel, struct kb_backends_chosen *c,
+			   char **failed_why);
 
 /* The accelerator for [run] accel: KVM only if a guest really makes
  * progress under it and, given a built variant rv and the guest image, that

@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "conf.h"
+#include "run.h"
 #include "scratch.h"
 #include "util.h"
 
@@ -115,7 +116,7 @@ static void choices(void **state)
 
 	(void)state;
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nhost_counters = software\n[variant a]\n"), 0);
-	assert_int_equal(kb_backends_choose(&c, "tcg", &bc, &why), 0);
+	assert_int_equal(kb_run_choose_backends(&c, "tcg", &bc, &why), 0);
 	assert_null(why);
 	assert_ptr_equal(bc.primary.b, &kb_backend_clock);
 	assert_string_equal(bc.primary.why, "backend = clock in the configuration");
@@ -127,7 +128,7 @@ static void choices(void **state)
 	kb_conf_release(&c);
 
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nhost_counters = off\nboot_runs = 0\n[variant a]\n"), 0);
-	assert_int_equal(kb_backends_choose(&c, "kvm", &bc, &why), 0);
+	assert_int_equal(kb_run_choose_backends(&c, "kvm", &bc, &why), 0);
 	assert_ptr_equal(bc.primary.b, &kb_backend_clock);
 	assert_null(bc.overlay.b);
 	assert_string_equal(bc.overlay_why, "host_counters = off in the configuration");
@@ -145,14 +146,14 @@ static void refusals(void **state)
 
 	(void)state;
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nhost_counters = hardware\n[variant a]\n"), 0);
-	assert_int_equal(kb_backends_choose(&c, "tcg", &bc, &why), -1);
+	assert_int_equal(kb_run_choose_backends(&c, "tcg", &bc, &why), -1);
 	assert_non_null(strstr(why, "needs KVM"));
 	free(why);
 	kb_backends_release(&bc);
 	kb_conf_release(&c);
 
 	assert_int_equal(load(&c, "[run]\nbackend = sim\n[variant a]\n"), 0);
-	assert_int_equal(kb_backends_choose(&c, "kvm", &bc, &why), -1);
+	assert_int_equal(kb_run_choose_backends(&c, "kvm", &bc, &why), -1);
 	assert_string_equal(why, "it needs TCG (QEMU plugins do not run under kvm)");
 	free(why);
 	kb_backends_release(&bc);
@@ -173,7 +174,7 @@ static void backend_options(void **state)
 	(void)state;
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nboot_runs = 3\nsim_l1i = 16K:4:32\n"
 				  "[variant a]\n"), 0);
-	assert_int_equal(kb_backends_choose(&c, "tcg", &bc, &why), 0);
+	assert_int_equal(kb_run_choose_backends(&c, "tcg", &bc, &why), 0);
 	assert_int_equal(bc.n_stages, 1);
 	j = bc.stages[0].b->describe(bc.stages[0].priv);
 	text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
