@@ -273,7 +273,7 @@ static void metric(const char *field, const char *accel, struct kb_metric_desc *
 }
 
 const struct kb_backend kb_backend_sim = {
-	.name = "sim",
+	.name = KB_SIM_BACKEND,
 	.api = KB_BACKEND_API,
 	.role = KB_ROLE_PRIMARY,
 	.source = KB_FIG_SIMULATED,

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "proto.h"
 #include "probe.h"
 #include "sim.h"
@@ -749,7 +748,7 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:s}", "variant", sb->variant,
 		      "boot", (json_int_t)sb->boot, "vboot", (json_int_t)sb->vboot, "workload", wl,
 		      "case", cas, "rep", (json_int_t)rep, "region", (json_int_t)r->seq,
-		      "backend", kb_backend_sim.name);
+		      "backend", KB_SIM_BACKEND);
 	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
 		json_object_set_new(j, kb_sim_counter_names[i], json_integer((json_int_t)r->c[i]));
 	json_object_set_new(j, "model_cycles",

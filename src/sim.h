@@ -16,6 +16,9 @@
 
 struct kb_store;
 
+/* The backend's name (backend-sim.c), which its sim.jsonl lines carry. */
+#define KB_SIM_BACKEND "sim"
+
 /* The counters' names, as the plugin writes them (simfmt.h). */
 extern const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS];
 /* The per-virtual-layout counters' names (simfmt.h). */
