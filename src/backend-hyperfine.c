@@ -117,7 +117,7 @@ static void metric(const char *field, const char *accel, struct kb_metric_desc *
 }
 
 const struct kb_backend kb_backend_hyperfine = {
-	.name = "hyperfine",
+	.name = KB_BOOTTIME_BACKEND,
 	.api = KB_BACKEND_API,
 	.role = KB_ROLE_STAGE,
 	.source = KB_FIG_MEASURED,

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "boottime.h"
 #include "hostload.h"
 #include "util.h"
@@ -189,7 +188,7 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 		j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:i,s:i,s:I,s:f,s:s,s:s,s:{}}", "variant", variant,
 			      "boot", (json_int_t)(first_id + (long)i), "vboot", (json_int_t)(i + 1),
 			      "workload", "boot", "case", "boot", "rep", 1, "iterations", 1,
-			      "ns", ns, "ns_per_op", (double)ns, "backend", kb_backend_hyperfine.name,
+			      "ns", ns, "ns_per_op", (double)ns, "backend", KB_BOOTTIME_BACKEND,
 			      "accel", accel, "fields");
 		if (kb_store_append(store, "samples.jsonl", j) < 0)
 			ret = -1;

@@ -4,6 +4,9 @@
 
 #include "store.h"
 
+/* The backend's name (backend-hyperfine.c), which the samples below carry. */
+#define KB_BOOTTIME_BACKEND "hyperfine"
+
 /* Whole-boot timing: hyperfine times `kbench boot-check` (QEMU start to
  * guest exit, the runner doing no workload) p->runs times for one variant.
  * Each good run becomes a sample of workload "boot" in samples.jsonl, with its own boot id (first_id + run - 1, past the ids of
