@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "bloat.h"
-#include "model-input.h"
+#include "names.h"
 #include "pool.h"
 
 /* One function in one case, under two variants (per operation). */

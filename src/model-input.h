@@ -15,27 +15,8 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "names.h"
 #include "pool.h"
-
-/* Open addressing on a key of two words (a != 0) to a 32-bit value. */
-struct kb_htab {
-	uint64_t *key;			/* [2 * cap]; a == 0: an empty slot */
-	uint32_t *val;			/* [cap] */
-	size_t cap, n;
-};
-
-/* Strings, each once, in the order first added; ids index v. */
-struct kb_names {
-	const char **v;
-	size_t n, cap;
-	struct kb_htab index;
-};
-
-/* The id of s (copied into p the first time it is added). */
-uint32_t kb_names_add(struct kb_names *l, struct kb_pool *p, const char *s);
-/* Its id, or l->n when it was never added. */
-size_t kb_names_find(const struct kb_names *l, const char *s);
-void kb_names_release(struct kb_names *l);
 
 /* One metric's finite values in a cell; a single one is kept inline. */
 struct kb_vals {

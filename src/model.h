@@ -105,6 +105,7 @@
 #include <stddef.h>
 
 #include "backend.h"
+#include "names.h"
 #include "pool.h"
 #include "stats.h"
 
@@ -474,17 +475,6 @@ enum kb_ignored {
 /* summary.json's key: "variant", "layout", "wrong_type", "zero_iterations",
  * "negative", "not_integer" */
 const char *kb_ignored_name(enum kb_ignored why);
-
-/* Which names a run directory may hold (kb_model_name_ok): they become
- * paths, gnuplot text and markup, and are checked as they are read. */
-enum kb_name_kind {
-	KB_NAME_VARIANT,	/* as variants.conf allows: letters, digits, '.', '_', '-',
-				 * not first '.' or '-', at most 64; also a backend */
-	KB_NAME_PLAIN,		/* a workload or a field: a letter, then letters,
-				 * digits, '_', at most 64 */
-	KB_NAME_CASE,		/* a workload name, or one with "/k=<digits>" */
-};
-int kb_model_name_ok(enum kb_name_kind kind, const char *s);
 
 struct kb_model {
 	struct kb_pool pool;		/* everything below lives here */
