@@ -204,14 +204,17 @@ static const char *pstr(struct kb_model *m, json_t *o, const char *key)
 	return s ? kb_pool_strdup(&m->pool, s) : NULL;
 }
 
-void kb_model_claim(struct kb_model *m, json_t *manifest, gsl_rng *rng)
+void kb_model_claim(struct kb_model *m, json_t *manifest)
 {
 	json_t *cl = json_object_get(manifest, "claim"), *preds, *p;
 	struct kb_claim_check *out = &m->stated;
+	gsl_rng *rng;
 	size_t i;
 
 	if (!json_is_object(cl) || !json_is_string(json_object_get(cl, "text")))
 		return;
+	/* seeded again before each use (speed): its state before is no matter */
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	out->text = pstr(m, cl, "text");
 	out->source = pstr(m, cl, "source");
 	out->date = pstr(m, cl, "date");
@@ -255,4 +258,5 @@ void kb_model_claim(struct kb_model *m, json_t *manifest, gsl_rng *rng)
 			speed(m, x, (int)k, rng);
 		out->npreds++;
 	}
+	gsl_rng_free(rng);
 }

@@ -87,9 +87,10 @@ struct kb_model_build_args {
 struct kb_model *kb_model_from_input(const struct kb_model_build_args *a);
 /* timing.jsonl's lines (copied) in the boot-timing model, with the caveats
  * of the failed and partial ones. */
-/* The manifest's claim, each prediction judged by the model's figures
- * (model-claim.c): into m->stated. */
-void kb_model_claim(struct kb_model *m, json_t *manifest, gsl_rng *rng);
 void kb_model_timing_outcome(struct kb_model *bt, const struct kb_timing *t, size_t n);
+/* The manifest's claim, each prediction judged by the figures of the
+ * workloads' model m, once built (model-claim.c, over model.c): into
+ * m->stated. */
+void kb_model_claim(struct kb_model *m, json_t *manifest);
 
 #endif

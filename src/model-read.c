@@ -560,6 +560,7 @@ static struct kb_model *models(struct reader *rd, const struct kb_model_opts *o,
 
 	if (!m)
 		return NULL;
+	kb_model_claim(m, rd->manifest);
 	m->dropped.duplicates = rd->dropped.duplicates;
 	m->dropped.names.samples = rd->dropped.names.samples;
 	m->dropped.names.boots = rd->dropped.names.boots;

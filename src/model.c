@@ -1356,8 +1356,6 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 	correlations(m, rng);
 	claims(m);
 	build_sensitive(m);
-	if (!a->workloads)	/* the workloads' model, not the whole boots' */
-		kb_model_claim(m, a->manifest, rng);
 	caveats(m, &cap);
 	gsl_rng_free(rng);
 	free(maps.variant);
