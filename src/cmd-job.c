@@ -82,7 +82,7 @@ static int job_build(struct kb_conf *conf, struct kb_store *store, long index)
 	}
 	if (kb_source_prepare(conf, &src) < 0)
 		goto out_vs;
-	rel = kb_run_variant_dir(rv);
+	rel = kb_store_variant_dir(rv->v->name, rv->layout.layout);
 	vdir = kb_store_path(store, "%s", rel);
 	log = kb_xasprintf("%s/build.log", vdir);
 	if (kb_mkdir_p(vdir, 0755) == 0) {

@@ -184,7 +184,7 @@ int kb_manifest_variant(struct kb_store *s, const struct kb_run_variant *rv, int
 {
 	json_t *j = json_array_get(json_object_get(s->manifest, "variants"), rv->vi);
 	json_t *reps, *r, *pad = json_array();
-	char *dir = kb_run_variant_dir(rv);
+	char *dir = kb_store_variant_dir(rv->v->name, rv->layout.layout);
 
 	if (!j) {
 		json_decref(pad);

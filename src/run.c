@@ -58,13 +58,6 @@ void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs)
 	free(vs);
 }
 
-char *kb_run_variant_dir(const struct kb_run_variant *rv)
-{
-	if (rv->layout.layout == 0)
-		return kb_xasprintf("variants/%s", rv->v->name);
-	return kb_xasprintf("variants/%s/layout-%d", rv->v->name, rv->layout.layout);
-}
-
 /* dst holds src's bytes already (a resume of a run that copied them). */
 static int same_bytes(const char *src, const char *dst)
 {
@@ -128,7 +121,7 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 	for (size_t u = 0; u < kb_run_n(conf) && !kb_interrupted; u++) {
 		struct kb_run_variant *rv = &vs[u];
 		int layout = rv->layout.layout;
-		char *rel = kb_run_variant_dir(rv), *what;
+		char *rel = kb_store_variant_dir(rv->v->name, layout), *what;
 		/* logdir is the run's variants/ (or kbench build's own) */
 		char *vdir = kb_xasprintf("%s%s", logdir, rel + strlen("variants"));
 		char *log = kb_xasprintf("%s/build.log", vdir);

@@ -45,10 +45,6 @@ size_t kb_run_n(const struct kb_conf *conf);
  * every run and comes from the cache (the plan's seed from the clock does
  * not enter). */
 unsigned long long kb_run_layout_seed(const struct kb_conf *conf);
-/* Where the run directory keeps a replica's files, relative to it:
- * variants/NAME for layout 0, variants/NAME/layout-R for the others
- * (malloc'd). */
-char *kb_run_variant_dir(const struct kb_run_variant *rv);
 void kb_run_variants_free(const struct kb_conf *conf, struct kb_run_variant *vs);
 
 /* Build every variant's replicas, or take them from the cache; failures are

@@ -383,6 +383,13 @@ long kb_store_write_errors(const char **first)
 	return write_errors;
 }
 
+char *kb_store_variant_dir(const char *variant, int layout)
+{
+	if (layout == 0)
+		return kb_xasprintf("variants/%s", variant);
+	return kb_xasprintf("variants/%s/layout-%d", variant, layout);
+}
+
 int kb_store_save_manifest(struct kb_store *s)
 {
 	char *text = json_dumps(s->manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

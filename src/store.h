@@ -47,6 +47,10 @@ int kb_store_append(const struct kb_store *s, const char *file, json_t *obj);
 /* malloc'd "<dir>/<fmt...>" */
 char *kb_store_path(const struct kb_store *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Where a run directory keeps the files of a variant's layout replica,
+ * relative to it: variants/NAME for layout 0, variants/NAME/layout-R for
+ * the others (malloc'd). */
+char *kb_store_variant_dir(const char *variant, int layout);
 
 /* Bounds on what a run directory may hold: one line of a .jsonl file, and
  * manifest.json (a crafted run directory cannot make kbench allocate more). */
