@@ -27,12 +27,6 @@ const struct kb_command *kb_command_find(const char *name)
 	return NULL;
 }
 
-int kb_command_usage(const struct kb_command *c, int ret)
-{
-	fputs(c->usage, ret ? stderr : stdout);
-	return ret;
-}
-
 const struct kb_command kb_command_report = {
 	.name = "report",
 	.summary = "write the report of a run directory again",

@@ -26,8 +26,13 @@ struct kb_command {
 /* The table, in the order the usage lists it; n in *n. */
 const struct kb_command *const *kb_commands(size_t *n);
 const struct kb_command *kb_command_find(const char *name);
-/* A command's usage on stdout (ret 0) or stderr; returns ret. */
-int kb_command_usage(const struct kb_command *c, int ret);
+/* A command's usage on stdout (ret 0) or stderr; returns ret.  Inline: a
+ * command prints its usage without calling into the table that lists it. */
+static inline int kb_command_usage(const struct kb_command *c, int ret)
+{
+	fputs(c->usage, ret ? stderr : stdout);
+	return ret;
+}
 
 /* The functions of the commands whose entries commands.c makes. */
 int kb_cmd_report(int argc, char **argv);
