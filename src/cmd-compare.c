@@ -50,7 +50,7 @@ out:
 	return ret;
 }
 
-int kb_cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "force", no_argument, NULL, 'f' },
@@ -84,3 +84,14 @@ int kb_cmd_compare(int argc, char **argv)
 	}
 	return run(argv[optind], argv[optind + 1], force, as_json, &o);
 }
+
+const struct kb_command kb_command_compare = {
+	.name = "compare",
+	.summary = "compare two runs of the same variants (B against A)",
+	.usage = "usage: kbench compare [--force] [--json] [--confidence LEVEL] RUN_A RUN_B\n\n"
+		 "B against A: every variant both runs have, per case and metric.\n\n"
+		 "  --force             compare runs that measured different things\n"
+		 "  --json              print the comparison as JSON instead of markdown\n"
+		 "  --confidence LEVEL  confidence of the intervals (default 0.95)\n",
+	.fn = cmd_compare,
+};

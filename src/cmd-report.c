@@ -29,7 +29,7 @@ int kb_report_option(const struct kb_command *cmd, int c, char **argv, struct kb
 	return kb_command_usage(cmd, KB_EXIT_USAGE);
 }
 
-int kb_cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "confidence", required_argument, NULL, 'c' },
@@ -58,3 +58,14 @@ int kb_cmd_report(int argc, char **argv)
 	printf("%s/report.md\n", dir);
 	return KB_EXIT_OK;
 }
+
+const struct kb_command kb_command_report = {
+	.name = "report",
+	.summary = "write the report of a run directory again",
+	.usage = "usage: kbench report [--confidence LEVEL] RUN_DIR\n\n"
+		 "Write report.md, report.html, summary.json and summary.csv of RUN_DIR again\n"
+		 "from its files.\n\n"
+		 "  --confidence LEVEL  confidence of the intervals, and 1 - LEVEL for the verdicts\n"
+		 "                      (default 0.95)\n",
+	.fn = cmd_report,
+};

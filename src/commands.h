@@ -34,8 +34,4 @@ static inline int kb_command_usage(const struct kb_command *c, int ret)
 	return ret;
 }
 
-/* The functions of the commands whose entries commands.c makes. */
-int kb_cmd_report(int argc, char **argv);
-int kb_cmd_compare(int argc, char **argv);
-
 #endif
