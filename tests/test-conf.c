@@ -319,6 +319,25 @@ static void edit_distance(void **state)
 	assert_int_equal(kb_edit_distance("same", "same"), 0);
 }
 
+/* The manifest.json a new run of c starts with (in a run directory under
+ * the scratch directory), parsed. */
+static json_t *new_manifest(const struct kb_conf *c)
+{
+	struct kb_store s;
+	char *out = kb_xasprintf("%s/results", dir), *path;
+	json_t *m;
+
+	assert_int_equal(kb_store_create(&s, out), 0);
+	assert_int_equal(kb_manifest_init(&s, c), 0);
+	path = kb_store_path(&s, "manifest.json");
+	m = json_load_file(path, 0, NULL);
+	assert_non_null(m);
+	free(path);
+	free(out);
+	kb_store_release(&s);
+	return m;
+}
+
 /* [run] seed is any unsigned 64-bit decimal: 2^64 - 1 is taken, survives
  * manifest.json (as a string: jansson holds no integer above 2^63 - 1) and
  * reads back whole; a small one stays a JSON integer. */
@@ -341,8 +360,7 @@ static void seed_u64_round_trip(void **state)
 	setenv("KBENCH_CACHE", "/tmp/kbench-test-cache", 1);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct kb_conf c;
-		struct kb_store s;
-		char conf[256], *out, *path;
+		char conf[256];
 		json_t *m, *seed;
 
 		snprintf(conf, sizeof(conf),
@@ -350,12 +368,7 @@ static void seed_u64_round_trip(void **state)
 			 "config = CC_OPTIMIZE_FOR_SIZE=y\n", cases[i].text);
 		assert_int_equal(load(&c, conf), 0);
 		assert_true(c.seed == cases[i].seed);
-		out = kb_xasprintf("%s/results", dir);
-		assert_int_equal(kb_store_create(&s, out), 0);
-		assert_int_equal(kb_manifest_init(&s, &c), 0);
-		path = kb_store_path(&s, "manifest.json");
-		m = json_load_file(path, 0, NULL);
-		assert_non_null(m);
+		m = new_manifest(&c);
 		seed = json_object_get(m, "seed");
 		if (cases[i].as_string)
 			assert_string_equal(json_string_value(seed), cases[i].text);
@@ -364,9 +377,6 @@ static void seed_u64_round_trip(void **state)
 		assert_int_equal(kb_json_u64_value(seed, &v), 0);
 		assert_true(v == cases[i].seed);
 		json_decref(m);
-		free(path);
-		free(out);
-		kb_store_release(&s);
 		kb_conf_release(&c);
 	}
 	/* what is not an unsigned 64-bit figure is refused when read back */
@@ -383,8 +393,6 @@ static void seed_u64_round_trip(void **state)
 static void unsafe_flags_recorded(void **state)
 {
 	struct kb_conf c;
-	struct kb_store s;
-	char *out, *path;
 	json_t *m, *u;
 
 	(void)state;
@@ -397,21 +405,13 @@ static void unsafe_flags_recorded(void **state)
 	assert_string_equal(c.unsafe[0].flag, "-wrapper");
 	assert_string_equal(c.unsafe[1].flag, "-fplugin=p.so");
 	assert_int_equal(c.unsafe[1].line, 3);
-	out = kb_xasprintf("%s/results-unsafe", dir);
-	assert_int_equal(kb_store_create(&s, out), 0);
-	assert_int_equal(kb_manifest_init(&s, &c), 0);
-	path = kb_store_path(&s, "manifest.json");
-	m = json_load_file(path, 0, NULL);
-	assert_non_null(m);
+	m = new_manifest(&c);
 	u = json_object_get(m, "unsafe_flags");
 	assert_int_equal(json_array_size(u), 2);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(u, 0), "variant")), "Os");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(u, 0), "key")), "kcflags");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(u, 1), "flag")), "-fplugin=p.so");
 	json_decref(m);
-	free(path);
-	free(out);
-	kb_store_release(&s);
 	kb_conf_release(&c);
 }
 
