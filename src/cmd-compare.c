@@ -4,7 +4,6 @@
  * with the reasons unless --force. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,7 +40,7 @@ static int run(const char *dir_a, const char *dir_b, int force, int as_json, con
 		} else {
 			kb_compare_md(stdout, &c);
 		}
-		ret = fflush(stdout) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
+		ret = KB_EXIT_OK;
 	}
 	kb_compare_release(&c);
 out:
@@ -50,48 +49,54 @@ out:
 	return ret;
 }
 
+struct args {
+	int force, as_json;
+	struct kb_model_opts o;
+};
+
+static int option(void *ctx, int key, const char *value)
+{
+	struct args *a = ctx;
+
+	switch (key) {
+	case KB_LONG('f'):
+		a->force = 1;
+		break;
+	case KB_LONG('j'):
+		a->as_json = 1;
+		break;
+	case KB_LONG('c'):
+		if (kb_report_parse_confidence(value, &a->o) < 0)
+			return kb_command_usage(&kb_command_compare, KB_EXIT_USAGE);
+		break;
+	}
+	return KB_GO_ON;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
-	int force = 0, as_json = 0, c, r;
+	struct args a = { .o = KB_MODEL_OPTS_INIT };
+	int r = kb_command_parse(&kb_command_compare, &argc, &argv, option, &a);
 
-	optind = 0;	/* a fresh scan, whoever parsed before */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			force = 1;
-			break;
-		case 'j':
-			as_json = 1;
-			break;
-		default:
-			r = kb_report_option(&kb_command_compare, c, argv, &o);
-			if (r >= 0)
-				return r;
-		}
-	}
-	if (argc - optind != 2) {
-		kb_error("compare: two run directories, RUN_A and RUN_B");
-		return kb_command_usage(&kb_command_compare, KB_EXIT_USAGE);
-	}
-	return run(argv[optind], argv[optind + 1], force, as_json, &o);
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 2)
+		return kb_command_usage_error(&kb_command_compare, "two run directories, RUN_A and RUN_B");
+	return run(argv[0], argv[1], a.force, a.as_json, &a.o);
 }
+
+static const struct kb_command_option options[] = {
+	{ "force", KB_LONG('f'), NULL, "compare runs that measured different things" },
+	{ "json", KB_LONG('j'), NULL, "print the comparison as JSON instead of markdown" },
+	{ "confidence", KB_LONG('c'), "LEVEL", "confidence of the intervals (default 0.95)" },
+	{ 0 },
+};
 
 const struct kb_command kb_command_compare = {
 	.name = "compare",
 	.summary = "compare two runs of the same variants (B against A)",
 	.usage = "usage: kbench compare [--force] [--json] [--confidence LEVEL] RUN_A RUN_B\n\n"
-		 "B against A: every variant both runs have, per case and metric.\n\n"
-		 "  --force             compare runs that measured different things\n"
-		 "  --json              print the comparison as JSON instead of markdown\n"
-		 "  --confidence LEVEL  confidence of the intervals (default 0.95)\n",
+		 "B against A: every variant both runs have, per case and metric.\n",
+	.options = options,
 	.fn = cmd_compare,
 };

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +16,6 @@
 #include "util.h"
 
 #define MANIFEST_MAX (16u << 20)
-
-static int usage_error(void)
-{
-	fputs(kb_command_miss_o_meter.usage, stderr);
-	return KB_EXIT_USAGE;
-}
 
 /* The manifest's entry of variant name, or NULL. */
 static json_t *variant_entry(json_t *man, const char *name)
@@ -108,62 +101,55 @@ static int pair(const struct kb_miss *m, json_t *man, const char *dir, const cha
 	return ret;
 }
 
+struct args {
+	const char *only;
+	long top;
+	double min;
+};
+
+static int option(void *ctx, int key, const char *value)
+{
+	struct args *a = ctx;
+	char *end;
+
+	errno = 0;
+	switch (key) {
+	case KB_LONG('c'):
+		a->only = value;
+		break;
+	case KB_LONG('t'):
+		a->top = strtol(value, &end, 10);
+		if (errno || *end || a->top < 0)
+			return kb_command_usage_error(&kb_command_miss_o_meter, "--top '%s' is not a count",
+						      value);
+		break;
+	case KB_LONG('m'):
+		a->min = strtod(value, &end);
+		if (errno || *end || !(a->min >= 0))
+			return kb_command_usage_error(&kb_command_miss_o_meter,
+						      "--min '%s' is not a number >= 0", value);
+		break;
+	}
+	return KB_GO_ON;
+}
+
 static int cmd_miss_o_meter(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "case", required_argument, NULL, 'c' },
-		{ "top", required_argument, NULL, 't' },
-		{ "min", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *only = NULL, *dir, *base;
+	struct args a = { 0 };
+	const char *dir, *base;
 	struct kb_miss m = { 0 };
-	char *text = NULL, *path, *end;
-	double min = 0;
-	long top = 0;
+	char *text = NULL, *path;
 	size_t len;
 	json_t *man;
-	int c, r, ret = KB_EXIT_OK;
+	int r, ret = kb_command_parse(&kb_command_miss_o_meter, &argc, &argv, option, &a);
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:t:m:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			only = optarg;
-			break;
-		case 't':
-			errno = 0;
-			top = strtol(optarg, &end, 10);
-			if (errno || *end || top < 0) {
-				kb_error("miss-o-meter: --top '%s' is not a count", optarg);
-				return usage_error();
-			}
-			break;
-		case 'm':
-			errno = 0;
-			min = strtod(optarg, &end);
-			if (errno || *end || !(min >= 0)) {
-				kb_error("miss-o-meter: --min '%s' is not a number >= 0", optarg);
-				return usage_error();
-			}
-			break;
-		case 'h':
-			return kb_command_usage(&kb_command_miss_o_meter, KB_EXIT_OK);
-		case ':':
-			kb_error("miss-o-meter: option '%s' needs a value", argv[optind - 1]);
-			return usage_error();
-		default:
-			kb_error("miss-o-meter: unknown option '%s'", argv[optind - 1]);
-			return usage_error();
-		}
-	}
-	if (argc - optind != 1 && argc - optind != 3) {
-		kb_error("miss-o-meter: a run directory, and either no variants or two");
-		return usage_error();
-	}
-	dir = argv[optind];
+	if (ret != KB_GO_ON)
+		return ret;
+	if (argc != 1 && argc != 3)
+		return kb_command_usage_error(&kb_command_miss_o_meter,
+					      "a run directory, and either no variants or two");
+	ret = KB_EXIT_OK;
+	dir = argv[0];
 	path = kb_xasprintf("%s/manifest.json", dir);
 	r = kb_read_file_max(path, &text, &len, MANIFEST_MAX);
 	man = r < 0 ? NULL : json_loadb(text, len, 0, NULL);
@@ -178,8 +164,8 @@ static int cmd_miss_o_meter(int argc, char **argv)
 	free(text);
 	if (kb_miss_read(&m, dir) < 0) {
 		ret = KB_EXIT_FAILED;
-	} else if (argc - optind == 3) {
-		if (pair(&m, man, dir, argv[optind + 1], argv[optind + 2], only, min, (size_t)top) < 0)
+	} else if (argc == 3) {
+		if (pair(&m, man, dir, argv[1], argv[2], a.only, a.min, (size_t)a.top) < 0)
 			ret = KB_EXIT_FAILED;
 	} else {
 		size_t i;
@@ -195,7 +181,7 @@ static int cmd_miss_o_meter(int argc, char **argv)
 			if (!base || !name || !strcmp(name, base) ||
 			    !kb_model_name_ok(KB_NAME_VARIANT, name))
 				continue;
-			if (pair(&m, man, dir, base, name, only, min, (size_t)top) < 0)
+			if (pair(&m, man, dir, base, name, a.only, a.min, (size_t)a.top) < 0)
 				ret = KB_EXIT_FAILED;
 		}
 	}
@@ -205,14 +191,17 @@ static int cmd_miss_o_meter(int argc, char **argv)
 	if (m.unmatched)
 		kb_warn("miss-o-meter: %ld sim.jsonl lines without their sample in samples.jsonl were "
 			"left out", m.unmatched);
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		kb_error_errno(errno, "miss-o-meter: cannot write the output");
-		ret = KB_EXIT_FAILED;
-	}
 	kb_miss_release(&m);
 	json_decref(man);
 	return ret;
 }
+
+static const struct kb_command_option options[] = {
+	{ "case", KB_LONG('c'), "CASE", "only this case (a name of the report: getppid, icache/k=16)" },
+	{ "top", KB_LONG('t'), "N", "at most N functions each way (growing, shrinking)" },
+	{ "min", KB_LONG('m'), "X", "leave out functions whose changes are all at most X" },
+	{ 0 },
+};
 
 const struct kb_command kb_command_miss_o_meter = {
 	.name = "miss-o-meter",
@@ -222,9 +211,7 @@ const struct kb_command kb_command_miss_o_meter = {
 		 "whose instructions or simulated L1i misses per operation differ between\n"
 		 "variants OLD and NEW (default: the baseline against each other variant), in\n"
 		 "scripts/bloat-o-meter's layout, with each function's size in both kernels\n"
-		 "under bloat-o-meter's names.  Simulated figures, from sim.jsonl.\n\n"
-		 "  --case CASE  only this case (a name of the report: getppid, icache/k=16)\n"
-		 "  --top N      at most N functions each way (growing, shrinking)\n"
-		 "  --min X      leave out functions whose changes are all at most X\n",
+		 "under bloat-o-meter's names.  Simulated figures, from sim.jsonl.\n",
+	.options = options,
 	.fn = cmd_miss_o_meter,
 };

@@ -3,7 +3,6 @@
  * can run here. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,33 +16,31 @@ static const char *yes_no(json_t *b)
 	return json_is_null(b) ? "not probed" : json_is_true(b) ? "yes" : "no";
 }
 
+/* --json sets [0], --no-kvm [1] */
+static int option(void *ctx, int key, const char *value)
+{
+	int *flags = ctx;
+
+	(void)value;
+	flags[key == KB_LONG('n')] = 1;
+	return KB_GO_ON;
+}
+
 static int cmd_probe(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "no-kvm", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
 	const struct kb_backend *const *bs;
 	size_t nb;
-	int opt;
-	int as_json = 0, check_kvm = 1;
+	int flags[2] = { 0, 0 }, r = kb_command_parse(&kb_command_probe, &argc, &argv, option, flags);
 	json_t *j, *cpu, *caches;
 	const char *k;
 	json_t *v;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			as_json = 1;
-		else if (opt == 'n')
-			check_kvm = 0;
-		else
-			return kb_command_usage(&kb_command_probe, opt == 'h' ? KB_EXIT_OK : KB_EXIT_USAGE);
-	}
-	if (optind != argc)
-		return kb_command_usage(&kb_command_probe, KB_EXIT_USAGE);
-	j = kb_probe_host(check_kvm);
-	if (as_json) {
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 0)
+		return kb_command_usage_error(&kb_command_probe, "no operands, but '%s'", argv[0]);
+	j = kb_probe_host(!flags[1]);
+	if (flags[0]) {
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
@@ -84,14 +81,19 @@ static int cmd_probe(int argc, char **argv)
 	return KB_EXIT_OK;
 }
 
+static const struct kb_command_option options[] = {
+	{ "json", KB_LONG('j'), NULL, "print it as JSON" },
+	{ "no-kvm", KB_LONG('n'), NULL, "skip the KVM boot probe (seconds)" },
+	{ 0 },
+};
+
 const struct kb_command kb_command_probe = {
 	.name = "probe",
 	.summary = "what this host can measure (KVM, PMU, caches, QEMU)",
 	.usage = "usage: kbench probe [--json] [--no-kvm]\n\n"
 		 "What this host can measure: KVM (a guest really run), host PMU,\n"
 		 "perf_event_paranoid, CPU and caches (libcpuid), QEMU and its plugin support,\n"
-		 "the compiler, and the backends that can run here.\n\n"
-		 "  --json    print it as JSON\n"
-		 "  --no-kvm  skip the KVM boot probe (seconds)\n",
+		 "the compiler, and the backends that can run here.\n",
+	.options = options,
 	.fn = cmd_probe,
 };

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -44,14 +45,17 @@ static void commands(void)
 	section("COMMANDS");
 	cmds = kb_commands(&n);
 	for (size_t i = 0; i < n; i++) {
+		char *usage = kb_command_help(cmds[i]);
+
 		printf(".SS \"kbench ");
 		text(cmds[i]->name);
 		printf("\"\n");
 		text(cmds[i]->summary);
 		printf("%s.\n", cmds[i]->hidden ? " (kbench runs it itself; not listed by kbench --help)" : "");
 		printf(".PP\n.nf\n");
-		text(cmds[i]->usage);
+		text(usage);
 		printf(".fi\n");
+		free(usage);
 	}
 }
 

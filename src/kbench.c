@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* kbench: does a kernel built for size also run faster?  main: find the
- * subcommand in the table (commands.def) and run it. */
+ * subcommand in the table (commands.def), run it, and check that what it
+ * printed was written (perf's run_builtin). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +29,25 @@ static void usage(FILE *f)
 	fprintf(f, "\n'kbench <command> --help' for a command's options; man kbench for all\n");
 }
 
+/* A command's exit code, or KB_EXIT_FAILED where its output was not
+ * written (a full disk, a closed pipe): said once here, for every command. */
+static int run(const struct kb_command *c, int argc, char **argv)
+{
+	int ret = c->fn(argc, argv), err = 0;
+
+	if (fflush(stdout) != 0)
+		err = errno;
+	else if (ferror(stdout))
+		err = EIO;
+	else if (fclose(stdout) != 0)
+		err = errno;
+	if (err) {
+		kb_error_errno(err, "%s: cannot write the output", c->name);
+		return ret ? ret : KB_EXIT_FAILED;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct kb_command *c;
@@ -45,7 +66,7 @@ int main(int argc, char **argv)
 	}
 	c = kb_command_find(argv[1]);
 	if (c)
-		return c->fn(argc - 1, argv + 1);
+		return run(c, argc - 1, argv + 1);
 	kb_error("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return KB_EXIT_USAGE;

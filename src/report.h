@@ -51,12 +51,6 @@ void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m);
 /* One case's primary metric, one point per layout per variant. */
 void kb_report_plot_layouts(struct kb_doc *d, const struct kb_model *m, size_t cas);
 
-/* The options kbench report and compare share, --confidence ('c') and
- * --help ('h'), and getopt_long's '?' and ':' (a message and the usage on
- * stderr): -1 when parsing goes on, else the exit code to return. */
-struct kb_command;
-int kb_report_option(const struct kb_command *cmd, int c, char **argv, struct kb_model_opts *o);
-
 /* Figures as the report writes them, for kb_doc_fmt("%s", x.s). */
 struct kb_num {
 	char s[64];
