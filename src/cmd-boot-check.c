@@ -3,7 +3,6 @@
  * when the runner says done: the command hyperfine times (boottime.c). */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,56 +34,76 @@ static void check_log(const char *log, const char *fmt, ...)
 	fclose(f);
 }
 
+struct args {
+	struct kb_vm_opts o;
+	const char *log;
+};
+
+static int option(void *ctx, int key, const char *value)
+{
+	struct args *a = ctx;
+	char *end;
+
+	switch (key) {
+	case KB_LONG('k'): a->o.kernel = value; break;
+	case KB_LONG('i'): a->o.initrd = value; break;
+	case KB_LONG('a'): a->o.append = value; break;
+	case KB_LONG('A'):
+		if (strcmp(value, "tcg") && strcmp(value, "kvm"))
+			return kb_command_usage_error(&kb_command_boot_check,
+						      "--accel: '%s' is neither tcg nor kvm", value);
+		a->o.accel = value;
+		break;
+	case KB_LONG('m'):
+		a->o.memory_mb = strtol(value, &end, 10);
+		if (*end || a->o.memory_mb < 32 || a->o.memory_mb > 3072)
+			return kb_command_usage_error(&kb_command_boot_check,
+						      "--memory: '%s' is not 32 to 3072 MiB", value);
+		break;
+	case KB_LONG('t'):
+		a->o.timeout = strtod(value, &end);
+		if (*end || !(a->o.timeout > 0 && a->o.timeout <= 86400))
+			return kb_command_usage_error(&kb_command_boot_check,
+						      "--timeout: '%s' is not 0 to 86400 s", value);
+		break;
+	case KB_LONG('l'): a->log = value; break;
+	case KB_LONG('q'): a->o.qemu_log = value; break;
+	}
+	return KB_GO_ON;
+}
+
 static int cmd_boot_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, 'k' }, { "initrd", required_argument, NULL, 'i' },
-		{ "append", required_argument, NULL, 'a' }, { "accel", required_argument, NULL, 'A' },
-		{ "memory", required_argument, NULL, 'm' }, { "timeout", required_argument, NULL, 't' },
-		{ "log", required_argument, NULL, 'l' }, { "qemu-log", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
-	struct kb_vm_opts o = { .qemu = kb_qemu_path(), .accel = "tcg", .memory_mb = 128,
-				.timeout = 300, .max_bytes = 1 << 20 };
-	const char *log = NULL;
-	char *end, *reason;
-	int opt, r;
+	struct args a = { .o = { .qemu = kb_qemu_path(), .accel = "tcg", .memory_mb = 128,
+				 .timeout = 300, .max_bytes = 1 << 20 } };
+	char *reason;
+	int r = kb_command_parse(&kb_command_boot_check, &argc, &argv, option, &a);
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'k': o.kernel = optarg; break;
-		case 'i': o.initrd = optarg; break;
-		case 'a': o.append = optarg; break;
-		case 'A':
-			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm"))
-				return kb_error("--accel: '%s' is neither tcg nor kvm", optarg), KB_EXIT_USAGE;
-			o.accel = optarg;
-			break;
-		case 'm':
-			o.memory_mb = strtol(optarg, &end, 10);
-			if (*end || o.memory_mb < 32 || o.memory_mb > 3072)
-				return kb_error("--memory: '%s' is not 32 to 3072 MiB", optarg), KB_EXIT_USAGE;
-			break;
-		case 't':
-			o.timeout = strtod(optarg, &end);
-			if (*end || !(o.timeout > 0 && o.timeout <= 86400))
-				return kb_error("--timeout: '%s' is not 0 to 86400 s", optarg), KB_EXIT_USAGE;
-			break;
-		case 'l': log = optarg; break;
-		case 'q': o.qemu_log = optarg; break;
-		case 'h': return kb_command_usage(&kb_command_boot_check, KB_EXIT_OK);
-		default: return kb_command_usage(&kb_command_boot_check, KB_EXIT_USAGE);
-		}
-	}
-	if (optind != argc || !o.kernel || !o.initrd || !o.append)
-		return kb_command_usage(&kb_command_boot_check, KB_EXIT_USAGE);
-	r = kb_vm_check(&o, &reason, NULL);
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 0)
+		return kb_command_usage_error(&kb_command_boot_check, "no operands, but '%s'", argv[0]);
+	if (!a.o.kernel || !a.o.initrd || !a.o.append)
+		return kb_command_usage_error(&kb_command_boot_check,
+					      "--kernel, --initrd and --append are needed");
+	r = kb_vm_check(&a.o, &reason, NULL);
 	if (r < 0)
-		check_log(log, "boot-check: %s", reason);
+		check_log(a.log, "boot-check: %s", reason);
 	free(reason);
 	return r < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
 }
+
+static const struct kb_command_option options[] = {
+	{ "kernel", KB_LONG('k'), "BZIMAGE", "the kernel" },
+	{ "initrd", KB_LONG('i'), "CPIO", "the guest runner's initramfs" },
+	{ "append", KB_LONG('a'), "CMDLINE", "the kernel's command line" },
+	{ "accel", KB_LONG('A'), "tcg|kvm", "QEMU's accelerator (default tcg)" },
+	{ "memory", KB_LONG('m'), "MIB", "the guest's memory, 32 to 3072 MiB (default 128)" },
+	{ "timeout", KB_LONG('t'), "S", "give up after S seconds (default 300)" },
+	{ "log", KB_LONG('l'), "FILE", "append why a boot failed to FILE" },
+	{ "qemu-log", KB_LONG('q'), "FILE", "QEMU's own log" },
+	{ 0 },
+};
 
 const struct kb_command kb_command_boot_check = {
 	.name = "boot-check",
@@ -94,6 +113,7 @@ const struct kb_command kb_command_boot_check = {
 		 "                         [--log FILE] [--qemu-log FILE]\n\n"
 		 "One boot of the guest runner; exit 0 only when it reported done and QEMU\n"
 		 "exited by itself.  What `kbench run` has hyperfine time for workload 'boot'.\n",
+	.options = options,
 	.fn = cmd_boot_check,
 	.hidden = 1,
 };

@@ -16,9 +16,9 @@ static int cmd_build(int argc, char **argv)
 	struct kb_run_variant *vs;
 	const char *path;
 	char *logdir;
-	int resume, failed, r = kb_run_args(&kb_command_build, argc, argv, 0, &path, &resume, NULL);
+	int resume, failed, r = kb_run_args(&kb_command_build, argc, argv, &path, &resume, NULL);
 
-	if (r >= 0)
+	if (r != KB_GO_ON)
 		return r;
 	if (kb_conf_load(&conf, path) < 0 || kb_conf_check_paths(&conf) < 0) {
 		kb_conf_release(&conf);
@@ -50,11 +50,16 @@ static int cmd_build(int argc, char **argv)
 	return failed == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
 }
 
+static const struct kb_command_option options[] = {	/* kb_run_args's keys */
+	{ "help-config", KB_LONG('C'), NULL, "every key of VARIANTS.CONF, with its default" },
+	{ 0 },
+};
+
 const struct kb_command kb_command_build = {
 	.name = "build",
 	.summary = "build the kernels of variants.conf only",
 	.usage = "usage: kbench build [--help-config] VARIANTS.CONF\n\n"
-		 "Build every variant's kernel, or find it in the cache, and print a table of them.\n\n"
-		 "  --help-config  every key of VARIANTS.CONF, with its default\n",
+		 "Build every variant's kernel, or find it in the cache, and print a table of them.\n",
+	.options = options,
 	.fn = cmd_build,
 };

@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -1345,66 +1344,84 @@ out:
 	return ret;
 }
 
+struct args {
+	const char *cases, *under, *only, *executor, *flags;
+	int resume, by_flag;
+};
+
+static int option(void *ctx, int key, const char *value)
+{
+	struct args *a = ctx;
+
+	switch (key) {
+	case KB_LONG('c'): a->cases = value; break;
+	case KB_LONG('u'): a->under = value; break;
+	case KB_LONG('o'): a->only = value; break;
+	case KB_LONG('r'): a->resume = 1; break;
+	case KB_LONG('f'): a->by_flag = 1; break;
+	case KB_LONG('F'): a->flags = value; break;
+	case KB_LONG('e'):
+		if (strcmp(value, "local") && strcmp(value, "slurm"))
+			return kb_command_usage_error(&kb_command_explain, "--executor '%s': local or slurm",
+						      value);
+		a->executor = value;
+		break;
+	}
+	return KB_GO_ON;
+}
+
 static int cmd_explain(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cases", required_argument, NULL, 'c' },
-		{ "under", required_argument, NULL, 'u' },
-		{ "only", required_argument, NULL, 'o' },
-		{ "resume", no_argument, NULL, 'r' },
-		{ "by-flag", no_argument, NULL, 'f' },
-		{ "flags", required_argument, NULL, 'F' },
-		{ "executor", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *cases = NULL, *under = NULL, *only = NULL, *executor = NULL, *flags = NULL;
-	int resume = 0, by_flag = 0, c, r;
+	const struct kb_command *c = &kb_command_explain;
+	struct args a = { 0 };
+	int r = kb_command_parse(c, &argc, &argv, option, &a);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cases = optarg; break;
-		case 'u': under = optarg; break;
-		case 'o': only = optarg; break;
-		case 'r': resume = 1; break;
-		case 'f': by_flag = 1; break;
-		case 'F': flags = optarg; break;
-		case 'e':
-			if (strcmp(optarg, "local") && strcmp(optarg, "slurm")) {
-				kb_error("--executor '%s': local or slurm", optarg);
-				return KB_EXIT_USAGE;
-			}
-			executor = optarg;
-			break;
-		case 'h': return kb_command_usage(&kb_command_explain, KB_EXIT_OK);
-		default: return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
-		}
-	}
-	if (resume) {
+	if (r != KB_GO_ON)
+		return r;
+	if (a.resume) {
 		char *state = NULL, *mpath;
 		json_t *mf;
 
-		if (argc - optind != 1 || cases || under || only || by_flag || flags)
-			return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
-		mpath = kb_xasprintf("%s/manifest.json", argv[optind]);
+		if (a.cases || a.under || a.only || a.by_flag || a.flags)
+			return kb_command_usage_error(c, "--resume takes no option but --executor");
+		if (argc != 1)
+			return kb_command_usage_error(c, "--resume: one run directory, RUN_DIR");
+		mpath = kb_xasprintf("%s/manifest.json", argv[0]);
 		mf = json_load_file(mpath, 0, NULL);
 		free(mpath);
 		if (mf && json_string_value(json_object_get(mf, "state")))
 			state = kb_xstrdup(json_string_value(json_object_get(mf, "state")));
 		json_decref(mf);
 		r = state && !strcmp(state, "complete") ? KB_EXIT_OK
-			: kb_run_main(argv[optind], NULL, 1, executor, NULL);
+			: kb_run_main(argv[0], NULL, 1, a.executor, NULL);
 		free(state);
 		if (kb_interrupted)
 			return r;
-		return explain_write(argv[optind]) < 0 && r == KB_EXIT_OK ? KB_EXIT_FAILED : r;
+		return explain_write(argv[0]) < 0 && r == KB_EXIT_OK ? KB_EXIT_FAILED : r;
 	}
-	if (argc - optind != 3 || (under && only) || (flags && !by_flag) || (by_flag && under))
-		return kb_command_usage(&kb_command_explain, KB_EXIT_USAGE);
-	return start(argv[optind], argv[optind + 1], argv[optind + 2], cases, under, only, by_flag,
-		     flags, executor);
+	if (argc != 3)
+		return kb_command_usage_error(c, "three operands, VARIANTS.CONF, A and B");
+	if (a.under && a.only)
+		return kb_command_usage_error(c, "--under or --only, not both");
+	if (a.flags && !a.by_flag)
+		return kb_command_usage_error(c, "--flags goes with --by-flag");
+	if (a.by_flag && a.under)
+		return kb_command_usage_error(c, "--by-flag does not take --under");
+	return start(argv[0], argv[1], argv[2], a.cases, a.under, a.only, a.by_flag, a.flags,
+		     a.executor);
 }
+
+static const struct kb_command_option options[] = {
+	{ "cases", KB_LONG('c'), "LIST", "the run's workloads (default: the configuration's)" },
+	{ "under", KB_LONG('u'), "DIR", "the parts: DIR's children (default: the top-level directories)" },
+	{ "only", KB_LONG('o'), "PATHS", "the parts: these directories or objects, comma-separated,\n"
+	  "none inside another" },
+	{ "by-flag", KB_LONG('f'), NULL, "attribute by optimizer setting instead of by part" },
+	{ "flags", KB_LONG('F'), "NAMES", "only these settings (names as --by-flag lists them)" },
+	{ "resume", KB_LONG('r'), NULL, "finish an explain run that was stopped, then write its files" },
+	{ "executor", KB_LONG('e'), "E", "local or slurm, as kbench run" },
+	{ 0 },
+};
 
 const struct kb_command kb_command_explain = {
 	.name = "explain",
@@ -1430,14 +1447,7 @@ const struct kb_command kb_command_explain = {
 		 "the option): an empty list or element, a name or path given twice, parts\n"
 		 "that overlap, an unknown workload, a path not in the kernel tree; and,\n"
 		 "once A and B are built, before any hybrid is, a part of --only that holds\n"
-		 "no object they compile differently.\n\n"
-		 "  --cases LIST   the run's workloads (default: the configuration's)\n"
-		 "  --under DIR    the parts: DIR's children (default: the top-level directories)\n"
-		 "  --only PATHS   the parts: these directories or objects, comma-separated,\n"
-		 "                 none inside another\n"
-		 "  --by-flag      attribute by optimizer setting instead of by part\n"
-		 "  --flags NAMES  only these settings (names as --by-flag lists them)\n"
-		 "  --resume       finish an explain run that was stopped, then write its files\n"
-		 "  --executor E   local or slurm, as kbench run\n",
+		 "no object they compile differently.\n",
+	.options = options,
 	.fn = cmd_explain,
 };

@@ -19,13 +19,13 @@ static int cmd_hybrid_cc(int argc, char **argv)
 {
 	const char *out = NULL;
 	char *path, *cmd = NULL;
-	int cc;
+	int cc = kb_command_parse(&kb_command_hybrid_cc, &argc, &argv, NULL, NULL);
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return kb_command_usage(&kb_command_hybrid_cc, KB_EXIT_OK);
-	if (argc < 4 || strcmp(argv[2], "--"))
-		return kb_command_usage(&kb_command_hybrid_cc, KB_EXIT_USAGE);
-	cc = 3;
+	if (cc != KB_GO_ON)
+		return cc;
+	if (argc < 3 || strcmp(argv[1], "--"))
+		return kb_command_usage_error(&kb_command_hybrid_cc, "SPEC, --, then the compiler's command");
+	cc = 2;
 	for (int i = cc + 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
@@ -34,7 +34,7 @@ static int cmd_hybrid_cc(int argc, char **argv)
 	}
 	if (out && out[0] != '/' && !strstr(out, "..") && strlen(out) > 2 &&
 	    !strcmp(out + strlen(out) - 2, ".o")) {
-		path = kb_xasprintf("%s/%s", argv[1], out);
+		path = kb_xasprintf("%s/%s", argv[0], out);
 		if (access(path, F_OK) == 0 && kb_read_file(path, &cmd, NULL) < 0) {
 			kb_error("hybrid-cc: cannot read '%s'", path);
 			return KB_EXIT_FAILED;
@@ -59,4 +59,5 @@ const struct kb_command kb_command_hybrid_cc = {
 		 "compiled by the command recorded there ([variant] hybrid).\n",
 	.fn = cmd_hybrid_cc,
 	.hidden = 1,
+	.options_first = 1,	/* the compiler's options are its own */
 };

@@ -154,18 +154,20 @@ static int cmd_job(int argc, char **argv)
 	struct kb_conf conf = { 0 };
 	struct kb_store store = { 0 };
 	long id;
-	int r = -1;
+	int r = kb_command_parse(&kb_command_job, &argc, &argv, NULL, NULL);
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-		return kb_command_usage(&kb_command_job, KB_EXIT_OK);
-	if (argc != 4 || (strcmp(argv[1], "build") && strcmp(argv[1], "boot")))
-		return kb_command_usage(&kb_command_job, KB_EXIT_USAGE);
-	id = number(argv[3], !strcmp(argv[1], "build") ? "variant index" : "boot");
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 3 || (strcmp(argv[0], "build") && strcmp(argv[0], "boot")))
+		return kb_command_usage_error(&kb_command_job, "build or boot, RUN_DIR and a number");
+	id = number(argv[2], !strcmp(argv[0], "build") ? "variant index" : "boot");
 	if (id < 0)
 		return KB_EXIT_USAGE;
-	if (see_run(argv[2], &store, &conf) == 0)
-		r = !strcmp(argv[1], "build") ? job_build(&conf, &store, id)
+	if (see_run(argv[1], &store, &conf) == 0)
+		r = !strcmp(argv[0], "build") ? job_build(&conf, &store, id)
 					       : job_boot(&conf, &store, id);
+	else
+		r = -1;
 	kb_store_release(&store);
 	kb_conf_release(&conf);
 	if (kb_interrupted)
@@ -183,4 +185,5 @@ const struct kb_command kb_command_job = {
 		 "or boot the run's boot BOOT (its number in the plan) and append its samples.\n",
 	.fn = cmd_job,
 	.hidden = 1,
+	.options_first = 1,
 };

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,93 +60,90 @@ static void print_region(const char *label, const struct kb_sim_region *r)
 	       r->c[KB_SIM_kfoot_lines]);
 }
 
+struct args {
+	struct kb_sim_geom l1i, l2;
+	const char *map, *out;
+	struct kb_sim_vl vl;
+	int as_json;
+};
+
+static int option(void *ctx, int key, const char *value)
+{
+	const struct kb_command *c = &kb_command_sim;
+	struct args *a = ctx;
+	unsigned long long num;
+	const char *bad;
+	char *end;
+
+	errno = 0;
+	switch (key) {
+	case KB_LONG('j'):
+		a->as_json = 1;
+		break;
+	case KB_LONG('I'):
+	case KB_LONG('L'):
+		if (kb_sim_geom_parse(value, key == KB_LONG('L'), key == KB_LONG('L') ? &a->l2 : &a->l1i,
+				      &bad) < 0)
+			return kb_command_usage_error(c, "--%s '%s': %s", key == KB_LONG('L') ? "l2" : "l1i",
+						      value, bad);
+		break;
+	case KB_LONG('m'):
+		a->map = value;
+		break;
+	case KB_LONG('V'):
+	case KB_LONG('S'):
+		num = strtoull(value, &end, 10);
+		if (key == KB_LONG('V'))
+			a->vl.n = num <= KB_SIM_VL_MAX ? (unsigned)num : KB_SIM_VL_MAX + 1;
+		else
+			a->vl.seed = num;
+		if (!*value || *end || errno || *value == '-' || a->vl.n > KB_SIM_VL_MAX)
+			return kb_command_usage_error(c, "--%s '%s': expected %s",
+						      key == KB_LONG('V') ? "vl" : "vl-seed", value,
+						      key == KB_LONG('V') ? "a number of layouts from 0 to 64"
+									  : "a number");
+		break;
+	case KB_LONG('P'):
+		if (strcmp(value, "pad") && strcmp(value, "shuffle"))
+			return kb_command_usage_error(c, "--vl-place '%s': expected pad or shuffle", value);
+		a->vl.place = value;
+		break;
+	case KB_LONG('N'):
+		num = strtoull(value, &end, 10);
+		if (!*value || *end || errno || *value == '-' || num < 1 || num > 4096)
+			return kb_command_usage_error(c, "--vl-pads '%s': expected a number from 1 to 4096",
+						      value);
+		a->vl.pads = (unsigned)num;
+		break;
+	case KB_LONG('F'):
+		a->vl.file = value;
+		break;
+	case KB_LONG('D'):
+		a->vl.dump = value;
+		break;
+	case KB_LONG('o'):
+		a->out = value;
+		break;
+	}
+	return KB_GO_ON;
+}
+
 static int cmd_sim(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "l1i", required_argument, NULL, 'I' }, { "l2", required_argument, NULL, 'L' },
-		{ "map", required_argument, NULL, 'm' }, { "out", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
-		{ "vl", required_argument, NULL, 'V' }, { "vl-seed", required_argument, NULL, 'S' },
-		{ "vl-file", required_argument, NULL, 'F' }, { "vl-dump", required_argument, NULL, 'D' },
-		{ "vl-place", required_argument, NULL, 'P' }, { "vl-pads", required_argument, NULL, 'N' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct kb_sim_geom l1i = { 32768, 8, 64 }, l2 = { 1u << 20, 16, 64 };
-	const char *map = NULL, *out = NULL, *bad;
-	struct kb_sim_vl vl = { 0 };
-	unsigned long long num;
-	char *end;
+	struct args a = { .l1i = { 32768, 8, 64 }, .l2 = { 1u << 20, 16, 64 } };
+	const char *out;
 	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL, *qemu = NULL;
-	int as_json = 0, i, r, opt, ret = KB_EXIT_FAILED;
+	int r, ret = KB_EXIT_FAILED;
 	char **qargv;
 	struct kb_sim_out o;
 
-	kb_sim_host_geom(&l1i, &l2);
-	optind = 1;
-	/* '+': options end at PROGRAM, whose own arguments are its own */
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			return kb_command_usage(&kb_command_sim, KB_EXIT_OK);
-		case 'j':
-			as_json = 1;
-			break;
-		case 'I':
-		case 'L':
-			if (kb_sim_geom_parse(optarg, opt == 'L', opt == 'L' ? &l2 : &l1i, &bad) < 0) {
-				kb_error("--%s '%s': %s", opt == 'L' ? "l2" : "l1i", optarg, bad);
-				return KB_EXIT_USAGE;
-			}
-			break;
-		case 'm':
-			map = optarg;
-			break;
-		case 'V':
-		case 'S':
-			errno = 0;
-			num = strtoull(optarg, &end, 10);
-			if (opt == 'V')
-				vl.n = num <= KB_SIM_VL_MAX ? (unsigned)num : KB_SIM_VL_MAX + 1;
-			else
-				vl.seed = num;
-			if (!*optarg || *end || errno || *optarg == '-' || vl.n > KB_SIM_VL_MAX) {
-				kb_error("--%s '%s': expected %s", opt == 'V' ? "vl" : "vl-seed", optarg,
-					 opt == 'V' ? "a number of layouts from 0 to 64" : "a number");
-				return KB_EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			if (strcmp(optarg, "pad") && strcmp(optarg, "shuffle")) {
-				kb_error("--vl-place '%s': expected pad or shuffle", optarg);
-				return KB_EXIT_USAGE;
-			}
-			vl.place = optarg;
-			break;
-		case 'N':
-			errno = 0;
-			num = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || errno || *optarg == '-' || num < 1 || num > 4096) {
-				kb_error("--vl-pads '%s': expected a number from 1 to 4096", optarg);
-				return KB_EXIT_USAGE;
-			}
-			vl.pads = (unsigned)num;
-			break;
-		case 'F':
-			vl.file = optarg;
-			break;
-		case 'D':
-			vl.dump = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		default:
-			return kb_command_usage(&kb_command_sim, KB_EXIT_USAGE);
-		}
-	}
-	i = optind;
-	if (i >= argc)
-		return kb_command_usage(&kb_command_sim, KB_EXIT_USAGE);
+	kb_sim_host_geom(&a.l1i, &a.l2);
+	r = kb_command_parse(&kb_command_sim, &argc, &argv, option, &a);
+	if (r != KB_GO_ON)
+		return r;
+	if (argc < 1)
+		return kb_command_usage_error(&kb_command_sim, "no PROGRAM to run");
+	out = a.out;
 	qemu = qemu_user_path();
 	if (!qemu || access(qemu, X_OK) < 0) {
 		kb_error("kbench sim needs qemu-i386: install Debian package 'qemu-user' "
@@ -172,13 +168,13 @@ static int cmd_sim(int argc, char **argv)
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, out, map, &l1i, &l2, &vl);
-	qargv = kb_xcalloc((size_t)(argc - i) + 4, sizeof(*qargv));
+	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl);
+	qargv = kb_xcalloc((size_t)argc + 4, sizeof(*qargv));
 	qargv[0] = qemu;
 	qargv[1] = "-plugin";
 	qargv[2] = spec;
-	for (int k = i; k < argc; k++)
-		qargv[3 + k - i] = argv[k];
+	for (int k = 0; k < argc; k++)
+		qargv[3 + k] = argv[k];
 	unlink(log);
 	r = kb_run_argv(qargv, NULL, log);
 	free(qargv);
@@ -198,10 +194,10 @@ static int cmd_sim(int argc, char **argv)
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	if (as_json) {
+	if (a.as_json) {
 		json_t *j = json_object(), *regs = json_array();
 
-		json_object_set_new(j, "program", json_string(argv[i]));
+		json_object_set_new(j, "program", json_string(argv[0]));
 		json_object_set_new(j, "exit_status", json_integer(r));
 		json_object_set_new(j, "l1i", json_sprintf("%u:%u:%u", o.l1i.size, o.l1i.ways, o.l1i.line));
 		json_object_set_new(j, "l2", o.l2.size ? json_sprintf("%u:%u:%u", o.l2.size, o.l2.ways,
@@ -269,6 +265,27 @@ out:
 	return ret;
 }
 
+static const struct kb_command_option options[] = {
+	{ "l1i", KB_LONG('I'), "G", "the L1i simulated (default: this host's, libcpuid)" },
+	{ "l2", KB_LONG('L'), "G", "the L2 behind it, or off (default: this host's)" },
+	{ "map", KB_LONG('m'), "FILE", "`nm PROGRAM` output (or a System.map) for per-function counts" },
+	{ "vl", KB_LONG('V'), "K", "also simulate K virtual layouts (seeded), placed by --vl-place" },
+	{ "vl-seed", KB_LONG('S'), "N", "their seed (default 0)" },
+	{ "vl-place", KB_LONG('P'), "HOW", "pad: the map's order kept, 16 to 4080 bytes of padding\n"
+	  "(steps of 16) before --vl-pads functions drawn by size:\n"
+	  "the code after each moves on, as a padded build's does\n"
+	  "(the default); shuffle: each run of the map's functions\n"
+	  "shuffled and packed, each keeping its alignment (16 at most)" },
+	{ "vl-pads", KB_LONG('N'), "N", "padding points per layout (default 8)" },
+	{ "vl-file", KB_LONG('F'), "FILE", "placements to simulate as well (\"layout\", then\n"
+	  "\"START SIZE NEW\" per range; an address outside them stays)" },
+	{ "vl-dump", KB_LONG('D'), "FILE", "write every layout's placement, in --vl-file's format" },
+	{ "out", KB_LONG('o'), "FILE", "keep the plugin's own output in FILE and the program's\n"
+	  "in FILE.log" },
+	{ "json", KB_LONG('j'), NULL, "print JSON instead of a table" },
+	{ 0 },
+};
+
 const struct kb_command kb_command_sim = {
 	.name = "sim",
 	.summary = "run a static i386 program under kbench's cache-simulating QEMU plugin",
@@ -277,24 +294,10 @@ const struct kb_command kb_command_sim = {
 		 "                  [--vl-file FILE] [--vl-dump FILE]\n"
 		 "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
 		 "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
-		 "counted: per region between the guest's markers, and for the whole run.\n\n"
-		 "  --l1i G    the L1i simulated (default: this host's, libcpuid)\n"
-		 "  --l2 G     the L2 behind it, or off (default: this host's)\n"
-		 "  --map FILE `nm PROGRAM` output (or a System.map) for per-function counts\n"
-		 "  --vl K     also simulate K virtual layouts (seeded), placed by --vl-place\n"
-		 "  --vl-seed N  their seed (default 0)\n"
-		 "  --vl-place pad  the map's order kept, 16 to 4080 bytes of padding (steps of\n"
-		 "             16) before --vl-pads functions drawn by size: the code after\n"
-		 "             each moves on, as a padded build's does (the default)\n"
-		 "  --vl-place shuffle  each run of the map's functions shuffled and packed,\n"
-		 "             each keeping its alignment (16 at most)\n"
-		 "  --vl-pads N  padding points per layout (default 8)\n"
-		 "  --vl-file FILE  placements to simulate as well (\"layout\", then\n"
-		 "             \"START SIZE NEW\" per range; an address outside them stays)\n"
-		 "  --vl-dump FILE  write every layout's placement, in --vl-file's format\n"
-		 "  --out FILE keep the plugin's own output in FILE and the program's in FILE.log\n"
-		 "  --json     print JSON instead of a table\n\n"
-		 "Exit status 1 when markers are nested, unbalanced or never ended, 3 when\n"
-		 "qemu-i386 or the plugin cannot run here.\n",
+		 "counted: per region between the guest's markers, and for the whole run.\n",
+	.options = options,
+	.footer = "Exit status 1 when markers are nested, unbalanced or never ended, 3 when\n"
+		  "qemu-i386 or the plugin cannot run here.\n",
 	.fn = cmd_sim,
+	.options_first = 1,	/* options end at PROGRAM, whose own arguments are its own */
 };

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -474,52 +473,47 @@ int kb_run_choose_backends(const struct kb_conf *conf, const char *accel, struct
 	return 0;
 }
 
-int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
-		const char **path, int *resume, const char **executor)
+struct run_args {
+	const struct kb_command *c;
+	int *resume;
+	const char **executor;
+};
+
+static int run_option(void *ctx, int key, const char *value)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "help-config", no_argument, NULL, 'C' },
-		{ "resume", no_argument, NULL, 'r' },
-		{ "executor", required_argument, NULL, 'x' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
+	struct run_args *a = ctx;
+
+	switch (key) {
+	case KB_LONG('C'):
+		kb_conf_help(stdout);
+		return KB_EXIT_OK;
+	case KB_LONG('x'):
+		if (strcmp(value, "local") && strcmp(value, "slurm"))
+			return kb_command_usage_error(a->c, "--executor '%s': local or slurm", value);
+		*a->executor = value;
+		break;
+	case KB_LONG('r'):
+		*a->resume = 1;
+		break;
+	}
+	return KB_GO_ON;
+}
+
+int kb_run_args(const struct kb_command *c, int argc, char **argv, const char **path, int *resume,
+		const char **executor)
+{
+	const char *ignored;
+	struct run_args a = { c, resume, executor ? executor : &ignored };
+	int r;
 
 	*path = NULL;
 	*resume = 0;
-	if (executor)
-		*executor = NULL;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			return kb_command_usage(c, KB_EXIT_OK);
-		case 'C':
-			kb_conf_help(stdout);
-			return KB_EXIT_OK;
-		case 'x':
-			if (executor && (!strcmp(optarg, "local") || !strcmp(optarg, "slurm"))) {
-				*executor = optarg;
-				break;
-			}
-			if (executor) {
-				kb_error("--executor '%s': local or slurm", optarg);
-				return KB_EXIT_USAGE;
-			}
-			return kb_command_usage(c, KB_EXIT_USAGE);
-		case 'r':
-			if (allow_resume) {
-				*resume = 1;
-				break;
-			}
-			/* fall through */
-		default:
-			return kb_command_usage(c, KB_EXIT_USAGE);
-		}
-	}
-	if (argc - optind != 1)
-		return kb_command_usage(c, KB_EXIT_USAGE);
-	*path = argv[optind];
-	return -1;
+	*a.executor = NULL;
+	r = kb_command_parse(c, &argc, &argv, run_option, &a);
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 1)
+		return kb_command_usage_error(c, "one configuration file%s", *resume ? " or run directory" : "");
+	*path = argv[0];
+	return KB_GO_ON;
 }

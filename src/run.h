@@ -73,13 +73,14 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 		char **run_dir);
 
 struct kb_command;
-/* The arguments of `kbench run` (allow_resume) and `kbench build`: the
- * configuration (or run directory) in *path, --resume in *resume,
- * --executor in *executor (NULL: not given; executor NULL: no such option).  Returns
- * -1 to go on, else the exit code (after --help, --help-config or a usage
- * error). */
-int kb_run_args(const struct kb_command *c, int argc, char **argv, int allow_resume,
-		const char **path, int *resume, const char **executor);
+/* The arguments of `kbench run` and `kbench build`, by c's option table
+ * (keys KB_LONG('C') --help-config, KB_LONG('r') --resume, KB_LONG('x')
+ * --executor): the configuration (or run directory) in *path, --resume in
+ * *resume, --executor in *executor (NULL: not given; executor NULL: no such
+ * option).  Returns KB_GO_ON, else the exit code (after --help,
+ * --help-config or a usage error). */
+int kb_run_args(const struct kb_command *c, int argc, char **argv, const char **path, int *resume,
+		const char **executor);
 
 /*
  * Choose a run's backends for accel: the first primary (in table order)
