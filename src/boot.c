@@ -15,6 +15,7 @@
 #include "counters.h"
 #include "hostload.h"
 #include "record.h"
+#include "rundir.h"
 #include "util.h"
 #include "vm.h"
 
@@ -125,7 +126,8 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 	unsigned long long rep, iter, ns, k;
 	const char *wl = kb_record_get(r, "wl"), *backend;
 	struct kb_backend_sample bs;
-	json_t *j, *fields;
+	struct kb_rundir_sample s;
+	json_t *fields;
 	char *cas;
 
 	if (!wl || !workload_planned(conf, wl))
@@ -160,16 +162,14 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 		free(cas);
 		return;
 	}
-	j = json_pack("{s:s,s:i,s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:f,s:s,s:s,s:o}",
-		      "variant", b->variant, "layout", b->layout, "boot", (json_int_t)b->seq,
-		      "vboot", (json_int_t)b->vboot,
-		      "workload", wl, "case", cas, "rep", (json_int_t)rep,
-		      "iterations", (json_int_t)iter, "ns", (json_int_t)ns,
-		      "ns_per_op", (double)ns / (double)iter, "backend", backend,
-		      "accel", b->env->accel, "fields", fields);
-	if (kb_store_append(b->env->store, "samples.jsonl", j) == 0)
+	s = (struct kb_rundir_sample){
+		.variant = b->variant, .layout = b->layout, .boot = b->seq, .vboot = b->vboot,
+		.workload = wl, .cas = cas, .rep = (long long)rep, .iterations = (long long)iter,
+		.ns = (long long)ns, .ns_per_op = (double)ns / (double)iter, .backend = backend,
+		.accel = b->env->accel, .fields = fields,
+	};
+	if (kb_rundir_sample_append(b->env->store, &s) == 0)
 		b->samples++;
-	json_decref(j);
 	free(cas);
 }
 

@@ -12,6 +12,7 @@
 
 #include "boottime.h"
 #include "hostload.h"
+#include "rundir.h"
 #include "util.h"
 
 #ifndef HYPERFINE_PROG
@@ -185,14 +186,16 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 	for (size_t i = 0; i < n; i++) {
 		json_int_t ns = (json_int_t)(times[i] * 1e9 + 0.5);
 
-		j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:i,s:i,s:I,s:f,s:s,s:s,s:{}}", "variant", variant,
-			      "boot", (json_int_t)(first_id + (long)i), "vboot", (json_int_t)(i + 1),
-			      "workload", "boot", "case", "boot", "rep", 1, "iterations", 1,
-			      "ns", ns, "ns_per_op", (double)ns, "backend", KB_BOOTTIME_BACKEND,
-			      "accel", accel, "fields");
-		if (kb_store_append(store, "samples.jsonl", j) < 0)
+		/* a whole boot: a sample of workload "boot", no layout */
+		struct kb_rundir_sample s = {
+			.variant = variant, .layout = -1, .boot = first_id + (long)i,
+			.vboot = (long long)i + 1, .workload = "boot", .cas = "boot", .rep = 1,
+			.iterations = 1, .ns = ns, .ns_per_op = (double)ns,
+			.backend = KB_BOOTTIME_BACKEND, .accel = accel,
+		};
+
+		if (kb_rundir_sample_append(store, &s) < 0)
 			ret = -1;
-		json_decref(j);
 	}
 	j = json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:f,s:s,s:s,s:s}", "variant", variant,
 		      "status", status, "runs", (json_int_t)conf->runs,
