@@ -8,6 +8,7 @@
 
 #include "manifest.h"
 #include "probe.h"
+#include "rundir.h"
 #include "size.h"
 #include "util.h"
 
@@ -109,6 +110,7 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 	json_t *m = s->manifest, *jv = json_array();
 
 	json_object_set_new(m, "kbench", json_string(PACKAGE_VERSION));
+	json_object_set_new(m, KB_RD_FORMAT, json_integer(KB_RUNDIR_FORMAT));
 	json_object_set_new(m, "run_id", json_string(s->id));
 	json_object_set_new(m, "state", json_string("running"));
 	json_object_set_new(m, "config", json_string(conf->path));

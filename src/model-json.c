@@ -8,6 +8,7 @@
 
 #include "missometer.h"
 #include "model.h"
+#include "rundir.h"
 #include "store.h"
 #include "util.h"
 
@@ -359,7 +360,9 @@ static json_t *model(const struct kb_model *m, int sub)
 		json_array_append_new(caveats, json_string(m->caveats[i].text));
 		json_array_append_new(ids, json_string(kb_caveat_name(m->caveats[i].id)));
 	}
-	o = json_pack("{s:s}", "run_id", m->run_id);
+	/* the summary's layout first (rundir.h); boot_timing's is the summary's */
+	o = sub ? json_pack("{s:s}", "run_id", m->run_id)
+		: json_pack("{s:i,s:s}", KB_RD_FORMAT, KB_RUNDIR_FORMAT, "run_id", m->run_id);
 	if (!sub)
 		json_object_set_new(o, "kernel", json_pack("{s:s,s:s,s:s,s:s,s:s}", "source", m->kernel.source,
 							   "id", m->kernel.id, "version", m->kernel.version,

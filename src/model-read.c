@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "model-input.h"
 #include "model.h"
+#include "rundir.h"
 #include "store.h"
 #include "util.h"
 
@@ -639,6 +640,10 @@ struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *
 
 	if (kb_store_open(&st, run_dir) < 0)
 		return NULL;
+	if (kb_rundir_format_check(st.manifest, run_dir) < 0) {
+		kb_store_release(&st);
+		return NULL;
+	}
 	reader_init(&rd, st.manifest);
 	if (read_lines(&st, "samples.jsonl", &rd, take_sample, &rd.torn.samples) < 0 ||
 	    read_lines(&st, "boots.jsonl", &rd, take_boot, &rd.torn.boots) < 0 ||

@@ -14,6 +14,7 @@
  * summary.json, keys in this order; null where a figure does not exist (one
  * boot, no size), a key left out where a row has no such figure at all:
  *
+ *   format (rundir.h's KB_RUNDIR_FORMAT: the layout of this summary),
  *   run_id, kernel{source, id, version, arch, base}, backend, accel, seed,
  *   baseline, confidence, alpha, resamples, outlier_z, deterministic,
  *   primary_metric, accel_why, host_cpu, workloads, scale, min_effect,

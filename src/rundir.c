@@ -43,9 +43,9 @@ int kb_rundir_format_check(const json_t *obj, const char *what)
 	long long f = kb_rundir_format(obj);
 
 	if (f < 0)
-		return kb_error("%s: its \"%s\" is not a format number", what, KB_RD_FORMAT);
+		return kb_error("'%s': its \"%s\" is not a format number", what, KB_RD_FORMAT);
 	if (f > KB_RUNDIR_FORMAT)
-		return kb_error("%s: written by a newer kbench (format %lld; this one reads up to %d)",
+		return kb_error("'%s': written by a newer kbench (format %lld; this one reads up to %d)",
 				what, f, KB_RUNDIR_FORMAT);
 	return 0;
 }

@@ -93,7 +93,7 @@ int kb_rundir_sample_append(const struct kb_store *store, const struct kb_rundir
  * its "format", 0 where it has none; -1 where it is not a non-negative
  * integer. */
 long long kb_rundir_format(const json_t *obj);
-/* 0 if what (a run directory or summary.json, for the message) is of a
+/* 0 if what (a run directory, for the message) is of a
  * format this kbench reads, else -1 after a message saying it was written
  * by a newer kbench. */
 int kb_rundir_format_check(const json_t *obj, const char *what);
