@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "boottime.h"
+#include "rundir.h"
 #include "store.h"
 #include "util.h"
 
@@ -79,7 +80,7 @@ static long stage(void *priv, const struct kb_backend_stage *st)
 			drop[ndrop++] = first_id(st, o, i) + r;
 	}
 	/* a timing cut short left no timing.jsonl line: its samples go */
-	if (st->resume && ndrop && kb_store_drop_lines(st->store, "samples.jsonl", "boot", drop, ndrop) < 0) {
+	if (st->resume && ndrop && kb_store_drop_lines(st->store, KB_RD_SAMPLES, KB_RD_BOOT, drop, ndrop) < 0) {
 		bad = (long)n;
 		n = 0;
 	}
@@ -129,5 +130,6 @@ const struct kb_backend kb_backend_hyperfine = {
 	.choose = choose,
 	.describe = describe,
 	.stage = stage,
+	.stage_file = KB_RD_TIMING,
 	.metric = metric,
 };

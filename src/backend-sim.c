@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "rundir.h"
 #include "sim.h"
 #include "store.h"
 #include "util.h"
@@ -291,6 +292,6 @@ const struct kb_backend kb_backend_sim = {
 	.on_sample = on_sample,
 	.boot_end = boot_end,
 	.boot_free = boot_free,
-	.boot_file = "sim.jsonl",
+	.boot_file = KB_RD_SIM,
 	.metric = metric,
 };

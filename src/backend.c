@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "rundir.h"
 #include "util.h"
 
 static const struct kb_backend *const table[] = {
@@ -35,6 +36,30 @@ const struct kb_backend *kb_backend_find(const char *name)
 		if (!strcmp(table[i]->name, name))
 			return table[i];
 	return NULL;
+}
+
+/* files[0..n) holds f, or f is NULL */
+static int listed(const char *const *files, size_t n, const char *f)
+{
+	for (size_t i = 0; f && i < n; i++)
+		if (!strcmp(files[i], f))
+			return 1;
+	return !f;
+}
+
+size_t kb_backend_run_files(const char *files[KB_BACKEND_MAX_FILES])
+{
+	size_t n = 0;
+
+	files[n++] = KB_RD_SAMPLES;
+	files[n++] = KB_RD_BOOTS;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(table); i++) {
+		if (!listed(files, n, table[i]->boot_file))
+			files[n++] = table[i]->boot_file;
+		if (!listed(files, n, table[i]->stage_file))
+			files[n++] = table[i]->stage_file;
+	}
+	return n;
 }
 
 size_t kb_backend_index(const struct kb_backend *b)

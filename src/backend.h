@@ -136,6 +136,9 @@ struct kb_backend {
 	/* per-boot lines it appends to run files other than samples.jsonl
 	 * ("sim.jsonl"): --resume drops an unfinished boot's lines there too */
 	const char *boot_file;
+	/* the run file its stage appends a line per variant to
+	 * ("timing.jsonl"), or NULL */
+	const char *stage_file;
 
 	/* A stage after the measuring boots; returns how many of its parts failed. */
 	long (*stage)(void *priv, const struct kb_backend_stage *st);
@@ -164,6 +167,11 @@ const struct kb_backend *kb_backend_find(const char *name);
 const char *kb_backend_check(const struct kb_backend *b);
 /* The table checked at start-up: aborts naming the broken entry. */
 void kb_backend_check_table(void);
+/* The append-only files of a run directory (rundir.h): samples.jsonl and
+ * boots.jsonl, then each backend's boot_file and stage_file in table order,
+ * each once.  How many; at most KB_BACKEND_MAX_FILES in files. */
+#define KB_BACKEND_MAX_FILES (2 + 2 * KB_N_BACKENDS)
+size_t kb_backend_run_files(const char *files[KB_BACKEND_MAX_FILES]);
 /* Index of b in the table (conf.c keeps each backend's options by index). */
 size_t kb_backend_index(const struct kb_backend *b);
 

@@ -83,7 +83,9 @@ static int start_run(const char *path, const char *confdir, const char *executor
 static int resume_run(const char *dir, const char *executor, struct kb_conf *conf,
 		      struct kb_store *store, int *lockfd)
 {
+	const char *files[KB_BACKEND_MAX_FILES];
 	char *copy, *real;
+	size_t nfiles;
 	int r;
 
 	if (kb_store_open(store, dir) < 0)
@@ -113,8 +115,9 @@ static int resume_run(const char *dir, const char *executor, struct kb_conf *con
 	}
 	r = kb_conf_load_dir(conf, copy, kb_manifest_str(store, "config_dir"));
 	free(copy);
+	nfiles = kb_backend_run_files(files);
 	/* samples of one design only: the copy must be what the run began with */
-	if (r < 0 || kb_manifest_config_check(store, conf) < 0 || kb_store_repair(store) < 0)
+	if (r < 0 || kb_manifest_config_check(store, conf) < 0 || kb_store_repair(store, files, nfiles) < 0)
 		return KB_EXIT_USAGE;
 	r = executor_check(conf, executor, dir);
 	if (r)

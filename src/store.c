@@ -100,9 +100,6 @@ fail:
 	return -1;
 }
 
-/* The append-only files of a run: a crash can tear the last line of each. */
-static const char *const appended[] = { "samples.jsonl", "boots.jsonl", "sim.jsonl", "timing.jsonl" };
-
 /* Cut a torn last line (a write cut short by a crash or a full disk) so
  * that the next append starts a line of its own.  0, or -errno. */
 static int cut_torn_line(const struct kb_store *s, const char *file)
@@ -174,10 +171,10 @@ fail:
 	return -1;
 }
 
-int kb_store_repair(const struct kb_store *s)
+int kb_store_repair(const struct kb_store *s, const char *const *files, size_t n)
 {
-	for (size_t i = 0; i < KB_ARRAY_SIZE(appended); i++)
-		if (cut_torn_line(s, appended[i]) < 0)
+	for (size_t i = 0; i < n; i++)
+		if (cut_torn_line(s, files[i]) < 0)
 			return -1;
 	return 0;
 }

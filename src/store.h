@@ -18,10 +18,11 @@ int kb_store_create(struct kb_store *s, const char *output_dir);
  * -1 after a message that says what to do (a directory with no manifest
  * was never a run, or stopped before it started). */
 int kb_store_open(struct kb_store *s, const char *dir);
-/* Before appending to a run again (resume): a torn last line of an
- * append-only file is cut, with a warning, so that the next record starts
+/* Before appending to a run again (resume): a torn last line of each of
+ * the append-only files[0..n) (kb_backend_run_files: a crash can tear the
+ * last line of each) is cut, with a warning, so that the next record starts
  * a line of its own.  0, or -1 after a message. */
-int kb_store_repair(const struct kb_store *s);
+int kb_store_repair(const struct kb_store *s, const char *const *files, size_t n);
 /* Hold the results directory: one kbench run at a time writes to (and
  * measures on) it.  Returns a file descriptor to keep open, or -1 after a
  * message naming the holder.  The run's forked builds and boots hold it

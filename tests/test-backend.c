@@ -201,6 +201,21 @@ static void backend_options(void **state)
 	kb_conf_release(&c);
 }
 
+/* The files a resume repairs come from the table: sim's and hyperfine's
+ * after the two every run has, as store.c's own list had them. */
+static void run_files(void **state)
+{
+	const char *files[KB_BACKEND_MAX_FILES];
+	size_t n = kb_backend_run_files(files);
+
+	(void)state;
+	assert_int_equal(n, 4);
+	assert_string_equal(files[0], "samples.jsonl");
+	assert_string_equal(files[1], "boots.jsonl");
+	assert_string_equal(files[2], "sim.jsonl");
+	assert_string_equal(files[3], "timing.jsonl");
+}
+
 static void metrics(void **state)
 {
 	struct kb_metric_desc d;
@@ -237,6 +252,7 @@ int main(void)
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(backend_options),
 		cmocka_unit_test(metrics),
+		cmocka_unit_test(run_files),
 	};
 	int r;
 
