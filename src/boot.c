@@ -311,31 +311,31 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 		status = kb_vm_outcome(&res, &o, b.hello, b.done, b.panic, &reason);
 	}
 	j = json_pack("{s:s,s:i,s:I,s:I,s:s,s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
-		      "variant", rv->v->name, "layout", b.layout, "boot", (json_int_t)seq,
-		      "vboot", (json_int_t)b.vboot,
-		      "status", status, "reason", reason, "seconds", res.seconds,
-		      "samples", (json_int_t)b.samples, "garbled", (json_int_t)b.garbled,
-		      "rejected", (json_int_t)b.rejected, "guest_errors", (json_int_t)b.guest_errors,
-		      "serial_bytes", (json_int_t)res.bytes, "accel", env->accel,
-		      "serial", serial + strlen(store->dir) + 1);
+		      KB_RD_VARIANT, rv->v->name, KB_RD_LAYOUT, b.layout, KB_RD_BOOT, (json_int_t)seq,
+		      KB_RD_VBOOT, (json_int_t)b.vboot,
+		      KB_RD_STATUS, status, KB_RD_REASON, reason, KB_RD_SECONDS, res.seconds,
+		      KB_RD_SAMPLES_N, (json_int_t)b.samples, KB_RD_GARBLED, (json_int_t)b.garbled,
+		      KB_RD_REJECTED, (json_int_t)b.rejected, KB_RD_GUEST_ERRORS, (json_int_t)b.guest_errors,
+		      KB_RD_SERIAL_BYTES, (json_int_t)res.bytes, KB_RD_ACCEL, env->accel,
+		      KB_RD_SERIAL, serial + strlen(store->dir) + 1);
 	if (b.first_bad[0])
-		json_object_set_new(j, "first_rejected", json_string(b.first_bad));
+		json_object_set_new(j, KB_RD_FIRST_REJECTED, json_string(b.first_bad));
 	if (b.pmu[0])
-		json_object_set_new(j, "pmu", json_string(b.pmu));
+		json_object_set_new(j, KB_RD_PMU, json_string(b.pmu));
 	/* was the machine otherwise idle: what a timed boot's figures need
 	 * (with boots at once, the others count as other processes) */
 	if (other >= 0)
-		json_object_set_new(j, "host_other_cpu", json_real(other));
+		json_object_set_new(j, KB_RD_HOST_OTHER_CPU, json_real(other));
 	/* a Slurm job's boot: where it ran, and as which job */
 	if (getenv("SLURMD_NODENAME"))
-		json_object_set_new(j, "node", json_string(getenv("SLURMD_NODENAME")));
+		json_object_set_new(j, KB_RD_NODE, json_string(getenv("SLURMD_NODENAME")));
 	if (getenv("SLURM_ARRAY_JOB_ID") && getenv("SLURM_ARRAY_TASK_ID"))
-		json_object_set_new(j, "slurm_job", json_sprintf("%s_%s", getenv("SLURM_ARRAY_JOB_ID"),
+		json_object_set_new(j, KB_RD_SLURM_JOB, json_sprintf("%s_%s", getenv("SLURM_ARRAY_JOB_ID"),
 								 getenv("SLURM_ARRAY_TASK_ID")));
 	for (size_t i = 0; i < b.n_act; i++)
 		if (b.act[i].run->b->boot_end)
 			problems += b.act[i].run->b->boot_end(b.act[i].bs, j);
-	kb_store_append(store, "boots.jsonl", j);
+	kb_store_append(store, KB_RD_BOOTS, j);
 	json_decref(j);
 	if (b.layout)
 		snprintf(lay, sizeof(lay), " layout %d", b.layout);
@@ -471,11 +471,11 @@ int kb_boots_drop_partial(const struct kb_boots *env, const struct kb_plan *plan
 	const struct kb_backends_chosen *c = env->backends;
 	const struct kb_backend_run *runs[MAX_ACTIVE] = { &c->overlay, &c->primary };
 
-	if (kb_store_drop_lines(env->store, "samples.jsonl", "boot", plan->todo, plan->n_todo) < 0)
+	if (kb_store_drop_lines(env->store, KB_RD_SAMPLES, KB_RD_BOOT, plan->todo, plan->n_todo) < 0)
 		return -1;
 	for (size_t i = 0; i < MAX_ACTIVE; i++)
 		if (runs[i]->b && runs[i]->b->boot_file &&
-		    kb_store_drop_lines(env->store, runs[i]->b->boot_file, "boot", plan->todo,
+		    kb_store_drop_lines(env->store, runs[i]->b->boot_file, KB_RD_BOOT, plan->todo,
 					plan->n_todo) < 0)
 			return -1;
 	return 0;

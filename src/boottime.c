@@ -99,14 +99,14 @@ int kb_boottime_parse(const char *json_path, double **times, size_t *n, size_t *
 
 json_t *kb_boottime_done(const struct kb_store *store)
 {
-	char *path = kb_store_path(store, "timing.jsonl");
+	char *path = kb_store_path(store, KB_RD_TIMING);
 	int bad;
 	json_t *lines = kb_store_read_lines(path, &bad), *done = json_object(), *l;
 	size_t i;
 
 	json_array_foreach(lines, i, l)
-		if (json_is_string(json_object_get(l, "variant")))
-			json_object_set_new(done, json_string_value(json_object_get(l, "variant")),
+		if (json_is_string(json_object_get(l, KB_RD_VARIANT)))
+			json_object_set_new(done, json_string_value(json_object_get(l, KB_RD_VARIANT)),
 					    json_true());
 	json_decref(lines);
 	free(path);
@@ -206,7 +206,7 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 		json_object_set_new(j, "reason", json_string(why));
 	if (other >= 0)
 		json_object_set_new(j, "host_other_cpu", json_real(other));
-	if (kb_store_append(store, "timing.jsonl", j) < 0)
+	if (kb_store_append(store, KB_RD_TIMING, j) < 0)
 		ret = -1;
 	json_decref(j);
 	if (strcmp(status, "ok")) {

@@ -11,6 +11,7 @@
 
 #include "missometer.h"
 #include "model.h"
+#include "rundir.h"
 #include "store.h"
 #include "util.h"
 
@@ -41,9 +42,9 @@ struct iters {
 
 static char *sample_key(json_t *l)
 {
-	const char *v = json_string_value(json_object_get(l, "variant"));
-	const char *c = json_string_value(json_object_get(l, "case"));
-	json_t *b = json_object_get(l, "boot"), *r = json_object_get(l, "rep");
+	const char *v = json_string_value(json_object_get(l, KB_RD_VARIANT));
+	const char *c = json_string_value(json_object_get(l, KB_RD_CASE));
+	json_t *b = json_object_get(l, KB_RD_BOOT), *r = json_object_get(l, KB_RD_REP);
 
 	if (!v || !c || !json_is_integer(b) || !json_is_integer(r))
 		return NULL;
@@ -54,7 +55,7 @@ static char *sample_key(json_t *l)
 static int sample_line(void *ctx, char *line, size_t len)
 {
 	struct iters *it = ctx;
-	json_t *l = json_loadb(line, len, 0, NULL), *n = json_object_get(l, "iterations");
+	json_t *l = json_loadb(line, len, 0, NULL), *n = json_object_get(l, KB_RD_ITERATIONS);
 	char *key = json_is_object(l) ? sample_key(l) : NULL;
 
 	if (!key || !json_is_integer(n) || json_integer_value(n) <= 0) {
@@ -140,7 +141,7 @@ static int sim_line(void *ctx, char *line, size_t len)
 {
 	struct sim_read *x = ctx;
 	struct kb_miss *m = x->m;
-	json_t *l = json_loadb(line, len, 0, NULL), *funcs = json_object_get(l, "functions"), *f;
+	json_t *l = json_loadb(line, len, 0, NULL), *funcs = json_object_get(l, KB_RD_FUNCTIONS), *f;
 	char *key = json_is_object(l) ? sample_key(l) : NULL, *vc;
 	size_t id, i;
 	struct cell *cl;
@@ -152,8 +153,8 @@ static int sim_line(void *ctx, char *line, size_t len)
 		return 0;
 	}
 	/* names reach the terminal and the report: plain ones only */
-	if (!kb_model_name_ok(KB_NAME_VARIANT, json_string_value(json_object_get(l, "variant"))) ||
-	    !kb_model_name_ok(KB_NAME_CASE, json_string_value(json_object_get(l, "case")))) {
+	if (!kb_model_name_ok(KB_NAME_VARIANT, json_string_value(json_object_get(l, KB_RD_VARIANT))) ||
+	    !kb_model_name_ok(KB_NAME_CASE, json_string_value(json_object_get(l, KB_RD_CASE)))) {
 		m->names++;
 		goto out;
 	}
@@ -162,8 +163,8 @@ static int sim_line(void *ctx, char *line, size_t len)
 		m->unmatched++;
 		goto out;
 	}
-	v = kb_names_add(&m->variants, &m->pool, json_string_value(json_object_get(l, "variant")));
-	c = kb_names_add(&m->cases, &m->pool, json_string_value(json_object_get(l, "case")));
+	v = kb_names_add(&m->variants, &m->pool, json_string_value(json_object_get(l, KB_RD_VARIANT)));
+	c = kb_names_add(&m->cases, &m->pool, json_string_value(json_object_get(l, KB_RD_CASE)));
 	cl = cell_of(m, v, c);
 	cl->iters += (double)x->it->v[id];
 	cl->insn_k += (double)json_integer_value(json_object_get(l, "insn_k"));
@@ -193,8 +194,8 @@ int kb_miss_read(struct kb_miss *m, const char *run_dir)
 {
 	struct iters it = { .pool = &m->pool };
 	struct sim_read x = { m, &it };
-	char *samples = kb_xasprintf("%s/samples.jsonl", run_dir);
-	char *sim = kb_xasprintf("%s/sim.jsonl", run_dir);
+	char *samples = kb_xasprintf("%s/%s", run_dir, KB_RD_SAMPLES);
+	char *sim = kb_xasprintf("%s/%s", run_dir, KB_RD_SIM);
 	long bad = 0;
 	int r;
 

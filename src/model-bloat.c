@@ -19,6 +19,7 @@
 #include "model-input.h"
 #include "model.h"
 #include "stats.h"
+#include "rundir.h"
 #include "store.h"
 #include "util.h"
 
@@ -153,8 +154,8 @@ static int exec_line(void *ctx, char *line, size_t len)
 	struct exec_read *x = ctx;
 	struct kb_model *m = x->m;
 	json_t *l = json_loadb(line, len, 0, NULL), *foot = json_object_get(l, "kfoot_bytes");
-	const char *c = json_string_value(json_object_get(l, "case"));
-	size_t id = kb_names_find(&x->variants, json_string_value(json_object_get(l, "variant")) ?: "");
+	const char *c = json_string_value(json_object_get(l, KB_RD_CASE));
+	size_t id = kb_names_find(&x->variants, json_string_value(json_object_get(l, KB_RD_VARIANT)) ?: "");
 	size_t v = id < x->variants.n ? x->first[id] : m->nv;
 	struct exec_cell *e;
 	uint32_t ic;
@@ -179,7 +180,7 @@ static int exec_line(void *ctx, char *line, size_t len)
 			e->fsize = kb_xrealloc(e->fsize, e->cap * sizeof(*e->fsize));
 		}
 		e->foot[e->n] = (double)json_integer_value(foot);
-		e->fsize[e->n] = x->tab[v] ? functions_size(json_object_get(l, "functions"), x->tab[v], x->ntab[v]) : NAN;
+		e->fsize[e->n] = x->tab[v] ? functions_size(json_object_get(l, KB_RD_FUNCTIONS), x->tab[v], x->ntab[v]) : NAN;
 		e->n++;
 	}
 	json_decref(l);
@@ -222,7 +223,7 @@ static void exec_rows(struct kb_model *m, const struct exec_read *x)
 static int exec_figures(struct kb_model *m, const char *run_dir, const struct kb_bloat_syms *syms, const int *ok)
 {
 	struct exec_read x = { .m = m };
-	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
+	char *path = kb_xasprintf("%s/%s", run_dir, KB_RD_SIM);
 	long refused = 0;
 	int r;
 
@@ -308,7 +309,7 @@ static void miss_pick(struct kb_model *m, const struct kb_miss_case *c, struct k
 static void miss_figures(struct kb_model *m, const char *run_dir, const struct kb_bloat_syms *syms, const int *ok)
 {
 	struct kb_miss x = { 0 };
-	char *path = kb_xasprintf("%s/sim.jsonl", run_dir);
+	char *path = kb_xasprintf("%s/%s", run_dir, KB_RD_SIM);
 	struct kb_bloat_named *tab[2] = { NULL, NULL };
 	size_t ntab[2] = { 0, 0 };
 	unsigned long long total;

@@ -345,16 +345,16 @@ static void count(int *why, json_t *x)
 static int ignored(const struct reader *rd, json_t *j, const char *variant)
 {
 	size_t id = kb_names_find(&rd->listed, variant);
-	json_t *layout = json_object_get(j, "layout"), *rep = json_object_get(j, "rep");
-	json_t *ns = json_object_get(j, "ns_per_op"), *it = json_object_get(j, "iterations");
-	json_t *fields = json_object_get(j, "fields"), *v, *x;
+	json_t *layout = json_object_get(j, KB_RD_LAYOUT), *rep = json_object_get(j, KB_RD_REP);
+	json_t *ns = json_object_get(j, KB_RD_NS_PER_OP), *it = json_object_get(j, KB_RD_ITERATIONS);
+	json_t *fields = json_object_get(j, KB_RD_FIELDS), *v, *x;
 	const char *key;
 	int why = KB_IGNORED_N;
 	size_t k;
 
 	if (id == rd->listed.n)
 		return KB_IGNORED_VARIANT;
-	if (!json_is_integer(json_object_get(j, "boot")) || (rep && !json_is_integer(rep)) ||
+	if (!json_is_integer(json_object_get(j, KB_RD_BOOT)) || (rep && !json_is_integer(rep)) ||
 	    (layout && !json_is_integer(layout)) || (fields && !json_is_object(fields)))
 		ignore(&why, KB_IGNORED_TYPE);
 	else if (!layout_listed(&rd->layouts[id], json_integer_value(layout)))
@@ -403,12 +403,12 @@ static void virtual_layouts(struct reader *rd, struct kb_model_input *in, struct
  * field a count, iterations 1 or more). */
 static void take_sample(struct reader *rd, json_t *j)
 {
-	const char *variant = json_string_value(json_object_get(j, "variant"));
-	const char *workload = json_string_value(json_object_get(j, "workload"));
-	const char *backend = json_string_value(json_object_get(j, "backend")), *key;
-	json_t *cas = json_object_get(j, "case"), *fields = json_object_get(j, "fields");
-	json_t *rep = json_object_get(j, "rep"), *v;
-	double iterations = num(j, "iterations");
+	const char *variant = json_string_value(json_object_get(j, KB_RD_VARIANT));
+	const char *workload = json_string_value(json_object_get(j, KB_RD_WORKLOAD));
+	const char *backend = json_string_value(json_object_get(j, KB_RD_BACKEND)), *key;
+	json_t *cas = json_object_get(j, KB_RD_CASE), *fields = json_object_get(j, KB_RD_FIELDS);
+	json_t *rep = json_object_get(j, KB_RD_REP), *v;
+	double iterations = num(j, KB_RD_ITERATIONS);
 	struct kb_model_input *in;
 	struct kb_cell *c;
 	unsigned flags;
@@ -433,14 +433,14 @@ static void take_sample(struct reader *rd, json_t *j)
 	/* backend table: a whole boot timed by a stage backend is a model of its own */
 	in = &rd->in[!strcmp(workload, "boot") && (flags & BACKEND_STAGE)];
 	id = cell_of(rd, in, variant, cas ? json_string_value(cas) : workload,
-		     json_integer_value(json_object_get(j, "boot")));
+		     json_integer_value(json_object_get(j, KB_RD_BOOT)));
 	if (json_is_integer(rep) && seen_rep(in, id, json_integer_value(rep))) {
 		rd->dropped.duplicates++;
 		return;
 	}
 	c = &in->cells[id];
-	if (!c->samples && json_is_integer(json_object_get(j, "layout")))
-		c->layout = json_integer_value(json_object_get(j, "layout"));
+	if (!c->samples && json_is_integer(json_object_get(j, KB_RD_LAYOUT)))
+		c->layout = json_integer_value(json_object_get(j, KB_RD_LAYOUT));
 	ci = c->cas;
 	w = kb_names_add(&in->workloads, &rd->pool, workload);
 	kb_htab_get(&in->pair_index, ((uint64_t)w << 32 | ci) + 1, 0, NULL, NULL, 0, &added);
@@ -454,7 +454,7 @@ static void take_sample(struct reader *rd, json_t *j)
 	in->deterministic &= !!(flags & BACKEND_DETERMINISTIC);
 	c->nondet |= !(flags & BACKEND_DETERMINISTIC);
 	c->samples++;
-	cell_push(c, 0, num(j, "ns_per_op"));
+	cell_push(c, 0, num(j, KB_RD_NS_PER_OP));
 	json_object_foreach(fields, key, v) {
 		uint32_t f;
 
@@ -481,7 +481,7 @@ static const char *pool_str(struct reader *rd, json_t *o, const char *key)
  * in *torn) naming a variant by a plain name (else in *names). */
 static int variant_line(json_t *j, long *torn, long *names)
 {
-	const char *variant = json_string_value(json_object_get(j, "variant"));
+	const char *variant = json_string_value(json_object_get(j, KB_RD_VARIANT));
 
 	if (!json_is_object(j))
 		++*torn;
@@ -496,7 +496,7 @@ static int variant_line(json_t *j, long *torn, long *names)
  * NAN when absent or not a share */
 static double other_cpu(json_t *j)
 {
-	json_t *x = json_object_get(j, "host_other_cpu");
+	json_t *x = json_object_get(j, KB_RD_HOST_OTHER_CPU);
 	double v = json_is_number(x) ? json_number_value(x) : NAN;
 
 	return v >= 0 && v <= 1 ? v : NAN;
@@ -504,27 +504,27 @@ static double other_cpu(json_t *j)
 
 static void take_boot(struct reader *rd, json_t *j)
 {
-	const char *status = json_string_value(json_object_get(j, "status")) ?: "";
+	const char *status = json_string_value(json_object_get(j, KB_RD_STATUS)) ?: "";
 	struct kb_boot_line *b;
 	uint32_t id;
 
 	if (!variant_line(j, &rd->torn.boots, &rd->dropped.names.boots))
 		return;
 	rd->boots = grow(rd->boots, rd->nboots, &rd->cap_boots, sizeof(*rd->boots));
-	id = kb_names_add(&rd->boot_variants, &rd->pool, json_string_value(json_object_get(j, "variant")));
+	id = kb_names_add(&rd->boot_variants, &rd->pool, json_string_value(json_object_get(j, KB_RD_VARIANT)));
 	b = &rd->boots[rd->nboots++];
 	b->variant = rd->boot_variants.v[id];
-	b->boot = json_integer_value(json_object_get(j, "boot"));
+	b->boot = json_integer_value(json_object_get(j, KB_RD_BOOT));
 	b->other_cpu = other_cpu(j);
-	b->node = json_is_string(json_object_get(j, "node")) ? pool_str(rd, j, "node") : NULL;
+	b->node = json_is_string(json_object_get(j, KB_RD_NODE)) ? pool_str(rd, j, KB_RD_NODE) : NULL;
 	/* only a failed boot's words are shown */
 	if (!strcmp(status, "ok")) {
 		b->status = "ok";
 		b->reason = b->serial = "";
 	} else {
 		b->status = kb_pool_strdup(&rd->pool, status);
-		b->reason = pool_str(rd, j, "reason");
-		b->serial = pool_str(rd, j, "serial");
+		b->reason = pool_str(rd, j, KB_RD_REASON);
+		b->serial = pool_str(rd, j, KB_RD_SERIAL);
 	}
 }
 
@@ -534,11 +534,11 @@ static void take_timing(struct reader *rd, json_t *t)
 		return;
 	rd->timing = grow(rd->timing, rd->ntiming, &rd->cap_timing, sizeof(*rd->timing));
 	rd->timing[rd->ntiming++] = (struct kb_timing){
-		pool_str(rd, t, "variant"), pool_str(rd, t, "status"), pool_str(rd, t, "reason"),
-		pool_str(rd, t, "accel"), pool_str(rd, t, "json"), pool_str(rd, t, "log"),
-		json_integer_value(json_object_get(t, "runs")), json_integer_value(json_object_get(t, "warmup")),
-		json_integer_value(json_object_get(t, "ok")), json_integer_value(json_object_get(t, "failed")),
-		num(t, "seconds"), other_cpu(t) };
+		pool_str(rd, t, KB_RD_VARIANT), pool_str(rd, t, KB_RD_STATUS), pool_str(rd, t, KB_RD_REASON),
+		pool_str(rd, t, KB_RD_ACCEL), pool_str(rd, t, KB_RD_JSON), pool_str(rd, t, KB_RD_LOG),
+		json_integer_value(json_object_get(t, KB_RD_RUNS)), json_integer_value(json_object_get(t, KB_RD_WARMUP)),
+		json_integer_value(json_object_get(t, KB_RD_OK)), json_integer_value(json_object_get(t, KB_RD_FAILED)),
+		num(t, KB_RD_SECONDS), other_cpu(t) };
 }
 
 /* ---- the models ---- */
@@ -645,9 +645,9 @@ struct kb_model *kb_model_load(const char *run_dir, const struct kb_model_opts *
 		return NULL;
 	}
 	reader_init(&rd, st.manifest);
-	if (read_lines(&st, "samples.jsonl", &rd, take_sample, &rd.torn.samples) < 0 ||
-	    read_lines(&st, "boots.jsonl", &rd, take_boot, &rd.torn.boots) < 0 ||
-	    read_lines(&st, "timing.jsonl", &rd, take_timing, &rd.torn.timing) < 0)
+	if (read_lines(&st, KB_RD_SAMPLES, &rd, take_sample, &rd.torn.samples) < 0 ||
+	    read_lines(&st, KB_RD_BOOTS, &rd, take_boot, &rd.torn.boots) < 0 ||
+	    read_lines(&st, KB_RD_TIMING, &rd, take_timing, &rd.torn.timing) < 0)
 		goto out;
 	m = models(&rd, o, run_dir);
 	if (!m)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "rundir.h"
 #include "util.h"
 
 void kb_plan_make(struct kb_plan *p, const struct kb_run_variant *vs, size_t n, long rounds,
@@ -39,14 +40,14 @@ void kb_plan_make(struct kb_plan *p, const struct kb_run_variant *vs, size_t n, 
 
 void kb_plan_read_done(struct kb_plan *p, const struct kb_store *store)
 {
-	char *path = kb_store_path(store, "boots.jsonl");
+	char *path = kb_store_path(store, KB_RD_BOOTS);
 	json_t *lines, *b;
 	size_t i;
 	int bad;
 
 	lines = kb_store_read_lines(path, &bad);
 	json_array_foreach(lines, i, b) {
-		long seq = (long)json_integer_value(json_object_get(b, "boot"));
+		long seq = (long)json_integer_value(json_object_get(b, KB_RD_BOOT));
 
 		if (seq >= 1 && seq <= p->total)
 			p->done[seq] = 1;

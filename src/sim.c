@@ -22,6 +22,7 @@
 #include "probe.h"
 #include "sim.h"
 #include "store.h"
+#include "rundir.h"
 #include "util.h"
 #include "vm.h"
 
@@ -745,18 +746,18 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 		json_array_append_new(funcs, json_pack("[s,I,I]", r->funcs[i].name,
 						       (json_int_t)r->funcs[i].insn,
 						       (json_int_t)r->funcs[i].miss));
-	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:s}", "variant", sb->variant,
-		      "boot", (json_int_t)sb->boot, "vboot", (json_int_t)sb->vboot, "workload", wl,
-		      "case", cas, "rep", (json_int_t)rep, "region", (json_int_t)r->seq,
-		      "backend", KB_SIM_BACKEND);
+	j = json_pack("{s:s,s:I,s:I,s:s,s:s,s:I,s:I,s:s}", KB_RD_VARIANT, sb->variant,
+		      KB_RD_BOOT, (json_int_t)sb->boot, KB_RD_VBOOT, (json_int_t)sb->vboot, KB_RD_WORKLOAD, wl,
+		      KB_RD_CASE, cas, KB_RD_REP, (json_int_t)rep, KB_RD_REGION, (json_int_t)r->seq,
+		      KB_RD_BACKEND, KB_SIM_BACKEND);
 	for (int i = 0; i < KB_SIM_NCOUNTERS; i++)
 		json_object_set_new(j, kb_sim_counter_names[i], json_integer((json_int_t)r->c[i]));
-	json_object_set_new(j, "model_cycles",
+	json_object_set_new(j, KB_RD_MODEL_CYCLES,
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
 	kb_sim_vl_arrays(r, &sb->sr->model, j);
-	json_object_set_new(j, "functions", funcs);
+	json_object_set_new(j, KB_RD_FUNCTIONS, funcs);
 	if (sb->store)
-		kb_store_append(sb->store, "sim.jsonl", j);
+		kb_store_append(sb->store, KB_RD_SIM, j);
 	json_decref(j);
 	region_free(r);	/* its functions are stored; the counts stay */
 	return 0;
