@@ -401,7 +401,7 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "caveat_ids", ids);
 	json_object_set_new(o, "build_sensitive", ARRAY_OF(build_sensitive, m->sensitive, m->nsensitive));
 	json_object_set_new(o, "correlation", ARRAY_OF(correlation, m->corr, m->ncorr));
-	json_object_set_new(o, "claim", ARRAY_OF(claim, m->claims, m->nclaims));
+	json_object_set_new(o, "size_speed", ARRAY_OF(claim, m->claims, m->nclaims));
 	if (sub) {
 		json_object_set_new(o, "timing", ARRAY_OF(timing, m->timing, m->ntiming));
 		return o;

@@ -72,7 +72,7 @@
  *   seed_drawn    true (only where [run] seed = 0 had kbench draw it)
  *   correlation[] {metric, case, n, rho, p, smallest, fastest,
  *                  smallest_is_fastest, cheapest_tied}
- *   claim[]       {variant, text_change, smaller, faster, slower, same,
+ *   size_speed[]  {variant, text_change, smaller, faster, slower, same,
  *                  undecided, equivalent, answer (kb_answer_name: "smaller is faster",
  *                  ...)}  (primary metric, per non-baseline variant)
  *   claim_made    {text, source, date}  (only where variants.conf has [claim])

@@ -77,7 +77,7 @@ PY
 figures() {
 	grep -m1 'verdicts survive' "$1/report.md"
 	jq -c '{layouts, virtual_layouts, unit, test_unit, primary_metric, variants: [.variants[].name],
-		claim: [.claim[] | [.variant, .answer]],
+		size_speed: [.size_speed[] | [.variant, .answer]],
 		results: [.results[] | select(.metric != "ns_per_op") | [.case, .metric, .variant, .median, .ratio, .verdict]]}' \
 		"$1/summary.json"
 }

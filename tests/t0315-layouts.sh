@@ -189,7 +189,7 @@ r=$(row small Os ns_per_op getppid)
 check "0.5% slower, p tiny, default min_effect 1%: equivalent, never slower ($r)" sh -c \
 	"echo '$r' | jq -e '.p_holm < 0.001 and .verdict == \"equivalent\" and .ratio_ci[0] > 0.99 and .ratio_ci[1] < 1.01' >/dev/null"
 check "every case equivalent: the claim says so" sh -c \
-	"jq -e '.claim[0].answer == \"equivalent\" and .claim[0].equivalent == 1' '$d/small/summary.json' >/dev/null &&
+	"jq -e '.size_speed[0].answer == \"equivalent\" and .size_speed[0].equivalent == 1' '$d/small/summary.json' >/dev/null &&
 	 grep -q 'Equivalent: no case differs by the minimum effect or more' '$d/small/report.md'"
 r=$(row small0.001 Os ns_per_op getppid)
 check "the same with min_effect 0.001 in the run's manifest: slower ($r)" sh -c \

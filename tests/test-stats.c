@@ -464,7 +464,7 @@ static void model_serialized(void **state)
 	assert_int_equal(json_array_size(json_object_get(slow, "boot_medians")), 5);
 	assert_true(json_is_array(json_object_get(slow, "ratio_ci")));
 	assert_true(json_is_boolean(json_object_get(slow, "p_exact")));
-	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "claim"), 0), "smaller")));
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "size_speed"), 0), "smaller")));
 	assert_int_equal(json_array_size(json_object_get(j, "caveats")),
 			 json_array_size(json_object_get(j, "caveat_ids")));
 	json_decref(j);
