@@ -23,7 +23,7 @@
 #include "conf.h"
 #include "doc.h"
 #include "hybrid.h"
-#include "missometer.h"
+#include "miss-o-meter.h"
 #include "model.h"
 #include "plot.h"
 #include "run.h"

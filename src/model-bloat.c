@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "bloat.h"
-#include "missometer.h"
+#include "miss-o-meter.h"
 #include "model-input.h"
 #include "model.h"
 #include "stats.h"

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "missometer.h"
+#include "miss-o-meter.h"
 #include "model.h"
 #include "rundir.h"
 #include "store.h"

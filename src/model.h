@@ -435,7 +435,7 @@ struct kb_exec_row {
 	size_t samples;
 };
 
-/* The miss-o-meter (missometer.h) of one case, one variant against the
+/* The miss-o-meter (miss-o-meter.h) of one case, one variant against the
  * baseline: the functions whose instructions or L1i misses per operation
  * changed most (sim.jsonl; simulated). */
 struct kb_miss_row;

@@ -4,7 +4,7 @@
 
 /*
  * Names, each once: the tables the model (model-input.h) and the
- * miss-o-meter (missometer.h) keep the names of a run directory in, the hash
+ * miss-o-meter (miss-o-meter.h) keep the names of a run directory in, the hash
  * table under them, and which names a run directory may hold.  A leaf: it
  * calls nothing of theirs.
  */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "missometer.h"
+#include "miss-o-meter.h"
 #include "report.h"
 #include "size.h"
 #include "store.h"

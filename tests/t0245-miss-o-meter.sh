@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # kbench miss-o-meter on a real sim run of the cached O2 and Os kernels:
 # every function row agrees with an independent reading of the run's
-# sim.jsonl and samples.jsonl (tests/missometer-ref.py), and every size
+# sim.jsonl and samples.jsonl (tests/miss-o-meter-ref.py), and every size
 # delta with the kernel's scripts/bloat-o-meter on the run's two vmlinux;
 # --case, --top and OLD NEW narrow it; runs without sim data, unknown
 # variants and usage errors are refused with the reason.
@@ -23,7 +23,7 @@ rc=$?
 check "miss-o-meter RUN: exit 0, the baseline against Os, one block per case" sh -c \
 	"[ $rc -eq 0 ] && [ \$(grep -c '^case [a-z]*: O2 -> Os, per operation (simulated' '$d/all.out') -eq 3 ]"
 "$PY" "$bom" -t "$sim/variants/O2/vmlinux" "$sim/variants/Os/vmlinux" > "$d/bom.out" 2>&1
-"$PY" "$TEST_SRCDIR/missometer-ref.py" "$sim" O2 Os "$d/all.out" "$d/bom.out" > "$d/ref.out" 2>&1
+"$PY" "$TEST_SRCDIR/miss-o-meter-ref.py" "$sim" O2 Os "$d/all.out" "$d/bom.out" > "$d/ref.out" 2>&1
 rc=$?
 sed 's/^/# /' "$d/ref.out" | tail -n 12
 check "every row agrees with an independent reading of sim.jsonl and with bloat-o-meter -t" \

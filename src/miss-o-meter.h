@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef KB_MISSOMETER_H
-#define KB_MISSOMETER_H
+#ifndef KB_MISS_O_METER_H
+#define KB_MISS_O_METER_H
 
 /*
  * The miss-o-meter: which kernel functions make one case of a sim run cost

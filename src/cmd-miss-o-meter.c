@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* kbench miss-o-meter: per-function instructions and L1i misses per
- * operation between two variants of a sim run (missometer.h). */
+ * operation between two variants of a sim run (miss-o-meter.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "missometer.h"
+#include "miss-o-meter.h"
 #include "model.h"
 #include "util.h"
 

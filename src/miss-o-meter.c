@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The miss-o-meter (missometer.h): per-function instructions and L1i misses
+/* The miss-o-meter (miss-o-meter.h): per-function instructions and L1i misses
  * per operation of two variants, from a sim run's sim.jsonl. */
 #include "config.h"
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "missometer.h"
+#include "miss-o-meter.h"
 #include "model.h"
 #include "rundir.h"
 #include "store.h"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """An independent reading of a sim run for `kbench miss-o-meter`.
 
-usage: missometer-ref.py RUN_DIR OLD NEW KBENCH_OUTPUT BLOAT_O_METER_OUTPUT
+usage: miss-o-meter-ref.py RUN_DIR OLD NEW KBENCH_OUTPUT BLOAT_O_METER_OUTPUT
 
 Per case, per function (bloat-o-meter's names: every '.' followed by digits
 removed), the instructions and L1i misses per operation of variants OLD and
