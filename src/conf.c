@@ -308,29 +308,6 @@ static int flag_policy_each(const char *flags, int is_cc,
 	return 0;
 }
 
-struct first_bad {
-	const char *at, *why;
-	size_t len;
-};
-
-static int keep_first(void *ctx, const char *w, size_t len, const char *why)
-{
-	struct first_bad *fb = ctx;
-
-	*fb = (struct first_bad){ w, why, len };
-	return 1;
-}
-
-const char *kb_flag_policy(const char *flags, int is_cc, const char **at, size_t *len)
-{
-	struct first_bad fb = { 0 };
-
-	flag_policy_each(flags, is_cc, keep_first, &fb);
-	*at = fb.at;
-	*len = fb.len;
-	return fb.why;
-}
-
 struct policy_ctx {
 	struct kb_conf *conf;
 	const char *variant, *key;

@@ -57,10 +57,6 @@ struct kb_unsafe_flag {
 	const char *why;
 	int line;
 };
-/* The first word of flags (kcflags, hybrid_cflags; with is_cc, cc: a
- * compiler, then its flags) outside the policy: NULL when all are within
- * it, else a static reason and, in *at and *len, the word. */
-const char *kb_flag_policy(const char *flags, int is_cc, const char **at, size_t *len);
 
 /* What a claim predicts, one [claim] key each: the kinds kbench can check. */
 enum kb_pred_kind {
