@@ -65,7 +65,8 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
  * says why. */
 void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, const char *logdir);
 
-/* kbench run on the configuration at path (relative paths in it resolved
+/* The pipeline (pipeline.c), for kbench run and kbench explain: the
+ * configuration at path (relative paths in it resolved
  * against confdir; NULL: its own directory), or --resume of the run
  * directory path; the run directory in *run_dir (malloc'd; NULL before
  * one exists) when run_dir is not NULL.  The exit code. */

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The pipeline of kbench run and kbench explain (README.md, "How it
+ * works"), stage by stage: build, image, accelerator and backends, the
+ * measuring boots, the stages after them, the report. */
+#include "config.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "boot.h"
+#include "executor.h"
+#include "image.h"
+#include "manifest.h"
+#include "plan.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+static char *find_runner(void)
+{
+	return kb_find_companion("KBENCH_RUNNER", "../workloads/kbench-runner",
+				 PKGLIBEXECDIR "/kbench-runner");
+}
+
+/* --executor over [run] executor; with slurm, what Slurm needs of this
+ * host and of dir, checked before a run directory is made.  0 or the exit
+ * code. */
+static int executor_check(struct kb_conf *conf, const char *executor, const char *dir)
+{
+	int r;
+
+	if (executor) {
+		free(conf->executor);
+		conf->executor = kb_xstrdup(executor);
+	}
+	if (strcmp(conf->executor, "slurm"))
+		return 0;
+	r = kb_slurm_check(conf, dir);
+	return r == -ENOTSUP ? KB_EXIT_NOT_SUPPORTED : r < 0 ? KB_EXIT_USAGE : 0;
+}
+
+/* A new run: configuration, run directory, the manifest first (whatever
+ * happens later, the run says what it was) and a copy of the configuration
+ * for --resume. */
+static int start_run(const char *path, const char *confdir, const char *executor,
+		     struct kb_conf *conf, struct kb_store *store, int *lockfd)
+{
+	char *conftext = NULL, *copy;
+	size_t len = 0;
+	int r;
+
+	if (kb_conf_load_dir(conf, path, confdir) < 0 || kb_conf_check_paths(conf) < 0)
+		return KB_EXIT_USAGE;
+	r = executor_check(conf, executor, conf->output);
+	if (r)
+		return r;
+	*lockfd = kb_store_lock(conf->output);
+	if (*lockfd < 0 || kb_store_create(store, conf->output) < 0)
+		return KB_EXIT_FAILED;
+	if (!conf->seed) {
+		conf->seed = ((unsigned long long)time(NULL) << 16) ^ (unsigned long long)getpid();
+		conf->seed_drawn = 1;
+	}
+	kb_read_file(path, &conftext, &len);
+	copy = kb_store_path(store, "variants.conf");
+	r = kb_write_file_atomic(copy, conftext ? conftext : "", conftext ? len : 0);
+	free(copy);
+	free(conftext);
+	if (r < 0 || kb_manifest_init(store, conf) < 0)
+		return KB_EXIT_FAILED;
+	return 0;
+}
+
+/* --resume: the run directory's own copy of the configuration, resolved as
+ * the original was, and the seed of the original plan. */
+static int resume_run(const char *dir, const char *executor, struct kb_conf *conf,
+		      struct kb_store *store, int *lockfd)
+{
+	const char *files[KB_BACKEND_MAX_FILES];
+	char *copy, *real;
+	size_t nfiles;
+	int r;
+
+	if (kb_store_open(store, dir) < 0)
+		return KB_EXIT_USAGE;
+	/* the lock of the results directory that holds the run, whichever
+	 * way the run directory was named ("." included) */
+	real = realpath(dir, NULL);
+	if (!real)
+		return kb_error_errno(errno, "'%s'", dir), KB_EXIT_FAILED;
+	*lockfd = kb_store_lock(dirname(real));
+	free(real);
+	if (*lockfd < 0)
+		return KB_EXIT_FAILED;
+	if (!strcmp(kb_manifest_str(store, "state") ?: "", "complete")) {
+		kb_error("'%s': the run is complete; nothing to resume", dir);
+		return KB_EXIT_USAGE;
+	}
+	copy = kb_store_path(store, "variants.conf");
+	/* killed before the copy, or between it and the manifest's first
+	 * write (state still "starting": no seed, nothing to check it by) */
+	if (access(copy, F_OK) < 0 || !strcmp(kb_manifest_str(store, "state") ?: "", "starting")) {
+		kb_error("'%s': stopped before it started (%s); start a new run with kbench run "
+			 "VARIANTS.CONF", dir, access(copy, F_OK) < 0 ? "no copy of its configuration"
+			 : "its manifest never recorded the configuration");
+		free(copy);
+		return KB_EXIT_USAGE;
+	}
+	r = kb_conf_load_dir(conf, copy, kb_manifest_str(store, "config_dir"));
+	free(copy);
+	nfiles = kb_backend_run_files(files);
+	/* samples of one design only: the copy must be what the run began with */
+	if (r < 0 || kb_manifest_config_check(store, conf) < 0 || kb_store_repair(store, files, nfiles) < 0)
+		return KB_EXIT_USAGE;
+	r = executor_check(conf, executor, dir);
+	if (r)
+		return r;
+	if (kb_json_u64_value(json_object_get(store->manifest, "seed"), &conf->seed) < 0) {
+		kb_error("%s/manifest.json: 'seed' is not an unsigned 64-bit integer", dir);
+		return KB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* On --resume, what the run measured with must still be what this host
+ * gives: samples of another accelerator or backend would not compare. */
+static int same_as_before(const struct kb_store *store, int resume, const char *key,
+			  const char *what, const char *now, const char *why)
+{
+	const char *was = resume ? kb_manifest_str(store, key) : NULL;
+
+	if (!was || (now && !strcmp(was, now)))
+		return 1;
+	kb_error("'%s' was measured %s %s, but this host now gives %s (%s): samples would not be "
+		 "comparable", store->dir, what, was, now ? now : "none", why);
+	return 0;
+}
+
+/* Accelerator and backends; KB_EXIT_OK or the exit code, the manifest
+ * saying which either way, but for a resume refused (*refused): that run
+ * stays as it was, to be resumed where it can be. */
+static int choose(const struct kb_conf *conf, struct kb_store *store, int resume,
+		  const struct kb_run_variant *rv, const char *image, const char **accel,
+		  struct kb_backends_chosen *bc, int *refused)
+{
+	char *why = NULL, *logdir = kb_store_path(store, "boots");
+	int ret = KB_EXIT_OK;
+
+	*accel = kb_run_choose_accel(conf, rv, image, logdir, &why);
+	free(logdir);
+	if (!same_as_before(store, resume, "accel.chosen", "under", *accel, why)) {
+		*refused = 1;
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_manifest_accel(store, *accel, why);
+	if (!*accel) {
+		kb_error("accel = kvm, but %s", why);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_info("accelerator %s: %s", *accel, why);
+	free(why);
+	why = NULL;
+	if (kb_run_choose_backends(conf, *accel, bc, &why) < 0) {
+		kb_manifest_backends(store, NULL, why);
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_info("backend %s: %s", bc->primary.b->name, bc->primary.why);
+	kb_info("host counters %s: %s", bc->overlay.b ? bc->overlay.b->name : "off", bc->overlay_why);
+	if (!same_as_before(store, resume, "backend", "with backend", kb_backends_name(bc),
+			    bc->primary.why)) {
+		*refused = 1;
+		ret = KB_EXIT_NOT_SUPPORTED;
+		goto out;
+	}
+	kb_manifest_backends(store, bc, NULL);
+out:
+	free(why);
+	return ret;
+}
+
+/* Boots per variant: as configured, but one under a deterministic backend
+ * when the configuration does not say (its boots only repeat the counts). */
+static void boots_per_variant(struct kb_conf *conf, struct kb_store *store,
+			      const struct kb_backends_chosen *bc)
+{
+	long at_once = kb_boots_concurrent(bc) ? conf->run_jobs : 1;
+	const char *why;
+
+	if (kb_conf_key_line(conf, KB_SEC_RUN, "boots")) {
+		why = "boots in the configuration";
+	} else if (bc->primary.b->flags & KB_BACKEND_DETERMINISTIC) {
+		conf->boots = 1;
+		why = "the backend is deterministic: every boot of a kernel gives the same counts, "
+		      "so one boot per variant suffices (boots = N asks for more)";
+		kb_info("boots: 1 per variant (backend %s is deterministic)", bc->primary.b->name);
+	} else {
+		why = "the default for a backend that measures time";
+	}
+	kb_manifest_boots(store, conf->boots, why, at_once);
+}
+
+/* The stages after the measuring boots (hyperfine's whole-boot timing);
+ * returns how many of their parts failed. */
+static long stages(const struct kb_conf *conf, const struct kb_boots *env, const struct kb_plan *plan,
+		   const struct kb_run_variant *vs, int resume)
+{
+	struct kb_stage_variant *sv = kb_xcalloc(conf->n_variants + 1, sizeof(*sv));
+	struct kb_backend_stage st = {
+		.store = env->store, .variants = sv, .n = conf->n_variants, .first_id = plan->total + 1,
+		.accel = env->accel, .image = env->image, .seed = conf->seed, .timeout = conf->timeout,
+		.memory = conf->memory, .resume = resume,
+	};
+	long bad = 0;
+
+	/* each variant as configured: its layout 0 */
+	for (size_t i = 0; i < conf->n_variants; i++) {
+		const struct kb_run_variant *rv = &vs[i * (kb_run_n(conf) / conf->n_variants)];
+
+		sv[i] = (struct kb_stage_variant){ rv->v->name, rv->k.bzimage, rv->v->cmdline,
+						   rv->built };
+	}
+	for (size_t i = 0; i < env->backends->n_stages && !kb_interrupted; i++)
+		bad += env->backends->stages[i].b->stage(env->backends->stages[i].priv, &st);
+	free(sv);
+	return bad;
+}
+
+int kb_run_main(const char *path, const char *confdir, int resume, const char *executor,
+		char **run_dir)
+{
+	struct kb_conf conf = { 0 };
+	struct kb_store store = { 0 };
+	struct kb_backends_chosen bc = { 0 };
+	struct kb_plan plan = { 0 };
+	struct kb_run_variant *vs = NULL;
+	struct kb_boots env = { .conf = &conf, .store = &store, .backends = &bc };
+	struct kb_slurm sl = { 0 };
+	char *runner = NULL, *image = NULL, *logdir = NULL;
+	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0, io_failed = 0;
+	/* a step that failed for a reason a resume can change (no space, an
+	 * I/O error, Slurm refusing a job): the run is not complete */
+	const char *incomplete = NULL, *first_write;
+	char write_why[PATH_MAX + 128];
+	size_t nbuilt = 0, first;
+	int lockfd = -1, failed = 0, refused = 0, slurm = 0, ret = KB_EXIT_FAILED, r;
+	double t0 = kb_now();
+
+	if (run_dir)
+		*run_dir = NULL;
+	r = resume ? resume_run(path, executor, &conf, &store, &lockfd)
+		   : start_run(path, confdir, executor, &conf, &store, &lockfd);
+	if (r) {
+		if (lockfd >= 0)
+			close(lockfd);
+		kb_store_release(&store);
+		kb_conf_release(&conf);
+		return r;
+	}
+	kb_install_signal_handlers();
+	kb_info("%s run directory %s", resume ? "resuming" : "new", store.dir);
+	if (run_dir)
+		*run_dir = kb_xstrdup(store.dir);
+
+	vs = kb_run_variants_new(&conf);
+	logdir = kb_store_path(&store, "variants");
+	slurm = !strcmp(conf.executor, "slurm");
+	kb_manifest_executor(&store, conf.executor);
+	if (slurm) {
+		/* the builds as Slurm jobs; the pass below finds their kernels cached */
+		if (kb_slurm_init(&sl, &conf, &store) < 0 || kb_slurm_submit_builds(&sl, vs) < 0 ||
+		    kb_slurm_wait_builds(&sl, vs) < 0) {
+			incomplete = "the builds' Slurm jobs could not be run";
+			goto report;
+		}
+	} else {
+		kb_run_prebuild(&conf, vs, logdir);
+	}
+	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, &store, logdir);
+	if (failed < 0)
+		incomplete = "the kernel source or the run directory could not be prepared";
+	if (failed < 0 || kb_interrupted)
+		goto report;	/* the manifest and report say what was tried */
+	for (size_t i = 0; i < kb_run_n(&conf); i++) {
+		nbuilt += vs[i].built != 0;
+		io_failed += vs[i].io_failed;
+	}
+	if (io_failed)
+		incomplete = "a built kernel's files could not be copied into the run directory";
+	if (!nbuilt) {
+		kb_error("no variant built: nothing to boot");
+		goto report;
+	}
+	runner = find_runner();
+	image = kb_store_path(&store, "initramfs.cpio");
+	if (kb_image_write(image, runner) < 0) {
+		incomplete = "the guest's initramfs could not be written";
+		goto report;
+	}
+	env.image = image;
+	for (first = 0; !vs[first].built; first++)
+		;	/* one was built (nbuilt) */
+	r = choose(&conf, &store, resume, &vs[first], image, &env.accel, &bc, &refused);
+	if (r) {
+		ret = r;
+		goto report;
+	}
+	kb_manifest_state(&store, "running", kb_now() - t0);
+	boots_per_variant(&conf, &store, &bc);
+	env.jobs = conf.run_jobs;
+
+	kb_plan_make(&plan, vs, kb_run_n(&conf), conf.boots, conf.seed);
+	kb_plan_read_done(&plan, &store);
+	if (resume) {
+		/* Samples of a boot that never finished are dropped: it runs again. */
+		if (kb_boots_drop_partial(&env, &plan) < 0) {
+			incomplete = "the samples of unfinished boots could not be dropped";
+			goto report;
+		}
+		kb_info("%ld of %ld boots finished before; %zu to go", plan.total - (long)plan.n_todo,
+			plan.total, plan.n_todo);
+	}
+	if (!slurm)
+		bad_boots = kb_boots_run(&env, &plan, vs, t0, &ran);
+	else if (kb_slurm_submit_boots(&sl, &plan, vs, !kb_boots_concurrent(&bc), !failed) < 0) {
+		incomplete = "the boots' Slurm jobs could not be submitted";
+		goto report;
+	}
+	else
+		bad_boots = kb_slurm_wait_boots(&sl, &plan, vs, &ran, &unfinished);
+	if (!kb_interrupted)
+		bad_stages = stages(&conf, &env, &plan, vs, resume);
+	ret = failed || bad_boots || bad_stages ? KB_EXIT_FAILED : KB_EXIT_OK;
+report:
+	if (slurm)
+		kb_slurm_cancel(&sl);	/* whatever is still queued: the run stops here */
+	/* "complete" only once the report is written: a run killed while
+	 * reporting resumes into its report */
+	if (kb_interrupted)
+		ret = 128 + (int)kb_interrupted;
+	if (refused)
+		goto out;
+	kb_manifest_state(&store, kb_interrupted ? "interrupted" : ret == KB_EXIT_NOT_SUPPORTED ?
+			  "stopped" : "reporting", kb_now() - t0);
+	if (kb_report_write(store.dir) < 0) {
+		ret = KB_EXIT_FAILED;
+		if (!incomplete)
+			incomplete = "the report's files could not all be written";
+	} else {
+		printf("%s/report.md\n", store.dir);
+	}
+	if (!incomplete && kb_store_write_errors(&first_write)) {
+		snprintf(write_why, sizeof(write_why), "%ld write%s to the run directory failed (the "
+			 "first to '%s')", kb_store_write_errors(NULL),
+			 kb_store_write_errors(NULL) == 1 ? "" : "s", first_write);
+		incomplete = write_why;
+	}
+	/* complete: everything measured, or failed for a reason a resume
+	 * cannot change (a kernel that does not build); boots whose jobs
+	 * ended without an outcome, or a step that failed otherwise: --resume */
+	if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED) {
+		if (incomplete)
+			ret = KB_EXIT_FAILED;
+		kb_manifest_state(&store, incomplete ? "incomplete" : unfinished ? "unfinished" : "complete",
+				  kb_now() - t0);
+	}
+	if (incomplete && !kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
+		kb_error("the run is incomplete: %s; once the cause is fixed, resume it with: kbench run "
+			 "--resume %s", incomplete, store.dir);
+	if (kb_interrupted)
+		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
+			store.dir);
+	else if (unfinished)
+		kb_info("%ld boot%s did not finish; run %s with: kbench run --resume %s", unfinished,
+			unfinished == 1 ? "" : "s", unfinished == 1 ? "it" : "them", store.dir);
+	if (!kb_interrupted)
+		kb_info("%ld boots, %ld failed; %zu of %zu %s built; %.0f s", ran, bad_boots,
+			nbuilt, kb_run_n(&conf), conf.layouts > 1 ? "layout replicas" : "variants",
+			kb_now() - t0);
+out:
+	kb_run_variants_free(&conf, vs);
+	kb_plan_release(&plan);
+	kb_backends_release(&bc);
+	kb_slurm_release(&sl);
+	free(runner);
+	free(image);
+	free(logdir);
+	kb_store_release(&store);
+	kb_conf_release(&conf);
+	if (lockfd >= 0)
+		close(lockfd);
+	return ret;
+}
