@@ -173,9 +173,6 @@ const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char 
  * is a tarball or a tree, the fragment a readable file.  0, or -1 after a
  * "file:line: 'key': ..." message per problem. */
 int kb_conf_check_paths(const struct kb_conf *conf);
-/* NULL when path reaches make and its shell recipes inert (no '$', quote,
- * space...), else why not (static storage). */
-const char *kb_make_inert_path(const char *path);
 /* The line that set a [kernel] or [run] key, or 0 when it has its default. */
 int kb_conf_key_line(const struct kb_conf *conf, enum kb_opt_section sec, const char *key);
 /* A backend's [run] options (its struct, defaults filled in). */

@@ -25,11 +25,6 @@
 #include "util.h"
 #include "vm.h"
 
-size_t kb_run_n(const struct kb_conf *conf)
-{
-	return conf->n_variants * (size_t)(conf->layouts > 1 ? conf->layouts : 1);
-}
-
 unsigned long long kb_run_layout_seed(const struct kb_conf *conf)
 {
 	return kb_conf_key_line(conf, KB_SEC_RUN, "seed") ? conf->seed : 0;

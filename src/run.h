@@ -39,7 +39,11 @@ struct kb_run_variant {
  * i * layouts + r (kb_run_n of them), nothing built yet
  * (kb_run_variants_free). */
 struct kb_run_variant *kb_run_variants_new(const struct kb_conf *conf);
-size_t kb_run_n(const struct kb_conf *conf);
+/* How many run variants: inline, so an executor needs no run.c for it. */
+static inline size_t kb_run_n(const struct kb_conf *conf)
+{
+	return conf->n_variants * (size_t)(conf->layouts > 1 ? conf->layouts : 1);
+}
 /* The seed the replicas' padding is drawn from: [run] seed when the
  * configuration gives one, else 0, so that a replica is the same build in
  * every run and comes from the cache (the plan's seed from the clock does

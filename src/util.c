@@ -664,3 +664,25 @@ void kb_shell_quote(FILE *f, const char *s)
 			fputc(*s, f);
 	fputc('\'', f);
 }
+
+/* A path the kernel build gets (make's O=, -C, the fragment it reads):
+ * make expands '$' in it and the kernel's recipes hand it to a shell
+ * unquoted, so only characters inert to both are allowed. */
+const char *kb_make_inert_path(const char *path)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789/._-+,=@%:~";
+	static char why[160];
+	unsigned char c = (unsigned char)path[strspn(path, ok)];
+	char what[16];
+
+	if (!c)
+		return NULL;
+	if (c < 0x20 || c >= 0x7f)
+		snprintf(what, sizeof(what), "byte 0x%02x", c);
+	else
+		snprintf(what, sizeof(what), "'%c'", c);
+	snprintf(why, sizeof(why), "%s not allowed in a path the kernel build gets (make and its "
+		 "shell recipes expand it; allowed: letters, digits and /._-+,=@%%:~)", what);
+	return why;
+}

@@ -121,4 +121,8 @@ int kb_mkstemp(const char *what, char **path);
 /* Monotonic time in seconds. */
 double kb_now(void);
 
+/* NULL when path reaches make and its shell recipes inert (no '$', quote,
+ * space...), else why not (static storage). */
+const char *kb_make_inert_path(const char *path);
+
 #endif
