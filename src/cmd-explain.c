@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "conf.h"
 #include "doc.h"
+#include "executor.h"
 #include "hybrid.h"
 #include "miss-o-meter.h"
 #include "model.h"
@@ -1361,9 +1362,9 @@ static int option(void *ctx, int key, const char *value)
 	case KB_LONG('f'): a->by_flag = 1; break;
 	case KB_LONG('F'): a->flags = value; break;
 	case KB_LONG('e'):
-		if (strcmp(value, "local") && strcmp(value, "slurm"))
-			return kb_command_usage_error(&kb_command_explain, "--executor '%s': local or slurm",
-						      value);
+		if (!kb_executor_find(value))
+			return kb_command_usage_error(&kb_command_explain, "--executor '%s': %s", value,
+						      kb_executor_names());
 		a->executor = value;
 		break;
 	}

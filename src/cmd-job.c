@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* kbench job build|boot RUN_DIR ID: one task of a run's Slurm job arrays
- * (executor.h), run by the job script kbench submitted.  A build job only
+ * (executor-slurm.h), run by the job script kbench submitted.  A build job only
  * fills the shared cache; a boot job only appends lines to the run's files:
  * the manifest is the driver's alone. */
 #include "config.h"
@@ -13,7 +13,7 @@
 #include "backend.h"
 #include "boot.h"
 #include "commands.h"
-#include "executor.h"
+#include "executor-slurm.h"
 #include "manifest.h"
 #include "run.h"
 #include "util.h"

@@ -90,64 +90,6 @@ static const char *date_check(const char *v)
 	return NULL;
 }
 
-/* A partition or account name: one word. */
-static const char *slurm_word(const char *v)
-{
-	return strchr(v, ' ') ? "one name, no spaces" : NULL;
-}
-
-/* sbatch --time: digits with ':' and at most one '-' before them, or
- * "infinite"/"unlimited" (sbatch checks the rest). */
-static const char *slurm_time_check(const char *v)
-{
-	if (!strcmp(v, "infinite") || !strcmp(v, "unlimited"))
-		return NULL;
-	if (!isdigit((unsigned char)v[0]) || v[strspn(v, "0123456789:-")] ||
-	    strchr(v, '-') != strrchr(v, '-') || (strchr(v, '-') && strchr(v, ':') &&
-						  strchr(v, ':') < strchr(v, '-')))
-		return "not a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
-		       "D-HH:MM:SS or infinite)";
-	return NULL;
-}
-
-/* Options only: kbench gives the array, the dependency, the output files
- * and the script itself.  sbatch takes any unambiguous prefix of a long
- * option (--outp for --output), so a prefix of one of kbench's is refused
- * too, and so is "--", after which sbatch would take the next word for the
- * script. */
-static const char *slurm_args_check(const char *v)
-{
-	static const char *const own[] = { "--array", "-a", "--dependency", "-d", "--output",
-					   "-o", "--error", "-e", "--parsable", "--wrap",
-					   "--job-name", "-J", "--chdir", "-D", "--wait", "-W" };
-
-	for (const char *p = v; *p; ) {
-		size_t n, name;
-
-		p += strspn(p, " ");
-		n = strcspn(p, " ");
-		if (!n)
-			break;
-		if (p[0] != '-')
-			return "every word an sbatch option starting with '-' (the job script is kbench's)";
-		if (n == 2 && p[1] == '-')
-			return "no '--': sbatch would take the word after it for the job script, which is kbench's";
-		name = strcspn(p, " =");
-		for (size_t i = 0; i < KB_ARRAY_SIZE(own); i++) {
-			size_t l = strlen(own[i]);
-			int is_long = own[i][1] == '-';
-
-			if ((!strncmp(p, own[i], l) && (n == l || p[l] == '=' || !is_long)) ||
-			    (is_long && p[1] == '-' && name < l && !strncmp(p, own[i], name)))
-				return "kbench gives --array, --dependency, --output, --error, "
-				       "--job-name, --chdir and the script itself (nor a prefix of them, "
-				       "which sbatch takes for them)";
-		}
-		p += n;
-	}
-	return NULL;
-}
-
 /* ---- compiler flags: what the driver would run, load or write ---- */
 
 /*
@@ -402,24 +344,13 @@ static const struct kb_option options[] = {
 		  "hardware: backend pmu-host; software: backend host-sw; auto: hardware where it "
 		  "works, else off" },
 	{ .name = "executor", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE, .off = KOFF(executor),
-	  .def = "local", .allowed = { "local", "slurm" },
+	  .def = "local", .allowed = {
+#define KB_EXECUTOR(id, ops) #id,
+#include "executors.def"
+#undef KB_EXECUTOR
+	  },
 	  .help = "where builds and boots run: local (here), or slurm (each build and each boot a "
 		  "Slurm job; results and the build cache on a filesystem every node sees)" },
-	{ .name = "slurm_partition", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS,
-	  .off = KOFF(slurm_partition), .check = slurm_word,
-	  .help = "executor = slurm: the partition of every job (sbatch --partition; default: the "
-		  "cluster's)" },
-	{ .name = "slurm_account", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS,
-	  .off = KOFF(slurm_account), .check = slurm_word,
-	  .help = "executor = slurm: the account jobs are charged to (sbatch --account)" },
-	{ .name = "slurm_time", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS, .off = KOFF(slurm_time),
-	  .check = slurm_time_check,
-	  .help = "executor = slurm: time limit of each job, as sbatch --time takes it (MM, "
-		  "HH:MM:SS, D-HH:MM...; default: the partition's)" },
-	{ .name = "slurm_args", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS, .off = KOFF(slurm_args),
-	  .check = slurm_args_check,
-	  .help = "executor = slurm: more sbatch options for every job, split at spaces, e.g. "
-		  "--cpus-per-task=4 --qos=short" },
 
 	{ .name = "description", .section = KB_SEC_VARIANT, .type = KB_OPT_STR, .off = VOFF(description),
 	  .help = "one line shown in the report" },
@@ -489,28 +420,37 @@ const char *kb_conf_section_name(enum kb_opt_section s)
 	return section_names[s];
 }
 
-/* Every option: the core table, then each backend's [run] keys. */
+/* Every option: the core table, then each executor's [run] keys, then each
+ * backend's. */
 #define optref kb_conf_option
 
 const struct kb_conf_option *kb_conf_options(size_t *n)
 {
 	static struct optref all[KB_MAX_OPTIONS];
 	static size_t nall;
+	const struct kb_executor *const *es;
 	const struct kb_backend *const *bs;
-	size_t nb;
+	size_t nb, ne;
 
 	if (nall) {
 		*n = nall;
 		return all;
 	}
 	for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
-		all[nall++] = (struct optref){ &options[i], NULL };
+		all[nall++] = (struct optref){ &options[i], NULL, NULL };
+	es = kb_executors(&ne);
+	for (size_t e = 0; e < ne; e++)
+		for (const struct kb_option *o = es[e]->options; o && o->name; o++) {
+			if (nall == KB_MAX_OPTIONS)
+				abort();	/* raise KB_MAX_OPTIONS */
+			all[nall++] = (struct optref){ o, NULL, es[e] };
+		}
 	bs = kb_backends(&nb);
 	for (size_t b = 0; b < nb; b++)
 		for (const struct kb_option *o = bs[b]->options; o && o->name; o++) {
 			if (nall == KB_MAX_OPTIONS)
 				abort();	/* raise KB_MAX_OPTIONS */
-			all[nall++] = (struct optref){ o, bs[b] };
+			all[nall++] = (struct optref){ o, bs[b], NULL };
 		}
 	*n = nall;
 	return all;
@@ -521,6 +461,8 @@ static void *option_base(struct kb_conf *c, struct kb_variant *v, const struct o
 {
 	if (r->owner)
 		return c->backend_opts[kb_backend_index(r->owner)];
+	if (r->executor)
+		return c->executor_opts[kb_executor_index(r->executor)];
 	if (r->o->section == KB_SEC_CLAIM)
 		return &c->claim;
 	return r->o->section == KB_SEC_VARIANT ? (void *)v : (void *)c;
@@ -1199,16 +1141,21 @@ static int handler(void *user, const char *section, const char *name, const char
 	}
 }
 
-/* Every backend gets its options struct, and every key its default. */
+/* Every backend and executor gets its options struct, and every key its
+ * default. */
 static void set_defaults(struct parse *p)
 {
+	const struct kb_executor *const *es;
 	const struct kb_backend *const *bs;
 	const struct optref *all;
-	size_t n, nb;
+	size_t n, nb, ne;
 
 	bs = kb_backends(&nb);
 	for (size_t b = 0; b < nb; b++)
 		p->conf->backend_opts[b] = kb_xcalloc(1, bs[b]->opts_size);
+	es = kb_executors(&ne);
+	for (size_t e = 0; e < ne; e++)
+		p->conf->executor_opts[e] = kb_xcalloc(1, es[e]->opts_size ? es[e]->opts_size : 1);
 	all = kb_conf_options(&n);
 	for (size_t i = 0; i < n; i++) {
 		const struct kb_option *o = all[i].o;
@@ -1226,6 +1173,7 @@ static void check_table(void)
 	const struct optref *all;
 
 	kb_backend_check_table();
+	kb_executor_check_table();
 	all = kb_conf_options(&n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
@@ -1749,6 +1697,11 @@ const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_bac
 	return conf->backend_opts[kb_backend_index(b)];
 }
 
+const void *kb_conf_executor_opts(const struct kb_conf *conf, const struct kb_executor *e)
+{
+	return conf->executor_opts[kb_executor_index(e)];
+}
+
 int kb_option_owns_string(const struct kb_option *o)
 {
 	switch (o->type) {
@@ -1816,6 +1769,8 @@ void kb_conf_release(struct kb_conf *conf)
 	free(conf->given);
 	for (size_t b = 0; b < KB_N_BACKENDS; b++)
 		free(conf->backend_opts[b]);
+	for (size_t e = 0; e < KB_N_EXECUTORS; e++)
+		free(conf->executor_opts[e]);
 	free(conf->variants);
 	free(conf->path);
 	free(conf->dir);
@@ -1840,8 +1795,9 @@ const char kb_conf_syntax[] =
 
 void kb_conf_help(FILE *f)
 {
+	const struct kb_executor *const *es;
 	const struct kb_backend *const *bs;
-	size_t nb;
+	size_t nb, ne;
 
 	fprintf(f, "%s\n\n", kb_conf_syntax);
 	for (int s = KB_SEC_KERNEL; s <= KB_SEC_LAST; s++) {
@@ -1853,6 +1809,11 @@ void kb_conf_help(FILE *f)
 		for (size_t i = 0; i < KB_ARRAY_SIZE(options); i++)
 			if ((int)options[i].section == s)
 				help_option(f, &options[i]);
+		es = kb_executors(&ne);
+		for (size_t e = 0; e < ne; e++)
+			for (const struct kb_option *o = es[e]->options; o && o->name; o++)
+				if ((int)o->section == s)
+					help_option(f, o);
 	}
 	fprintf(f, "\nbackends ([run] keys of each below it):\n");
 	bs = kb_backends(&nb);

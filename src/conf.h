@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "executor.h"
 
 enum kb_accel { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG };
 
@@ -130,13 +131,10 @@ struct kb_conf {
 	char *baseline;
 	char *backend;		/* "auto" or a primary backend's name */
 	char *host_counters;	/* auto, off, hardware or software */
-	char *executor;		/* local or slurm */
-	char *slurm_partition;	/* sbatch --partition, --account, --time, or NULL */
-	char *slurm_account;
-	char *slurm_time;
-	char *slurm_args;	/* more sbatch options, split at spaces */
+	char *executor;		/* a name in executors.def */
 	/* each backend's own [run] keys, by its index in the table */
 	void *backend_opts[KB_N_BACKENDS];
+	void *executor_opts[KB_N_EXECUTORS];
 
 	struct kb_variant *variants;
 	size_t n_variants;
@@ -177,11 +175,14 @@ int kb_conf_check_paths(const struct kb_conf *conf);
 int kb_conf_key_line(const struct kb_conf *conf, enum kb_opt_section sec, const char *key);
 /* A backend's [run] options (its struct, defaults filled in). */
 const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b);
+/* An executor's [run] options (its struct, defaults filled in). */
+const void *kb_conf_executor_opts(const struct kb_conf *conf, const struct kb_executor *e);
 /* Every key kbench knows: the core table's, then each backend's [run] keys
  * (owner NULL for the core); the man page and --help-config list them. */
 struct kb_conf_option {
 	const struct kb_option *o;
 	const struct kb_backend *owner;
+	const struct kb_executor *executor; /* an executor's key (owner NULL) */
 };
 const struct kb_conf_option *kb_conf_options(size_t *n);
 /* "kernel", "run", "variant NAME" */

@@ -3,11 +3,13 @@
  * arrays, submitted with sbatch and followed with squeue and scontrol. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,11 +17,114 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "boot.h"
 #include "executor.h"
+#include "executor-slurm.h"
+#include "plan.h"
+#include "run.h"
 #include "util.h"
 
 #define SLURM_DEADLINE 120.0	/* seconds an sbatch, squeue or scancel may take */
 #define POLL_MS 1000		/* between two looks at the queue */
+
+/* its [run] keys */
+struct slurm_opts {
+	char *partition;	/* sbatch --partition, --account, --time, or NULL */
+	char *account;
+	char *time;
+	char *args;		/* more sbatch options, split at spaces */
+};
+
+struct kb_slurm {
+	const struct kb_conf *conf;
+	const struct slurm_opts *o;
+	struct kb_store *store;
+	char *dir;		/* RUN/slurm: scripts, plan, kernels, Slurm's output */
+	char *self;		/* this kbench, which the jobs run */
+	char builds[32];	/* the arrays' job ids; "" none */
+	char boots[32];
+	int exclusive;		/* timed boots: whole nodes */
+	double t0;
+};
+
+/* A partition or account name: one word. */
+static const char *slurm_word(const char *v)
+{
+	return strchr(v, ' ') ? "one name, no spaces" : NULL;
+}
+
+/* sbatch --time: digits with ':' and at most one '-' before them, or
+ * "infinite"/"unlimited" (sbatch checks the rest). */
+static const char *slurm_time_check(const char *v)
+{
+	if (!strcmp(v, "infinite") || !strcmp(v, "unlimited"))
+		return NULL;
+	if (!isdigit((unsigned char)v[0]) || v[strspn(v, "0123456789:-")] ||
+	    strchr(v, '-') != strrchr(v, '-') || (strchr(v, '-') && strchr(v, ':') &&
+						  strchr(v, ':') < strchr(v, '-')))
+		return "not a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
+		       "D-HH:MM:SS or infinite)";
+	return NULL;
+}
+
+/* Options only: kbench gives the array, the dependency, the output files
+ * and the script itself.  sbatch takes any unambiguous prefix of a long
+ * option (--outp for --output), so a prefix of one of kbench's is refused
+ * too, and so is "--", after which sbatch would take the next word for the
+ * script. */
+static const char *slurm_args_check(const char *v)
+{
+	static const char *const own[] = { "--array", "-a", "--dependency", "-d", "--output",
+					   "-o", "--error", "-e", "--parsable", "--wrap",
+					   "--job-name", "-J", "--chdir", "-D", "--wait", "-W" };
+
+	for (const char *p = v; *p; ) {
+		size_t n, name;
+
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		if (p[0] != '-')
+			return "every word an sbatch option starting with '-' (the job script is kbench's)";
+		if (n == 2 && p[1] == '-')
+			return "no '--': sbatch would take the word after it for the job script, which is kbench's";
+		name = strcspn(p, " =");
+		for (size_t i = 0; i < KB_ARRAY_SIZE(own); i++) {
+			size_t l = strlen(own[i]);
+			int is_long = own[i][1] == '-';
+
+			if ((!strncmp(p, own[i], l) && (n == l || p[l] == '=' || !is_long)) ||
+			    (is_long && p[1] == '-' && name < l && !strncmp(p, own[i], name)))
+				return "kbench gives --array, --dependency, --output, --error, "
+				       "--job-name, --chdir and the script itself (nor a prefix of them, "
+				       "which sbatch takes for them)";
+		}
+		p += n;
+	}
+	return NULL;
+}
+
+#define SOFF(f) offsetof(struct slurm_opts, f)
+/* slurm_partition first: its line is key_line[0] */
+static const struct kb_option options[] = {
+	{ .name = "slurm_partition", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS,
+	  .off = SOFF(partition), .check = slurm_word,
+	  .help = "executor = slurm: the partition of every job (sbatch --partition; default: the "
+		  "cluster's)" },
+	{ .name = "slurm_account", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS,
+	  .off = SOFF(account), .check = slurm_word,
+	  .help = "executor = slurm: the account jobs are charged to (sbatch --account)" },
+	{ .name = "slurm_time", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS, .off = SOFF(time),
+	  .check = slurm_time_check,
+	  .help = "executor = slurm: time limit of each job, as sbatch --time takes it (MM, "
+		  "HH:MM:SS, D-HH:MM...; default: the partition's)" },
+	{ .name = "slurm_args", .section = KB_SEC_RUN, .type = KB_OPT_FLAGS, .off = SOFF(args),
+	  .check = slurm_args_check,
+	  .help = "executor = slurm: more sbatch options for every job, split at spaces, e.g. "
+		  "--cpus-per-task=4 --qos=short" },
+	{ NULL },
+};
 
 /* Run argv (kb_capture: its own process group, so a ^C reaches kbench
  * alone and it can still scancel); what it prints in *out (malloc'd).  Its
@@ -49,7 +154,7 @@ static int is_tool(const char *name)
 
 /* Nodes of the partition, or of the default one (sinfo -N: one line per
  * node and partition, the default partition's name marked with '*'). */
-static long count_nodes(const struct kb_conf *conf)
+static long count_nodes(const struct slurm_opts *o)
 {
 	char *argv[] = { "sinfo", "-h", "-N", "-o", "%P %N", NULL }, *out, *line, *save;
 	char *names[4096];
@@ -70,9 +175,9 @@ static long count_nodes(const struct kb_conf *conf)
 			continue;
 		*node++ = '\0';
 		pl = strlen(line);
-		if (conf->slurm_partition ? strcmp(line, conf->slurm_partition) &&
-					    !(line[pl - 1] == '*' && pl - 1 == strlen(conf->slurm_partition) &&
-					      !strncmp(line, conf->slurm_partition, pl - 1))
+		if (o->partition ? strcmp(line, o->partition) &&
+					    !(line[pl - 1] == '*' && pl - 1 == strlen(o->partition) &&
+					      !strncmp(line, o->partition, pl - 1))
 					  : line[pl - 1] != '*')
 			continue;
 		for (size_t i = 0; i < n && !seen; i++)
@@ -138,8 +243,14 @@ static char *real_or_parent(const char *path)
 	return real;
 }
 
-int kb_slurm_check(const struct kb_conf *conf, const char *dir)
+/* Before a run directory is made: sbatch, squeue, scontrol, scancel and
+ * sinfo at hand and a controller that answers (else -ENOTSUP), the
+ * partition has nodes, and dir and the build cache are not local to this
+ * machine when it has more than one (else -EINVAL). */
+static int slurm_check(const struct kb_executor_run *x, const char *dir)
 {
+	const struct kb_conf *conf = x->conf;
+	const struct slurm_opts *o = x->opts;
 	static const char *const tools[] = { "sbatch", "squeue", "scontrol", "scancel", "sinfo" };
 	const char *const paths[] = { dir, conf->cache };
 	const char *const what[] = { "the results directory ([run] output)",
@@ -152,14 +263,14 @@ int kb_slurm_check(const struct kb_conf *conf, const char *dir)
 				 "slurm-client; SLURM_CONF names the cluster's slurm.conf)", tools[i]);
 			return -ENOTSUP;
 		}
-	nodes = count_nodes(conf);
+	nodes = count_nodes(o);
 	if (nodes < 0)
 		return -ENOTSUP;
 	if (nodes == 0) {
-		if (conf->slurm_partition)
+		if (o->partition)
 			kb_error("%s:%d: 'slurm_partition': partition '%s' has no nodes (sinfo)",
-				 conf->path, kb_conf_key_line(conf, KB_SEC_RUN, "slurm_partition"),
-				 conf->slurm_partition);
+				 conf->path, x->key_line[0],
+				 o->partition);
 		else
 			kb_error("executor = slurm, but the cluster has no default partition with "
 				 "nodes (sinfo); name one with slurm_partition");
@@ -178,7 +289,7 @@ int kb_slurm_check(const struct kb_conf *conf, const char *dir)
 			kb_error("executor = slurm: %s '%s' is %s, but partition '%s' has %ld nodes: "
 				 "put it on a filesystem every node sees (NFS, Lustre...)",
 				 what[i], paths[i], why,
-				 conf->slurm_partition ? conf->slurm_partition : "(the default)", nodes);
+				 o->partition ? o->partition : "(the default)", nodes);
 			free(real);
 			return -EINVAL;
 		}
@@ -189,10 +300,12 @@ int kb_slurm_check(const struct kb_conf *conf, const char *dir)
 	return 0;
 }
 
-int kb_slurm_init(struct kb_slurm *s, const struct kb_conf *conf, struct kb_store *store)
+static int slurm_init_state(struct kb_slurm *s, const struct kb_conf *conf,
+			    const struct slurm_opts *o, struct kb_store *store)
 {
 	memset(s, 0, sizeof(*s));
 	s->conf = conf;
+	s->o = o;
 	s->store = store;
 	s->t0 = kb_now();
 	s->dir = kb_store_path(store, "slurm");
@@ -204,7 +317,7 @@ int kb_slurm_init(struct kb_slurm *s, const struct kb_conf *conf, struct kb_stor
 	return 0;
 }
 
-void kb_slurm_release(struct kb_slurm *s)
+static void slurm_release(struct kb_slurm *s)
 {
 	free(s->dir);
 	free(s->self);
@@ -264,7 +377,7 @@ static char *array_spec(const long *ids, size_t n)
 static int submit(struct kb_slurm *s, const char *kind, const long *ids, size_t n,
 		  const char *after, int exclusive, char id[32], int quiet)
 {
-	const struct kb_conf *c = s->conf;
+	const struct slurm_opts *c = s->o;
 	char *script = write_script(s, kind), *spec = array_spec(ids, n), *out = NULL, *args = NULL;
 	char **argv, *own[8] = { 0 };
 	size_t na = 0, no = 0, words = 0;
@@ -272,8 +385,8 @@ static int submit(struct kb_slurm *s, const char *kind, const long *ids, size_t 
 
 	/* room for kbench's own (at most 13 with the script) and every word of
 	 * slurm_args: none is cut */
-	for (const char *w = c->slurm_args ? c->slurm_args : ""; *w; w++)
-		words += *w != ' ' && (w == c->slurm_args || w[-1] == ' ');
+	for (const char *w = c->args ? c->args : ""; *w; w++)
+		words += *w != ' ' && (w == c->args || w[-1] == ' ');
 	argv = kb_xcalloc(words + 16, sizeof(*argv));
 	if (!script)
 		goto out;
@@ -287,16 +400,16 @@ static int submit(struct kb_slurm *s, const char *kind, const long *ids, size_t 
 		argv[na++] = own[no++] = kb_xasprintf("--dependency=afterok:%s", after);
 	if (exclusive)
 		argv[na++] = "--exclusive";
-	if (c->slurm_partition)
-		argv[na++] = own[no++] = kb_xasprintf("--partition=%s", c->slurm_partition);
-	if (c->slurm_account)
-		argv[na++] = own[no++] = kb_xasprintf("--account=%s", c->slurm_account);
-	if (c->slurm_time)
-		argv[na++] = own[no++] = kb_xasprintf("--time=%s", c->slurm_time);
-	if (c->slurm_args) {
+	if (c->partition)
+		argv[na++] = own[no++] = kb_xasprintf("--partition=%s", c->partition);
+	if (c->account)
+		argv[na++] = own[no++] = kb_xasprintf("--account=%s", c->account);
+	if (c->time)
+		argv[na++] = own[no++] = kb_xasprintf("--time=%s", c->time);
+	if (c->args) {
 		char *save;
 
-		args = kb_xstrdup(c->slurm_args);
+		args = kb_xstrdup(c->args);
 		for (char *w = strtok_r(args, " ", &save); w; w = strtok_r(NULL, " ", &save))
 			argv[na++] = w;
 	}
@@ -332,7 +445,7 @@ static char *kernel_json(const char *run_dir, size_t index)
 	return kb_xasprintf("%s/slurm/kernel-%zu.json", run_dir, index);
 }
 
-int kb_slurm_submit_builds(struct kb_slurm *s, const struct kb_run_variant *vs)
+static int slurm_submit_builds(struct kb_slurm *s, const struct kb_run_variant *vs)
 {
 	size_t n = kb_run_n(s->conf), nb = 0;
 	long *ids = kb_xcalloc(n, sizeof(*ids));
@@ -352,8 +465,8 @@ int kb_slurm_submit_builds(struct kb_slurm *s, const struct kb_run_variant *vs)
 	return r;
 }
 
-int kb_slurm_submit_boots(struct kb_slurm *s, const struct kb_plan *plan,
-			  const struct kb_run_variant *vs, int exclusive, int after_builds)
+static int slurm_submit_boots(struct kb_slurm *s, const struct kb_plan *plan,
+			      const struct kb_run_variant *vs, int exclusive, int after_builds)
 {
 	json_t *boots = json_array(), *j;
 	char *path = kb_xasprintf("%s/plan.json", s->dir), *text;
@@ -511,7 +624,7 @@ static void describe(const char *job, const struct task *t, const char *seen, ch
 		 t->reason[0] && strcmp(t->reason, "None") ? t->reason : "");
 }
 
-void kb_slurm_cancel(struct kb_slurm *s)
+static void slurm_cancel(struct kb_slurm *s)
 {
 	char *ids[2] = { s->builds, s->boots };
 
@@ -577,7 +690,7 @@ static int look(const char *job, long *pending, long *running, char (*seen)[12],
 	return !*pending && !*running;
 }
 
-int kb_slurm_wait_builds(struct kb_slurm *s, struct kb_run_variant *vs)
+static int slurm_wait_builds(struct kb_slurm *s, struct kb_run_variant *vs)
 {
 	size_t n = kb_run_n(s->conf), nb = 0;
 	long pending, running, last = -1, failures = 0;
@@ -602,7 +715,7 @@ int kb_slurm_wait_builds(struct kb_slurm *s, struct kb_run_variant *vs)
 		pause_poll();
 	}
 	if (kb_interrupted) {
-		kb_slurm_cancel(s);
+		slurm_cancel(s);
 		free(seen);
 		return -1;
 	}
@@ -654,8 +767,8 @@ static json_t *read_outcomes(const struct kb_slurm *s, long total, long *n_done)
 	return by;
 }
 
-long kb_slurm_wait_boots(struct kb_slurm *s, const struct kb_plan *plan, struct kb_run_variant *vs,
-			 long *ran, long *unfinished)
+static long slurm_wait_boots(struct kb_slurm *s, const struct kb_plan *plan, struct kb_run_variant *vs,
+			     long *ran, long *unfinished)
 {
 	long pending, running, done, before, failures = 0, bad = 0;
 	char last[128] = "", (*seen)[12] = kb_xcalloc((size_t)plan->total + 1, sizeof(*seen));
@@ -697,7 +810,7 @@ long kb_slurm_wait_boots(struct kb_slurm *s, const struct kb_plan *plan, struct 
 		pause_poll();
 	}
 	if (kb_interrupted)
-		kb_slurm_cancel(s);
+		slurm_cancel(s);
 	by = read_outcomes(s, plan->total, &done);
 	for (long seq = 1; seq <= plan->total; seq++) {
 		size_t vi = plan->variant[seq - 1];
@@ -798,3 +911,57 @@ int kb_slurm_read_plan(const char *run_dir, long seq, size_t *variant, long *vbo
 	free(path);
 	return r;
 }
+
+/* ---- the executor's hooks ---- */
+
+static int slurm_init(struct kb_executor_run *x)
+{
+	x->priv = kb_xcalloc(1, sizeof(struct kb_slurm));
+	if (slurm_init_state(x->priv, x->conf, x->opts, x->store) < 0) {
+		x->why = "the builds' Slurm jobs could not be run";
+		return -1;
+	}
+	return 0;
+}
+
+/* the builds as Slurm jobs; kb_run_build then finds their kernels cached */
+static int slurm_builds(struct kb_executor_run *x, struct kb_run_variant *vs)
+{
+	if (slurm_submit_builds(x->priv, vs) < 0 || slurm_wait_builds(x->priv, vs) < 0) {
+		x->why = "the builds' Slurm jobs could not be run";
+		return -1;
+	}
+	return 0;
+}
+
+static long slurm_boots(struct kb_executor_run *x, const struct kb_plan *plan,
+			struct kb_run_variant *vs)
+{
+	if (slurm_submit_boots(x->priv, plan, vs, !kb_boots_concurrent(x->env->backends),
+			       !x->builds_failed) < 0) {
+		x->why = "the boots' Slurm jobs could not be submitted";
+		return -1;
+	}
+	return slurm_wait_boots(x->priv, plan, vs, &x->ran, &x->unfinished);
+}
+
+static void slurm_exec_cancel(struct kb_executor_run *x)
+{
+	if (x->priv)
+		slurm_cancel(x->priv);
+}
+
+static void slurm_exec_release(struct kb_executor_run *x)
+{
+	if (x->priv)
+		slurm_release(x->priv);
+	free(x->priv);
+	x->priv = NULL;
+}
+
+const struct kb_executor kb_executor_slurm = {
+	.name = "slurm", .api = KB_EXECUTOR_API, .options = options,
+	.opts_size = sizeof(struct slurm_opts), .check = slurm_check, .init = slurm_init,
+	.builds = slurm_builds, .boots = slurm_boots, .cancel = slurm_exec_cancel,
+	.release = slurm_exec_release,
+};

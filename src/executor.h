@@ -3,75 +3,91 @@
 #define KB_EXECUTOR_H
 
 /*
- * [run] executor = slurm: each build and each boot of a run is a Slurm job
- * that runs `kbench job build|boot` on the run directory.  The builds are one
- * job array (task u builds run variant u, a variant's layout replica, into
- * the shared cache and says so in RUN/slurm/kernel-u.json); the boots a
- * second array (task id = the boot's seq in the plan) that depends on it,
- * submitted once the driver has recorded the builds and chosen the
- * accelerator and backends with a built kernel.  Boot jobs append whole lines to
- * samples.jsonl and boots.jsonl as local boots do; what finished is what
- * boots.jsonl says, as for --resume.  Only the driver writes the manifest.
- * No accounting database: squeue while jobs run, scontrol after.
+ * Where a run's builds and boots run ([run] executor, --executor), behind
+ * one interface as the measurement backends are (backend.h): one file each
+ * (executor-*.c), registered once in executors.def.  local builds and boots
+ * here; slurm makes each a Slurm job.  The pipeline (pipeline.c) calls the
+ * hooks in order: check before a run directory is made, init, builds (before
+ * kb_run_build, which then finds the kernels cached), boots, cancel, release.
  */
 
-#include "boot.h"
-#include "plan.h"
-#include "run.h"
+#include <stddef.h>
 
-struct kb_slurm {
+#include "option.h"
+
+struct kb_boots;
+struct kb_conf;
+struct kb_plan;
+struct kb_run_variant;
+struct kb_store;
+
+/* The version of this interface; an executor built for another is refused. */
+#define KB_EXECUTOR_API 1
+/* [run] keys an executor may bring */
+#define KB_EXECUTOR_MAX_OPTIONS 8
+
+/* One run's executor: what the pipeline tells the hooks, and what they
+ * give back. */
+struct kb_executor_run {
+	const struct kb_executor *e;
 	const struct kb_conf *conf;
+	const void *opts;		/* its [run] options (its opts_size struct) */
+	int key_line[KB_EXECUTOR_MAX_OPTIONS]; /* the line of each of its keys; 0 for a default */
 	struct kb_store *store;
-	char *dir;		/* RUN/slurm: scripts, plan, kernels, Slurm's output */
-	char *self;		/* this kbench, which the jobs run */
-	char builds[32];	/* the arrays' job ids; "" none */
-	char boots[32];
-	int exclusive;		/* timed boots: whole nodes */
-	double t0;
+	const char *logdir;		/* RUN/variants, for the builds' logs */
+	const struct kb_boots *env;	/* for boots */
+	double t0;			/* the run's start (kb_now) */
+	int builds_failed;		/* for boots: a variant did not build */
+	long ran, unfinished;		/* boots gives: boots run, boots without an outcome */
+	const char *why;		/* a hook that failed: why the run is incomplete (static) */
+	void *priv;			/* the executor's own state, from init */
 };
 
-/* Before a run directory is made: sbatch, squeue, scontrol, scancel and
- * sinfo at hand and a controller that answers (else -ENOTSUP), the
- * partition has nodes, and dir (the results directory, or the run
- * directory on --resume) and the build cache are not local to this
- * machine when it has more than one (else -EINVAL); each after a message
- * naming the key or the path.  0 when all is well. */
-int kb_slurm_check(const struct kb_conf *conf, const char *dir);
-/* RUN/slurm with the probe every job looks for.  0, or -1 after a message. */
-int kb_slurm_init(struct kb_slurm *s, const struct kb_conf *conf, struct kb_store *store);
-void kb_slurm_release(struct kb_slurm *s);
+struct kb_executor {
+	const char *name;		/* [run] executor, --executor */
+	int api;			/* KB_EXECUTOR_API */
+	const struct kb_option *options; /* its [run] keys, up to one with a NULL name */
+	size_t opts_size;		/* the struct those offsets point into */
 
-/* One build job per run variant (kb_run_n) that is not a prebuilt pair
- * (for those, the driver writes kernel-u.json itself).  0, or -1 after a
- * message. */
-int kb_slurm_submit_builds(struct kb_slurm *s, const struct kb_run_variant *vs);
-/* The plan's unfinished boots as one array (whole nodes when exclusive),
- * after the build array (afterok) when after_builds and there was one.
- * 0 (also with nothing to do), or -1 after a message. */
-int kb_slurm_submit_boots(struct kb_slurm *s, const struct kb_plan *plan,
-			  const struct kb_run_variant *vs, int exclusive, int after_builds);
-/* Wait for the build array with a progress line; a replica whose job
- * failed gets vs[u].not_built (its job's state and log), one its job built
- * now vs[u].pre.  0, or -1 when interrupted (the jobs are cancelled). */
-int kb_slurm_wait_builds(struct kb_slurm *s, struct kb_run_variant *vs);
-/* Wait for the boot array with a progress line; every boot that did not end
- * ok is reported (an unfinished one with its job's state and log tail).
- * Returns the failed boots, as kb_boots_run does; *ran, the boots submitted;
- * *unfinished, those of them with no outcome (--resume runs them);
- * the variants' boots_done count the plan's boots.  When interrupted, the
- * jobs are cancelled first. */
-long kb_slurm_wait_boots(struct kb_slurm *s, const struct kb_plan *plan, struct kb_run_variant *vs,
-			 long *ran, long *unfinished);
-/* scancel every array of the run still queued or running; it is then
- * forgotten. */
-void kb_slurm_cancel(struct kb_slurm *s);
+	/* Before a run directory is made (dir: the results directory, or the
+	 * run directory on --resume): 0, -ENOTSUP (not here) or -EINVAL, each
+	 * after a message.  NULL: nothing to check. */
+	int (*check)(const struct kb_executor_run *x, const char *dir);
+	/* x->priv; 0, or -1 with x->why.  NULL: no state. */
+	int (*init)(struct kb_executor_run *x);
+	/* Build what it builds of vs ahead of kb_run_build: a failed build is
+	 * vs[u].not_built, one it built vs[u].pre.  0, or -1 with x->why. */
+	int (*builds)(struct kb_executor_run *x, struct kb_run_variant *vs);
+	/* The plan's unfinished boots: the failed ones, as kb_boots_run
+	 * returns, x->ran and x->unfinished set; -1 with x->why when they
+	 * could not be started. */
+	long (*boots)(struct kb_executor_run *x, const struct kb_plan *plan, struct kb_run_variant *vs);
+	/* Stop whatever still runs elsewhere: the run stops here.  NULL: nothing. */
+	void (*cancel)(struct kb_executor_run *x);
+	void (*release)(struct kb_executor_run *x);
+};
 
-/* The jobs' side (kbench job): the kernel a build job made, for the boot
- * jobs (RUN/slurm/kernel-INDEX.json); 0 or -1 after a message. */
-int kb_slurm_write_kernel(const char *run_dir, size_t index, const struct kb_run_variant *rv);
-int kb_slurm_read_kernel(const char *run_dir, size_t index, struct kb_run_variant *rv);
-/* The plan's boot seq: its variant's index and its boot number of that
- * variant, and the plan's total (RUN/slurm/plan.json). */
-int kb_slurm_read_plan(const char *run_dir, long seq, size_t *variant, long *vboot, long *total);
+#define KB_EXECUTOR(id, ops) extern const struct kb_executor ops;
+#include "executors.def"
+#undef KB_EXECUTOR
+enum {
+#define KB_EXECUTOR(id, ops) KB_EXECUTOR_ID_##id,
+#include "executors.def"
+#undef KB_EXECUTOR
+	KB_N_EXECUTORS
+};
+
+/* The table; n in *n. */
+const struct kb_executor *const *kb_executors(size_t *n);
+/* The executor of that name, or NULL. */
+const struct kb_executor *kb_executor_find(const char *name);
+/* Index of e in the table (conf.c keeps each executor's options by index). */
+size_t kb_executor_index(const struct kb_executor *e);
+/* NULL if e is fit to register, else what is wrong (static text). */
+const char *kb_executor_check(const struct kb_executor *e);
+/* The table checked at start-up: aborts naming the broken entry. */
+void kb_executor_check_table(void);
+/* "local or slurm": the names, for a message. */
+const char *kb_executor_names(void);
 
 #endif

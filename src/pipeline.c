@@ -28,20 +28,35 @@ static char *find_runner(void)
 				 PKGLIBEXECDIR "/kbench-runner");
 }
 
-/* --executor over [run] executor; with slurm, what Slurm needs of this
+/* The run's executor, its options and the lines of its keys. */
+static void executor_run_init(struct kb_executor_run *x, const struct kb_conf *conf)
+{
+	size_t i = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->e = kb_executor_find(conf->executor);
+	x->conf = conf;
+	x->opts = kb_conf_executor_opts(conf, x->e);
+	for (const struct kb_option *o = x->e->options; o && o->name; o++)
+		x->key_line[i++] = kb_conf_key_line(conf, KB_SEC_RUN, o->name);
+}
+
+/* --executor over [run] executor, and what that executor needs of this
  * host and of dir, checked before a run directory is made.  0 or the exit
  * code. */
 static int executor_check(struct kb_conf *conf, const char *executor, const char *dir)
 {
+	struct kb_executor_run x;
 	int r;
 
 	if (executor) {
 		free(conf->executor);
 		conf->executor = kb_xstrdup(executor);
 	}
-	if (strcmp(conf->executor, "slurm"))
+	executor_run_init(&x, conf);
+	if (!x.e->check)
 		return 0;
-	r = kb_slurm_check(conf, dir);
+	r = x.e->check(&x, dir);
 	return r == -ENOTSUP ? KB_EXIT_NOT_SUPPORTED : r < 0 ? KB_EXIT_USAGE : 0;
 }
 
@@ -243,7 +258,7 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	struct kb_plan plan = { 0 };
 	struct kb_run_variant *vs = NULL;
 	struct kb_boots env = { .conf = &conf, .store = &store, .backends = &bc };
-	struct kb_slurm sl = { 0 };
+	struct kb_executor_run ex = { 0 };
 	char *runner = NULL, *image = NULL, *logdir = NULL;
 	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0, io_failed = 0;
 	/* a step that failed for a reason a resume can change (no space, an
@@ -251,7 +266,7 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	const char *incomplete = NULL, *first_write;
 	char write_why[PATH_MAX + 128];
 	size_t nbuilt = 0, first;
-	int lockfd = -1, failed = 0, refused = 0, slurm = 0, ret = KB_EXIT_FAILED, r;
+	int lockfd = -1, failed = 0, refused = 0, ret = KB_EXIT_FAILED, r;
 	double t0 = kb_now();
 
 	if (run_dir)
@@ -272,17 +287,16 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 
 	vs = kb_run_variants_new(&conf);
 	logdir = kb_store_path(&store, "variants");
-	slurm = !strcmp(conf.executor, "slurm");
 	kb_manifest_executor(&store, conf.executor);
-	if (slurm) {
-		/* the builds as Slurm jobs; the pass below finds their kernels cached */
-		if (kb_slurm_init(&sl, &conf, &store) < 0 || kb_slurm_submit_builds(&sl, vs) < 0 ||
-		    kb_slurm_wait_builds(&sl, vs) < 0) {
-			incomplete = "the builds' Slurm jobs could not be run";
-			goto report;
-		}
-	} else {
-		kb_run_prebuild(&conf, vs, logdir);
+	executor_run_init(&ex, &conf);
+	ex.store = &store;
+	ex.logdir = logdir;
+	ex.env = &env;
+	ex.t0 = t0;
+	/* what it builds, the pass below finds cached */
+	if ((ex.e->init && ex.e->init(&ex) < 0) || ex.e->builds(&ex, vs) < 0) {
+		incomplete = ex.why;
+		goto report;
 	}
 	failed = kb_interrupted ? 0 : kb_run_build(&conf, vs, &store, logdir);
 	if (failed < 0)
@@ -328,20 +342,21 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 		kb_info("%ld of %ld boots finished before; %zu to go", plan.total - (long)plan.n_todo,
 			plan.total, plan.n_todo);
 	}
-	if (!slurm)
-		bad_boots = kb_boots_run(&env, &plan, vs, t0, &ran);
-	else if (kb_slurm_submit_boots(&sl, &plan, vs, !kb_boots_concurrent(&bc), !failed) < 0) {
-		incomplete = "the boots' Slurm jobs could not be submitted";
+	ex.builds_failed = failed;
+	bad_boots = ex.e->boots(&ex, &plan, vs);
+	ran = ex.ran;
+	unfinished = ex.unfinished;
+	if (bad_boots < 0) {
+		bad_boots = 0;
+		incomplete = ex.why;
 		goto report;
 	}
-	else
-		bad_boots = kb_slurm_wait_boots(&sl, &plan, vs, &ran, &unfinished);
 	if (!kb_interrupted)
 		bad_stages = stages(&conf, &env, &plan, vs, resume);
 	ret = failed || bad_boots || bad_stages ? KB_EXIT_FAILED : KB_EXIT_OK;
 report:
-	if (slurm)
-		kb_slurm_cancel(&sl);	/* whatever is still queued: the run stops here */
+	if (ex.e && ex.e->cancel)
+		ex.e->cancel(&ex);	/* whatever is still queued: the run stops here */
 	/* "complete" only once the report is written: a run killed while
 	 * reporting resumes into its report */
 	if (kb_interrupted)
@@ -389,7 +404,8 @@ out:
 	kb_run_variants_free(&conf, vs);
 	kb_plan_release(&plan);
 	kb_backends_release(&bc);
-	kb_slurm_release(&sl);
+	if (ex.e && ex.e->release)
+		ex.e->release(&ex);
 	free(runner);
 	free(image);
 	free(logdir);

@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "build.h"
 #include "commands.h"
+#include "executor.h"
 #include "manifest.h"
 #include "probe.h"
 #include "run.h"
@@ -483,8 +484,8 @@ static int run_option(void *ctx, int key, const char *value)
 		kb_conf_help(stdout);
 		return KB_EXIT_OK;
 	case KB_LONG('x'):
-		if (strcmp(value, "local") && strcmp(value, "slurm"))
-			return kb_command_usage_error(a->c, "--executor '%s': local or slurm", value);
+		if (!kb_executor_find(value))
+			return kb_command_usage_error(a->c, "--executor '%s': %s", value, kb_executor_names());
 		*a->executor = value;
 		break;
 	case KB_LONG('r'):
