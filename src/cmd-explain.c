@@ -39,6 +39,22 @@ static const struct {
 	{ "model_cycles_per_op", "modeled cycles per operation" },
 };
 
+/* An explain by code or by flag: the command line, then what the builds of
+ * A and B tell. */
+struct explain_ctx {
+	const char *path, *a, *b;			/* VARIANTS.CONF, A, B */
+	const char *cases, *under, *only, *flags, *executor;
+	int resume, by_flag;
+	char *orig;					/* VARIANTS.CONF's text */
+	struct kb_kernel ka, kb;			/* the builds of A and B */
+	char **objs;					/* the objects they compile differently, sorted */
+	size_t nobj, covered;				/* ... and how many the parts hold */
+	char **nodes;					/* the parts (by flag: the paths) */
+	size_t n;
+	char **fnames;					/* the names of --flags */
+	size_t nf;
+};
+
 /* ---- the configuration of the explain run ---- */
 
 static void add_line(char **text, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -166,17 +182,17 @@ static const char coverage_tag[] = "# kbench explain: objects compiled different
 
 /* The configuration text of the explain run by code: the base, then the B
  * end and one hybrid per node. */
-static char *explain_text(const char *orig, const char *a, const char *b, const char *cases,
-			  char *const *nodes, size_t n, size_t differ, size_t covered)
+static char *explain_text(const struct explain_ctx *x)
 {
+	const char *a = x->a, *b = x->b;
 	char *text = NULL;
 	size_t len = 0;
 
 	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
-	add_line(&text, &len, "%s%zu %zu\n", coverage_tag, differ, covered);
-	copy_base(&text, &len, orig, a, b, cases);
-	for (size_t i = 0; i <= n; i++) {
-		const char *node = i == n ? "" : nodes[i];
+	add_line(&text, &len, "%s%zu %zu\n", coverage_tag, x->nobj, x->covered);
+	copy_base(&text, &len, x->orig, a, b, x->cases);
+	for (size_t i = 0; i <= x->n; i++) {
+		const char *node = i == x->n ? "" : x->nodes[i];
 		char *name = node_variant(b, node);
 
 		add_line(&text, &len, "\n[variant %s]\n", name);
@@ -213,14 +229,15 @@ static char *flag_whole_variant(const char *b, char *const *paths, size_t n)
  * paths, then per flag A with it set as in B ("A.FLAG.B", hybrid A A) and
  * B over the paths with it set as in A ("B.FLAG.A"); flag_write reads the
  * flags back from these variants. */
-static char *explain_flag_text(const char *orig, const char *a, const char *b, const char *cases,
-			       char *const *paths, size_t np, const struct kb_flag *flags, size_t nf)
+static char *explain_flag_text(const struct explain_ctx *x, const struct kb_flag *flags, size_t nf)
 {
-	char *text = NULL, *whole = flag_whole_variant(b, paths, np), *pl = paths_line(paths, np);
+	const char *a = x->a, *b = x->b;
+	char *text = NULL, *whole = flag_whole_variant(b, x->nodes, x->n);
+	char *pl = paths_line(x->nodes, x->n);
 	size_t len = 0;
 
 	add_line(&text, &len, "# kbench explain --by-flag %s %s: this configuration is generated\n", a, b);
-	copy_base(&text, &len, orig, a, b, cases);
+	copy_base(&text, &len, x->orig, a, b, x->cases);
 	add_line(&text, &len, "\n[variant %s]\ndescription = %s with %s compiled as in %s\n"
 		 "hybrid = %s %s %s\n", whole, a, pl, b, a, b, pl);
 	for (size_t f = 0; f < nf; f++) {
@@ -1137,24 +1154,25 @@ static int part_empty(const struct kb_kernel *ka, const char *a, const char *b, 
 
 /* The flags of an explain by flag: the optimizer settings in which A's and
  * B's compilations of one object under the paths differ (kernel/fork.o
- * where it is there, else the first), those named in only (nonly of them)
- * when given.  0, or -1 after a message. */
-static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, char *const *objs,
-			size_t nobj, char *const *paths, size_t np, char *const *only, size_t nonly,
-			struct kb_flag **out, size_t *nout)
+ * where it is there, else the first), those of --flags when given.  0, or
+ * -1 after a message. */
+static int choose_flags(const struct explain_ctx *x, struct kb_flag **out, size_t *nout)
 {
+	char *const *only = x->fnames;
+	size_t nonly = x->nf;
 	const char *ref = NULL;
 	struct kb_flag *fl = NULL;
 	size_t nfl = 0;
 
 	*out = NULL;
 	*nout = 0;
-	for (size_t i = 0; i < nobj; i++)
-		if (kb_hybrid_match(objs[i], paths, np) && (!ref || !strcmp(objs[i], "kernel/fork.o")))
-			ref = objs[i];
+	for (size_t i = 0; i < x->nobj; i++)
+		if (kb_hybrid_match(x->objs[i], x->nodes, x->n) &&
+		    (!ref || !strcmp(x->objs[i], "kernel/fork.o")))
+			ref = x->objs[i];
 	if (!ref)
 		return kb_error("no object under the parts is compiled differently");
-	if (kb_hybrid_flag_diff(ka, kb, ref, &fl, &nfl) < 0)
+	if (kb_hybrid_flag_diff(&x->ka, &x->kb, ref, &fl, &nfl) < 0)
 		return -1;
 	kb_info("%s: %zu optimizer settings differ", ref, nfl);
 	for (size_t i = 0; i < nfl; i++)
@@ -1195,18 +1213,15 @@ static int choose_flags(const struct kb_kernel *ka, const struct kb_kernel *kb, 
 	return 0;
 }
 
-static int start(const char *path, const char *a, const char *b, const char *cases,
-		 const char *under, const char *only, int by_flag, const char *flags,
-		 const char *executor)
+static int start(struct explain_ctx *x)
 {
+	const char *path = x->path, *a = x->a, *b = x->b, *under = x->under, *only = x->only;
+	const char *executor = x->executor;
 	struct kb_conf conf;
 	struct kb_source src = { 0 };
-	struct kb_kernel ka = { 0 }, kb = { 0 };
 	struct kb_hybrid_counts cnt;
 	const struct kb_variant *va, *vb;
-	char **objs = NULL, **nodes = NULL, *orig = NULL, *text = NULL, *gen = NULL, *log = NULL;
-	char *run_dir = NULL, *u = NULL, **fnames = NULL;
-	size_t nobj = 0, n = 0, covered = 0, nf = 0;
+	char *text = NULL, *gen = NULL, *log = NULL, *run_dir = NULL, *u = NULL;
 	int ret = KB_EXIT_USAGE, have_src = 0, bad = 0;
 
 	if (kb_conf_load(&conf, path) < 0 || kb_conf_check_paths(&conf) < 0)
@@ -1225,7 +1240,7 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 	}
 	/* every option checked before anything is built, as far as the source
 	 * can tell; what only the builds of A and B know, before the hybrids */
-	if (cases && kb_conf_check_workloads("--cases", cases) < 0)
+	if (x->cases && kb_conf_check_workloads("--cases", x->cases) < 0)
 		goto out;
 	if (under && !*under) {
 		kb_error("--under: empty path");
@@ -1236,17 +1251,17 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 			 "or '//'", under);
 		goto out;
 	}
-	if (only && only_paths(only, a, b, !by_flag, &nodes, &n) < 0)
+	if (only && only_paths(only, a, b, !x->by_flag, &x->nodes, &x->n) < 0)
 		goto out;
-	if (flags && flag_names(flags, &fnames, &nf) < 0)
+	if (x->flags && flag_names(x->flags, &x->fnames, &x->nf) < 0)
 		goto out;
 	ret = KB_EXIT_FAILED;
 	if (kb_source_prepare(&conf, &src) < 0)
 		goto out;
 	have_src = 1;
 	bad = u && in_tree(src.tree, "--under", u, 1) < 0;
-	for (size_t i = 0; i < n && !bad; i++)
-		bad = in_tree(src.tree, "--only", nodes[i], 0) < 0;
+	for (size_t i = 0; i < x->n && !bad; i++)
+		bad = in_tree(src.tree, "--only", x->nodes[i], 0) < 0;
 	if (bad) {
 		ret = KB_EXIT_USAGE;
 		goto out;
@@ -1256,69 +1271,69 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 	log = kb_xasprintf("%s/explain-%s-%s.log", conf.output, a, b);
 	kb_info("building (or finding in the cache) '%s' and '%s' to see which objects differ; "
 		"log: %s", a, b, log);
-	if (kb_build_variant(&conf, &src, va, NULL, log, &ka) < 0 ||
-	    kb_build_variant(&conf, &src, vb, NULL, log, &kb) < 0)
+	if (kb_build_variant(&conf, &src, va, NULL, log, &x->ka) < 0 ||
+	    kb_build_variant(&conf, &src, vb, NULL, log, &x->kb) < 0)
 		goto out;
-	if (kb_hybrid_objects(b, &ka, &kb, &objs, &nobj, &cnt) < 0)
+	if (kb_hybrid_objects(b, &x->ka, &x->kb, &x->objs, &x->nobj, &cnt) < 0)
 		goto out;
 	kb_info("%zu objects in both kernels, %zu compiled differently", cnt.objects, cnt.differ);
-	if (!nobj) {
+	if (!x->nobj) {
 		kb_error("'%s' and '%s' compile every object the same way: nothing to explain", a, b);
 		goto out;
 	}
 	/* the parts of --only are in nodes already */
-	if (!only && by_flag) {
-		nodes = kb_xcalloc(1, sizeof(*nodes));
-		nodes[n++] = kb_xstrdup("");
+	if (!only && x->by_flag) {
+		x->nodes = kb_xcalloc(1, sizeof(*x->nodes));
+		x->nodes[x->n++] = kb_xstrdup("");
 	} else if (!only) {
-		nodes = nodes_of(objs, nobj, u ? u : "", &n);
-		if (!n) {
+		x->nodes = nodes_of(x->objs, x->nobj, u ? u : "", &x->n);
+		if (!x->n) {
 			kb_error("--under '%s': no object there is compiled differently", under);
 			ret = KB_EXIT_USAGE;
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < x->n; i++) {
 		size_t k = 0;
 
-		for (size_t j = 0; j < nobj; j++)
-			k += kb_hybrid_match(objs[j], &nodes[i], 1);
-		kb_info("part %s: %zu objects compiled differently", nodes[i], k);
+		for (size_t j = 0; j < x->nobj; j++)
+			k += kb_hybrid_match(x->objs[j], &x->nodes[i], 1);
+		kb_info("part %s: %zu objects compiled differently", x->nodes[i], k);
 		if (only && !k)
-			bad = part_empty(&ka, a, b, nodes[i]);
+			bad = part_empty(&x->ka, a, b, x->nodes[i]);
 	}
 	if (bad) {
 		ret = KB_EXIT_USAGE;
 		goto out;
 	}
-	for (size_t j = 0; j < nobj; j++)
-		covered += kb_hybrid_match(objs[j], nodes, n);
-	if (covered < nobj)
+	for (size_t j = 0; j < x->nobj; j++)
+		x->covered += kb_hybrid_match(x->objs[j], x->nodes, x->n);
+	if (x->covered < x->nobj)
 		kb_info("the parts hold %zu of the %zu objects compiled differently; the rest is in "
-			"the whole, not in any part", covered, nobj);
-	if (kb_read_file(path, &orig, NULL) < 0) {
+			"the whole, not in any part", x->covered, x->nobj);
+	if (kb_read_file(path, &x->orig, NULL) < 0) {
 		kb_error_errno(errno, "cannot read '%s'", path);
 		goto out;
 	}
-	if (by_flag) {
+	if (x->by_flag) {
 		struct kb_flag *fl = NULL;
 		size_t nfl = 0;
 
-		if (choose_flags(&ka, &kb, objs, nobj, nodes, n, fnames, nf, &fl, &nfl) < 0) {
-			ret = flags ? KB_EXIT_USAGE : KB_EXIT_FAILED;
+		if (choose_flags(x, &fl, &nfl) < 0) {
+			ret = x->flags ? KB_EXIT_USAGE : KB_EXIT_FAILED;
 			goto out;
 		}
-		text = explain_flag_text(orig, a, b, cases, nodes, n, fl, nfl);
+		text = explain_flag_text(x, fl, nfl);
 		kb_info("%zu flags, each set as in '%s' in '%s' and as in '%s' in '%s': %zu variants",
 			nfl, b, a, a, b, 2 * nfl + 1);
 		kb_hybrid_flags_free(fl, nfl);
 	} else {
-		text = explain_text(orig, a, b, cases, nodes, n, nobj, covered);
+		text = explain_text(x);
 	}
 	gen = kb_xasprintf("%s/.explain-%s-%s-%ld.conf", conf.output, a, b, (long)getpid());
 	if (kb_write_file_atomic(gen, text, strlen(text)) < 0)
 		goto out;
-	kb_info("%zu hybrid kernels and the B end, as variants of one run", n);
+	kb_info("%zu hybrid kernels and the B end, as variants of one run", x->n);
 	ret = kb_run_main(gen, conf.dir, 0, executor, &run_dir);
 	unlink(gen);
 	if (run_dir && !kb_interrupted && explain_write(run_dir) < 0 && ret == KB_EXIT_OK)
@@ -1326,17 +1341,17 @@ static int start(const char *path, const char *a, const char *b, const char *cas
 	if (run_dir && kb_interrupted)
 		kb_info("resume with: kbench explain --resume %s", run_dir);
 out:
-	for (size_t i = 0; i < nobj; i++)
-		free(objs[i]);
-	free(objs);
-	strs_free(nodes, n);
-	strs_free(fnames, nf);
-	kb_kernel_release(&ka);
-	kb_kernel_release(&kb);
+	for (size_t i = 0; i < x->nobj; i++)
+		free(x->objs[i]);
+	free(x->objs);
+	strs_free(x->nodes, x->n);
+	strs_free(x->fnames, x->nf);
+	kb_kernel_release(&x->ka);
+	kb_kernel_release(&x->kb);
 	if (have_src)
 		kb_source_release(&src);
 	kb_conf_release(&conf);
-	free(orig);
+	free(x->orig);
 	free(text);
 	free(gen);
 	free(log);
@@ -1345,14 +1360,9 @@ out:
 	return ret;
 }
 
-struct args {
-	const char *cases, *under, *only, *executor, *flags;
-	int resume, by_flag;
-};
-
 static int option(void *ctx, int key, const char *value)
 {
-	struct args *a = ctx;
+	struct explain_ctx *a = ctx;
 
 	switch (key) {
 	case KB_LONG('c'): a->cases = value; break;
@@ -1374,7 +1384,7 @@ static int option(void *ctx, int key, const char *value)
 static int cmd_explain(int argc, char **argv)
 {
 	const struct kb_command *c = &kb_command_explain;
-	struct args a = { 0 };
+	struct explain_ctx a = { 0 };
 	int r = kb_command_parse(c, &argc, &argv, option, &a);
 
 	if (r != KB_GO_ON)
@@ -1408,8 +1418,10 @@ static int cmd_explain(int argc, char **argv)
 		return kb_command_usage_error(c, "--flags goes with --by-flag");
 	if (a.by_flag && a.under)
 		return kb_command_usage_error(c, "--by-flag does not take --under");
-	return start(argv[0], argv[1], argv[2], a.cases, a.under, a.only, a.by_flag, a.flags,
-		     a.executor);
+	a.path = argv[0];
+	a.a = argv[1];
+	a.b = argv[2];
+	return start(&a);
 }
 
 static const struct kb_command_option options[] = {
