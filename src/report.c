@@ -11,20 +11,20 @@
 #include "report.h"
 #include "util.h"
 
-static int write_md(FILE *f, const struct kb_report_ctx *ctx)
+int kb_report_doc_md(FILE *f, const struct kb_report_ctx *ctx)
 {
 	kb_doc_emit(f, ctx->doc, &kb_doc_markdown);
 	return 0;
 }
 
-static int write_html(FILE *f, const struct kb_report_ctx *ctx)
+int kb_report_doc_html(FILE *f, const struct kb_report_ctx *ctx)
 {
 	kb_doc_emit(f, ctx->doc, &kb_doc_html);
 	return 0;
 }
 
-const struct kb_report_writer kb_report_md = { "markdown report", "report.md", write_md };
-const struct kb_report_writer kb_report_html = { "HTML report", "report.html", write_html };
+const struct kb_report_writer kb_report_md = { "markdown report", "report.md", kb_report_doc_md };
+const struct kb_report_writer kb_report_html = { "HTML report", "report.html", kb_report_doc_html };
 
 static const struct kb_report_writer *const writers[] = {
 	&kb_report_md, &kb_report_json, &kb_report_csv, &kb_report_html,
@@ -54,10 +54,37 @@ static int write_bloat_lists(const struct kb_report_ctx *ctx)
 	return ret;
 }
 
+int kb_report_write_files(const struct kb_report_writer *const *w, size_t n,
+			  const struct kb_report_ctx *ctx)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *text = NULL, *path = kb_xasprintf("%s/%s", ctx->run_dir, w[i]->file);
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		int r;
+
+		if (!f)
+			abort();
+		r = w[i]->write(f, ctx);
+		fclose(f);
+		if (r == 0)
+			r = kb_write_file_atomic(path, text, len);
+		if (r < 0) {
+			kb_error("%s: %s not written", path, w[i]->name);
+			ret = -1;
+		}
+		free(text);
+		free(path);
+	}
+	return ret;
+}
+
 int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
 {
 	struct kb_model *m = kb_model_load(run_dir, o);
-	struct kb_report_ctx ctx = { run_dir, m, NULL };
+	struct kb_report_ctx ctx = { run_dir, m, NULL, NULL };
 	struct kb_doc doc;
 	int ret = 0;
 
@@ -67,25 +94,8 @@ int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
 	kb_report_document(&doc, m);
 	ctx.doc = &doc;
 	ret = write_bloat_lists(&ctx);
-	for (size_t i = 0; i < KB_ARRAY_SIZE(writers); i++) {
-		char *text = NULL, *path = kb_xasprintf("%s/%s", run_dir, writers[i]->file);
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
-		int r;
-
-		if (!f)
-			abort();
-		r = writers[i]->write(f, &ctx);
-		fclose(f);
-		if (r == 0)
-			r = kb_write_file_atomic(path, text, len);
-		if (r < 0) {
-			kb_error("%s: %s not written", path, writers[i]->name);
-			ret = -1;
-		}
-		free(text);
-		free(path);
-	}
+	if (kb_report_write_files(writers, KB_ARRAY_SIZE(writers), &ctx) < 0)
+		ret = -1;
 	kb_doc_release(&doc);
 	kb_model_free(m);
 	return ret;

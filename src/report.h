@@ -23,11 +23,14 @@ int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o);
 /* --confidence LEVEL: for the intervals, and 1 - LEVEL for the verdicts. */
 int kb_report_parse_confidence(const char *arg, struct kb_model_opts *o);
 
+struct kb_explain;
+
 /* What every writer reads, all borrowed. */
 struct kb_report_ctx {
 	const char *run_dir;
 	const struct kb_model *model;
 	const struct kb_doc *doc;	/* the sections, for report.md and report.html */
+	const struct kb_explain *explain;	/* kbench explain's figures (explain.h), or NULL */
 };
 
 /* One output format: one file in the run directory, written from the
@@ -40,6 +43,15 @@ struct kb_report_writer {
 };
 
 extern const struct kb_report_writer kb_report_md, kb_report_html, kb_report_json, kb_report_csv;
+
+/* The document of ctx as Markdown, as HTML: the writes of kb_report_md and
+ * kb_report_html, for any other document's writers too (explain.md). */
+int kb_report_doc_md(FILE *f, const struct kb_report_ctx *ctx);
+int kb_report_doc_html(FILE *f, const struct kb_report_ctx *ctx);
+/* Each of the n writers' files into ctx->run_dir, atomically; one not
+ * written is said and does not stop the others.  0, or -1. */
+int kb_report_write_files(const struct kb_report_writer *const *w, size_t n,
+			  const struct kb_report_ctx *ctx);
 
 /* Every section of the report, in order, into d (report-sections.c). */
 void kb_report_document(struct kb_doc *d, const struct kb_model *m);
