@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sections of explain.md and explain.html, from the figures
+ * (explain.h), as the report's are (report-sections.c); and the writers of
+ * explain's three files, as the report's writers[]. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "explain.h"
+#include "miss-o-meter.h"
+#include "plot.h"
+#include "util.h"
+
+/* A table header: words, then "(unit, kind)", the unit being the run's. */
+static void head_with_unit(struct kb_doc_table *t, const char *words, const char *unit,
+			   const char *kind)
+{
+	struct kb_inline *in = kb_doc_th(t, KB_ALIGN_RIGHT);
+
+	kb_doc_fmt(in, "%s (", words);
+	kb_doc_str(in, unit);
+	kb_doc_fmt(in, ", %s)", kind);
+}
+
+static void cell_num(struct kb_doc_table *t, double x)
+{
+	struct kb_inline *in = kb_doc_td(t);
+
+	if (isnan(x))
+		kb_doc_fmt(in, "-");
+	else
+		kb_doc_fmt(in, "%+.6g", x);
+}
+
+static void cell_share(struct kb_doc_table *t, double part, double whole)
+{
+	struct kb_inline *in = kb_doc_td(t);
+
+	if (isnan(part) || isnan(whole) || whole == 0)
+		kb_doc_fmt(in, "-");
+	else
+		kb_doc_fmt(in, "%+.1f%%", 100 * part / whole);
+}
+
+/* A row under the parts: label, figure, share of the whole, the variant
+ * (NULL: none), the verdict (NULL: the table has no such column). */
+static void total_row(struct kb_doc_table *t, const char *label, double x, double whole,
+		      const char *variant, const char *verdict)
+{
+	kb_doc_fmt(kb_doc_td(t), "%s", label);
+	cell_num(t, x);
+	cell_share(t, x, whole);
+	if (variant)
+		kb_doc_code(kb_doc_td(t), variant);
+	else
+		kb_doc_fmt(kb_doc_td(t), " ");
+	if (verdict)
+		kb_doc_fmt(kb_doc_td(t), "%s", *verdict ? verdict : " ");
+}
+
+/* A waterfall (explain.html): from A at 0, each part's change in the order
+ * of the table, what the parts leave over, then the whole as one bar. */
+static void waterfall(struct kb_doc *d, const struct kb_explain_table *t, const char *rest)
+{
+	static unsigned serial;
+	char *script = NULL, *data = NULL, *u, *name;
+	size_t slen = 0, dlen = 0, n = t->nparts;
+	FILE *sf, *df;
+	double cum = 0, whole = t->whole;
+	struct kb_inline *caption;
+
+	if (!isfinite(whole))
+		return;
+	sf = open_memstream(&script, &slen);
+	df = open_memstream(&data, &dlen);
+	if (!sf || !df)
+		abort();
+	u = kb_plot_label(t->unit);
+	for (size_t i = 0; i < n; i++) {
+		double x = t->parts[i].change;
+		char *l = kb_plot_label(t->parts[i].path);
+
+		if (!isfinite(x))
+			x = 0;
+		fprintf(df, "%zu %s %.17g %.17g %d\n", i, l, cum, cum + x, x > 0 ? 0xcc6677 : 0x117733);
+		cum += x;
+		free(l);
+	}
+	fprintf(df, "%zu rest %.17g %.17g %d\n", n, cum, whole, 0x999999);
+	fprintf(df, "%zu whole %.17g %.17g %d\n", n + 1, 0.0, whole, 0x4477aa);
+	fprintf(sf, "set terminal svg size 760,380 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+		"set output 'plot.svg'\nset grid ytics\nunset key\nset style fill solid 0.6 border -1\n"
+		"set xtics rotate by -30\nset xrange [-0.7:%zu.7]\nset xzeroaxis lt -1\n"
+		"set ylabel 'change (%s, %s)'\n"
+		"plot 'plot.dat' using 1:(($3+$4)/2):(0.35):(abs($4-$3)/2):5:xtic(2) "
+		"with boxxyerror lc rgb variable\n", n + 1, u, t->kind);
+	fclose(sf);
+	fclose(df);
+	name = kb_xasprintf("waterfall-%u", serial++);
+	caption = kb_doc_figure(d, name, script, data);
+	kb_doc_fmt(caption, "From A (0) to the B end: each part's change in the order of the table "
+		   "(red: up, green: down), then \"rest\" (%s), then the whole.", rest);
+	free(name);
+	free(script);
+	free(data);
+	free(u);
+}
+
+/* By code, one table: a figure's contribution per part, the sum, the whole
+ * and the interaction (or rest), and its waterfall. */
+static void code_table(struct kb_doc *d, const struct kb_explain *x, const struct kb_explain_table *t)
+{
+	int speed = t->speed;
+	struct kb_doc_table *dt = kb_doc_table(d, speed ? 5 : 4);
+
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "part of the tree (compiled as B)");
+	head_with_unit(dt, "change", t->unit, t->kind);
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_RIGHT), "share of the whole");
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "hybrid variant");
+	if (speed)
+		kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "verdict against A");
+	for (size_t i = 0; i < t->nparts; i++) {
+		const struct kb_explain_part *p = &t->parts[i];
+
+		kb_doc_code(kb_doc_td(dt), p->path);
+		cell_num(dt, p->change);
+		cell_share(dt, p->change, t->whole);
+		kb_doc_code(kb_doc_td(dt), p->variant);
+		if (speed)
+			kb_doc_fmt(kb_doc_td(dt), "%s", p->verdict);
+	}
+	total_row(dt, "sum of the parts", t->sum, t->whole, NULL, speed ? "" : NULL);
+	total_row(dt, "whole: every object as B (B end)", t->whole, t->whole, x->whole,
+		  speed ? t->whole_verdict : NULL);
+	total_row(dt, x->rest, t->whole - t->sum, t->whole, NULL, speed ? "" : NULL);
+	total_row(dt, "B as built (check: the B end's)", t->real, t->whole, x->b,
+		  speed ? t->real_verdict : NULL);
+	waterfall(d, t, x->rest);
+}
+
+/* By flag, one table: per setting, one at a time from A and leave one out
+ * from the whole; their sums, the whole and what no setting explains. */
+static void flag_table(struct kb_doc *d, const struct kb_explain_table *t)
+{
+	int speed = t->speed;
+	struct kb_doc_table *dt = kb_doc_table(d, speed ? 5 : 4);
+
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "setting (A → B)");
+	head_with_unit(dt, "one at a time: A with it as B, minus A", t->unit, t->kind);
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_RIGHT), "share of the whole");
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_RIGHT), "leave one out: whole minus whole with it as A");
+	if (speed)
+		kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "verdict (A with it as B, against A)");
+	for (size_t f = 0; f < t->nflags; f++) {
+		const struct kb_explain_flag *fl = &t->flags[f];
+		struct kb_inline *in = kb_doc_td(dt);
+
+		kb_doc_code(in, fl->name);
+		kb_doc_fmt(in, " (");
+		kb_doc_code(in, fl->a_set);
+		kb_doc_fmt(in, " → ");
+		kb_doc_code(in, fl->b_set);
+		kb_doc_fmt(in, ")");
+		cell_num(dt, fl->one);
+		cell_share(dt, fl->one, t->whole);
+		cell_num(dt, fl->loo);
+		if (speed)
+			kb_doc_fmt(kb_doc_td(dt), "%s", fl->verdict);
+	}
+	kb_doc_fmt(kb_doc_td(dt), "sum over the settings");
+	cell_num(dt, t->sum1);
+	cell_share(dt, t->sum1, t->whole);
+	cell_num(dt, t->sumloo);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(dt), " ");
+	kb_doc_fmt(kb_doc_td(dt), "whole: the level itself (B over the parts, minus A)");
+	cell_num(dt, t->whole);
+	cell_share(dt, t->whole, t->whole);
+	cell_num(dt, t->whole);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(dt), "%s", t->whole_verdict);
+	kb_doc_fmt(kb_doc_td(dt), "explained by no setting: whole - sum");
+	cell_num(dt, t->whole - t->sum1);
+	cell_share(dt, t->whole - t->sum1, t->whole);
+	cell_num(dt, t->whole - t->sumloo);
+	if (speed)
+		kb_doc_fmt(kb_doc_td(dt), " ");
+}
+
+static void table(struct kb_doc *d, const struct kb_explain *x, const struct kb_explain_table *t)
+{
+	if (x->by == KB_EXPLAIN_BY_CODE)
+		code_table(d, x, t);
+	else
+		flag_table(d, t);
+}
+
+/* The miss-o-meter of a case, B against A (the run's baseline): the
+ * functions behind B's change, as the run's report picked them. */
+static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
+{
+	struct kb_doc_table *t;
+
+	if (!mm || !mm->n)
+		return;
+	kb_doc_fmt(kb_doc_heading(d, 3), "functions behind B's change (miss-o-meter, simulated)");
+	t = kb_doc_table(d, 5);
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "function");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "instructions/op A → B");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "L1i misses/op A → B");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "size Δ (bytes)");
+	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "Δ instructions/op");
+	for (size_t k = 0; k < mm->n; k++) {
+		const struct kb_miss_row *r = &mm->rows[k];
+
+		kb_doc_code(kb_doc_td(t), r->name);
+		kb_doc_fmt(kb_doc_td(t), "%.1f → %.1f", r->ins[0], r->ins[1]);
+		kb_doc_fmt(kb_doc_td(t), "%.3f → %.3f", r->miss[0], r->miss[1]);
+		if (r->size[0] >= 0 && r->size[1] >= 0)
+			kb_doc_fmt(kb_doc_td(t), "%+lld", r->size[1] - r->size[0]);
+		else
+			kb_doc_fmt(kb_doc_td(t), "%s", r->size[0] < 0 ? "new" : "gone");
+		kb_doc_fmt(kb_doc_td(t), "%+.1f", r->d_ins);
+	}
+	kb_doc_fmt(kb_doc_para(d), "Per operation, summed over the samples' regions of sim.jsonl; "
+		   "the %zu functions whose instructions or misses changed most (of %zu that changed); "
+		   "every one: kbench miss-o-meter RUN_DIR.", mm->n, mm->changed);
+}
+
+static void title(struct kb_doc *d, const struct kb_explain *x)
+{
+	struct kb_inline *h = kb_doc_heading(d, 1);
+
+	kb_doc_fmt(h, "%s", x->by == KB_EXPLAIN_BY_CODE ? "Why " : "Which flags make ");
+	kb_doc_str(h, x->b);
+	kb_doc_fmt(h, "%s", x->by == KB_EXPLAIN_BY_CODE ? " differs from " : " differ from ");
+	kb_doc_str(h, x->a);
+}
+
+static void method(struct kb_doc *d, const struct kb_explain *x)
+{
+	struct kb_inline *p = kb_doc_para(d);
+
+	if (x->by == KB_EXPLAIN_BY_FLAG) {
+		kb_doc_fmt(p, "The optimizer settings in which the two variants' compilations differ, as "
+			   "gcc states them for each compilation's own options (gcc -Q --help=optimizers "
+			   "and --help=params), over ");
+		kb_doc_code(p, x->parts);
+		kb_doc_fmt(p, " (\".\": the whole kernel). One at a time: ");
+		kb_doc_code(p, x->a);
+		kb_doc_fmt(p, " with one setting as in ");
+		kb_doc_code(p, x->b);
+		kb_doc_fmt(p, ", minus A. Leave one out: the whole (");
+		kb_doc_code(p, x->whole);
+		kb_doc_fmt(p, ", B over the parts) minus the whole with that setting as in A. What the "
+			   "settings do not add up to is the level's own heuristics (inlining, "
+			   "unrolling and costs that -Os changes inside passes, under no flag) and the "
+			   "settings' interactions: it is stated as explained by no setting, never "
+			   "spread over the flags. Text sizes are measured; per-operation figures are "
+			   "the run's medians (instructions and L1i misses simulated, cycles modeled); "
+			   "a verdict is the run's own test against A.");
+		return;
+	}
+	kb_doc_fmt(p, "Variant ");
+	kb_doc_code(p, x->b);
+	kb_doc_fmt(p, " against ");
+	kb_doc_code(p, x->a);
+	kb_doc_fmt(p, ", part by part: each hybrid kernel is ");
+	kb_doc_code(p, x->a);
+	kb_doc_fmt(p, " built from its own .config with the objects of one part of the tree "
+		   "compiled exactly as in ");
+	kb_doc_code(p, x->b);
+	kb_doc_fmt(p, " (its recorded Kbuild commands); a part's change is the hybrid's figure "
+		   "minus A's. The whole is the B end, A with every object compiled as in B; "
+		   "what the parts do not add up to is their interaction (code of one part "
+		   "inlined into, or sharing cache sets with, another). Text sizes are measured "
+		   "(ELF section headers, as binutils size); per-operation figures are medians "
+		   "of the %s backend: instructions and L1i misses simulated, cycles modeled. A "
+		   "verdict is the run's own test of that variant against A, as in report.md "
+		   "(under layout control where the run has layouts or virtual layouts; a "
+		   "difference under min_effect or the layout spread is not distinguishable).",
+		   x->backend ? x->backend : "run's");
+}
+
+/* By code: how many objects the parts hold, so what "whole - sum" is. */
+static void coverage(struct kb_doc *d, const struct kb_explain *x)
+{
+	struct kb_inline *p;
+
+	if (x->by != KB_EXPLAIN_BY_CODE)
+		return;
+	p = kb_doc_para(d);
+	if (x->differ < 0)
+		kb_doc_fmt(p, "How many objects the parts hold is not recorded in this run "
+			   "directory: the row \"whole - sum\" is the interaction and whatever "
+			   "the parts leave out.");
+	else if (x->covered == x->differ)
+		kb_doc_fmt(p, "%ld objects are compiled differently, all of them in the parts: the "
+			   "row \"whole - sum\" is the parts' interaction.", x->differ);
+	else
+		kb_doc_fmt(p, "%ld objects are compiled differently, %ld of them in the parts: the "
+			   "row \"whole - sum\" is the other %ld objects' contribution together "
+			   "with the interaction.", x->differ, x->covered, x->differ - x->covered);
+}
+
+static void text_size(struct kb_doc *d, const struct kb_explain *x)
+{
+	kb_doc_fmt(kb_doc_heading(d, 2), "Text size");
+	table(d, x, &x->text);
+}
+
+/* Per case a table per figure, then the functions behind B's change. */
+static void cases(struct kb_doc *d, const struct kb_explain *x)
+{
+	for (size_t c = 0; c < x->nc; c++) {
+		const struct kb_explain_case *xc = &x->cases[c];
+
+		kb_doc_str(kb_doc_heading(d, 2), xc->name);
+		for (size_t i = 0; i < xc->nt; i++) {
+			kb_doc_fmt(kb_doc_heading(d, 3), "%s", xc->tables[i].words);
+			table(d, x, &xc->tables[i]);
+		}
+		functions(d, xc->functions);
+	}
+}
+
+/* explain's sections, in order: each is the one definition of what
+ * explain.md and explain.html show there. */
+static const struct {
+	const char *name;
+	void (*build)(struct kb_doc *d, const struct kb_explain *x);
+} sections[] = {
+	{ "title", title },
+	{ "method", method },
+	{ "coverage", coverage },
+	{ "text size", text_size },
+	{ "cases", cases },
+};
+
+void kb_explain_document(struct kb_doc *d, const struct kb_explain *x)
+{
+	for (size_t i = 0; i < KB_ARRAY_SIZE(sections); i++)
+		sections[i].build(d, x);
+}
+
+const struct kb_report_writer kb_explain_md = { "markdown explanation", "explain.md", kb_report_doc_md };
+const struct kb_report_writer kb_explain_html = { "HTML explanation", "explain.html", kb_report_doc_html };
+
+static const struct kb_report_writer *const writers[] = {
+	&kb_explain_md, &kb_explain_html, &kb_explain_json,
+};
+
+int kb_explain_write(const char *dir)
+{
+	struct kb_explain *x = kb_explain_load(dir);
+	struct kb_report_ctx ctx = { dir, NULL, NULL, x };
+	struct kb_doc doc;
+	int ret;
+
+	if (!x)
+		return -1;
+	ctx.model = x->model;
+	kb_doc_init(&doc, x->by == KB_EXPLAIN_BY_CODE ? "kbench explain" : "kbench explain --by-flag");
+	kb_explain_document(&doc, x);
+	ctx.doc = &doc;
+	ret = kb_report_write_files(writers, KB_ARRAY_SIZE(writers), &ctx);
+	kb_doc_release(&doc);
+	kb_explain_free(x);
+	return ret;
+}
