@@ -46,9 +46,11 @@
  * Usage: -plugin file=kbench-sim.so,out=FILE[,l1i=SIZE:WAYS:LINE]
  *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=0xc0000000]
  *        [,mode=full|markers][,vl=K][,vl_seed=N][,vl_place=pad|shuffle][,vl_pads=N]
- *        [,vl_file=FILE][,vl_dump=FILE]
+ *        [,vl_file=FILE][,vl_dump=FILE][,blocks=FILE]
  * mode=markers only times the regions (host wall clock): the reference for
- * the plugin's overhead.  vl_dump writes every layout's placement.
+ * the plugin's overhead.  vl_dump writes every layout's placement.  blocks
+ * writes, per region, how often each run of instructions counted together
+ * ran, with its bytes (plugin/simfmt.h): what src/mca.c prices.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -88,6 +90,7 @@ static struct {
 	int vl_shuffle;				/* vl_place=shuffle, else pad */
 	unsigned vl_pads;			/* vl_place=pad: padding points */
 	const char *vl_file, *vl_dump;
+	FILE *blocks;				/* blocks=FILE: per-region block counts */
 } cfg = {
 	.page_offset = 0xc0000000u,
 	.vl_pads = 8,
@@ -141,6 +144,8 @@ static int saw_other_vcpu;
 static uint64_t n_errors;
 
 static void fold(void);
+static void blocks_snap(void);
+static void blocks_emit(uint64_t s, uint32_t id);
 
 /* ---- output ---- */
 
@@ -221,6 +226,8 @@ static void region_begin(uint32_t id)
 	open_id = id;
 	if (!cfg.markers_only)
 		fold();
+	if (cfg.blocks)
+		blocks_snap();
 	memcpy(snap, tot, sizeof(tot));
 	if (!cfg.markers_only) {
 		memcpy(s_insn, f_insn, n_funcs * sizeof(*s_insn));
@@ -244,6 +251,8 @@ static void region_end(uint32_t id)
 		open_id = 0;
 		return;
 	}
+	if (cfg.blocks)
+		blocks_emit(seq, MARKER_REGION(id) | 1u);	/* before fold: it reads count - folded */
 	if (!cfg.markers_only)
 		fold();
 	emit("region seq=%" PRIu64 " id=0x%08x", seq, MARKER_REGION(id) | 1u);
@@ -366,7 +375,27 @@ struct tbd {
 	struct fcnt *f;
 	struct vline *vl;	/* virtual layouts' lines, layout after layout */
 	uint32_t *vl_off;	/* per layout, n_pieces + 1 offsets into vl */
+	struct bunit *u;	/* blocks=FILE: n_pieces units and the tail's, else NULL */
+	struct tbd *unext;	/* every block with counted units (pieces or a tail) */
 };
+
+/*
+ * blocks=FILE: a unit is a run of instructions the totals count together:
+ * a lazily counted block less its tail, a piece of a block with markers, or
+ * a tail (one instruction).  Executions of a lazy block's unit are its
+ * count; the others count their own, so that in every region the sum over
+ * units of executions x instructions is insn_k + insn_u, exactly.
+ */
+struct bunit {
+	uint64_t va;
+	uint64_t count, snap;	/* executions; their value when the region opened */
+	uint32_t id;		/* in the blocks file, 0: not yet described */
+	uint32_t n_k, n_u;
+	uint16_t len;		/* bytes */
+	const uint8_t *bytes;
+};
+static struct tbd *unit_list;
+static uint32_t n_units_out;
 
 static struct tbd *lazy_list;
 
@@ -415,6 +444,44 @@ static void fold(void)
 	tot[KB_SIM_l1i_access] = tot[KB_SIM_insn_k] + tot[KB_SIM_insn_u];
 }
 
+/* ---- blocks=FILE ---- */
+
+static void blocks_snap(void)
+{
+	for (struct tbd *t = unit_list; t; t = t->unext)
+		for (unsigned k = 0; k <= t->n_pieces; k++)
+			t->u[k].snap = t->u[k].count;
+}
+
+/* One "x" line per unit that ran in the region (described by a "b" line the
+ * first time), then the region's line: see plugin/simfmt.h. */
+static void blocks_unit(struct bunit *u, uint64_t s, uint64_t d)
+{
+	if (!d || !(u->n_k + u->n_u))
+		return;
+	if (!u->id) {
+		u->id = ++n_units_out;
+		fprintf(cfg.blocks, "b %" PRIu32 " 0x%" PRIx64 " %" PRIu32 " %" PRIu32 " ", u->id,
+			u->va, u->n_k, u->n_u);
+		for (unsigned i = 0; i < u->len; i++)
+			fprintf(cfg.blocks, "%02x", u->bytes[i]);
+		fputc('\n', cfg.blocks);
+	}
+	fprintf(cfg.blocks, "x %" PRIu64 " %" PRIu32 " %" PRIu64 "\n", s, u->id, d);
+}
+
+static void blocks_emit(uint64_t s, uint32_t id)
+{
+	for (struct tbd *t = lazy_list; t; t = t->next)
+		if (t->u)
+			blocks_unit(&t->u[0], s, t->count - t->folded);
+	for (struct tbd *t = unit_list; t; t = t->unext)
+		for (unsigned k = t->n_pieces > 1 ? 0 : 1; k <= t->n_pieces; k++)
+			blocks_unit(&t->u[k], s, t->u[k].count - t->u[k].snap);
+	fprintf(cfg.blocks, "r %" PRIu64 " 0x%08" PRIx32 "\n", s, id);
+	fflush(cfg.blocks);
+}
+
 static uint32_t func_of(uint64_t va)
 {
 	size_t lo = 0, hi = n_funcs;
@@ -456,11 +523,13 @@ static struct tbd *pending;	/* a block whose tail is not yet counted */
 
 static void resolve_tail(const struct tbd *next)
 {
-	const struct tbd *a = pending;
+	struct tbd *a = pending;
 
 	pending = NULL;
 	if (next && next->start == a->tail && next->first_size > a->tail_size)
 		return;	/* the same instruction, whole this time: it is counted there */
+	if (a->u)
+		a->u[a->n_pieces].count++;
 	tot[a->tail_kern ? KB_SIM_insn_k : KB_SIM_insn_u]++;
 	f_insn[a->tail_func]++;
 }
@@ -570,6 +639,8 @@ static void tb_exec_pieces(unsigned int vcpu, void *udata)
 		tot[KB_SIM_insn_u] += p->n_u;
 		for (unsigned j = p->f0; j < p->f1; j++)
 			f_insn[t->f[j].func] += t->f[j].n;
+		if (t->u)
+			t->u[k].count++;
 		if (open_id && t->kernel && t->fp_epoch != epoch) {
 			t->fp_epoch = epoch;
 			footprint(t->start, t->end);
@@ -689,9 +760,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	struct vline *vl = NULL;
 	uint32_t *vo = NULL;
 	size_t nvl = 0, shared = SIZE_MAX;
+	/* blocks=FILE: the block's bytes, and each piece's first address and length */
+	uint8_t *bb = cfg.blocks ? malloc(16 * n + 16) : NULL;
+	struct bunit *bu = cfg.blocks ? calloc(n + 2, sizeof(*bu)) : NULL;
+	size_t nbb = 0;
 
 	(void)id;
-	if (!p || !l || !f || (n_vl && !vi)) {
+	if (!p || !l || !f || (n_vl && !vi) || (cfg.blocks && (!bb || !bu))) {
 		fprintf(stderr, NAME ": out of memory\n");
 		abort();
 	}
@@ -716,6 +791,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				vl_unmoved++;
 		}
 		cur = &p[np];
+		if (bu) {
+			size_t got = kb_insn_bytes(insn, bb + nbb, sz < 16 ? sz : 16);
+
+			if (!bu[np].len)
+				bu[np].va = va;
+			bu[np].len = (uint16_t)(bu[np].len + got);
+			nbb += got;
+			if (kern)
+				bu[np].n_k++;
+			else
+				bu[np].n_u++;
+		}
 		if (kern)
 			cur->n_k++, n_k++;
 		else
@@ -762,6 +849,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (--f[nf - 1].n == 0)
 			nf--;
 		tail = 1;
+		if (bu) {	/* the tail, a unit of its own (index np + 1 before np++ below) */
+			struct bunit *b = &bu[np], *tu = &bu[np + 1];
+			uint16_t tl = (uint16_t)(last_sz < 16 ? last_sz : 16);
+
+			tu->va = last_va;
+			tu->len = tl;
+			b->len = (uint16_t)(b->len - tl);
+			if (last_va >= cfg.page_offset)
+				b->n_k--, tu->n_k = 1;
+			else
+				b->n_u--, tu->n_u = 1;
+		}
 	}
 	p[np].l1 = (uint16_t)nl;
 	p[np].f1 = (uint16_t)nf;
@@ -814,6 +913,26 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		t->next = lazy_list;
 		lazy_list = t;
 	}
+	if (bu) {	/* units and bytes live as long as the descriptor */
+		uint8_t *keep = malloc(nbb + 1);
+		size_t off = 0;
+
+		if (!keep) {
+			fprintf(stderr, NAME ": out of memory\n");
+			abort();
+		}
+		memcpy(keep, bb, nbb);
+		for (size_t k = 0; k <= np; k++) {	/* pieces in order, then the tail */
+			bu[k].bytes = keep + off;
+			off += bu[k].len;
+		}
+		t->u = realloc(bu, (np + 1) * sizeof(*bu));
+		bu = NULL;
+		if (np > 1 || tail) {
+			t->unext = unit_list;
+			unit_list = t;
+		}
+	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, cfg.markers_only ? tb_exec_markers :
 					     np == 1 ? tb_exec : tb_exec_pieces,
 					     QEMU_PLUGIN_CB_NO_REGS, t);
@@ -824,6 +943,8 @@ out:
 	free(vi);
 	free(vl);
 	free(vo);
+	free(bb);
+	free(bu);
 }
 
 /* ---- the symbol map ---- */
@@ -1252,6 +1373,11 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	emit("\n");
 	fclose(cfg.out);
 	cfg.out = NULL;
+	if (cfg.blocks) {
+		fprintf(cfg.blocks, "end units=%" PRIu32 "\n", n_units_out);
+		fclose(cfg.blocks);
+		cfg.blocks = NULL;
+	}
 }
 
 static int parse_geometry(const char *v, unsigned *size, unsigned *ways, unsigned *line)
@@ -1268,7 +1394,7 @@ static int parse_geometry(const char *v, unsigned *size, unsigned *ways, unsigne
 KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					 int argc, char **argv)
 {
-	const char *out = NULL, *map = NULL;
+	const char *out = NULL, *map = NULL, *blocks = NULL;
 
 	if (info->version.cur < KB_QEMU_PLUGIN_API || info->version.min > KB_QEMU_PLUGIN_API) {
 		fprintf(stderr, NAME ": built for QEMU plugin API %d, but this QEMU offers %d to %d: "
@@ -1321,12 +1447,15 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 			      cfg.vl_pads > 4096;
 		else if (k == 7 && !strncmp(a, "vl_dump", k))
 			cfg.vl_dump = v;
+		else if (k == 6 && !strncmp(a, "blocks", k))
+			blocks = v;
 		else
 			bad = 1;
 		if (bad) {
 			fprintf(stderr, NAME ": bad argument '%s' (out=FILE, map=FILE, l1i=SIZE:WAYS:LINE, "
 				"l2=SIZE:WAYS:LINE|off, page_offset=HEX, mode=full|markers, vl=K (0 to %d), "
-				"vl_seed=N, vl_place=pad|shuffle, vl_pads=N, vl_file=FILE, vl_dump=FILE)\n", a,
+				"vl_seed=N, vl_place=pad|shuffle, vl_pads=N, vl_file=FILE, vl_dump=FILE, "
+				"blocks=FILE)\n", a,
 				KB_SIM_VL_MAX);
 			return -1;
 		}
@@ -1382,6 +1511,15 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		     cfg.vl_seeded, cfg.vl_seed, ftab.n, cfg.vl_shuffle ? "shuffle" : "pad", cfg.vl_pads);
 	emit("\n");
 	fflush(cfg.out);
+	if (blocks && !cfg.markers_only) {
+		cfg.blocks = fopen(blocks, "w");
+		if (!cfg.blocks) {
+			fprintf(stderr, NAME ": cannot create '%s': %s\n", blocks, strerror(errno));
+			return -1;
+		}
+		fprintf(cfg.blocks, "%s %d page_offset=0x%" PRIx64 "\n", KB_BLOCKS_MAGIC, KB_SIM_FORMAT,
+			cfg.page_offset == UINT64_MAX ? 0 : cfg.page_offset);
+	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;

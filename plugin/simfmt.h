@@ -26,12 +26,28 @@
  * high above, stays apart).  Without layouts the output is what it was.
  *
  * A file without its "end" line was cut short (QEMU killed).
+ *
+ * blocks=FILE (a second file): the units of code the counts are made of, a
+ * unit being a run of instructions counted together (a translation block
+ * less a possible tail, a piece of a block between markers, or a tail: one
+ * instruction), and how often each ran per region:
+ *
+ *   kbblocks 1 page_offset=0x...          (0 in user mode)
+ *   b ID VA INSN_K INSN_U HEXBYTES        (a unit, the first time it runs in a region)
+ *   x SEQ ID N                            (unit ID ran N times in region SEQ)
+ *   r SEQ 0x4b42nn01                      (region SEQ ends: its x lines are above)
+ *   end units=N
+ *
+ * In every region, the sum over its x lines of N x (INSN_K, INSN_U) is the
+ * region's (insn_k, insn_u), exactly.  Units of equal bytes may have two
+ * IDs (QEMU translated the code twice).
  */
 #ifndef KB_SIMFMT_H
 #define KB_SIMFMT_H
 
 #define KB_SIM_FORMAT	1
 #define KB_SIM_MAGIC	"kbsim"
+#define KB_BLOCKS_MAGIC	"kbblocks"
 
 /* KB_SIM_COUNTER(name, help): the per-region counters, in output order. */
 #define KB_SIM_COUNTERS \

@@ -62,7 +62,7 @@ static void print_region(const char *label, const struct kb_sim_region *r)
 
 struct args {
 	struct kb_sim_geom l1i, l2;
-	const char *map, *out;
+	const char *map, *out, *blocks;
 	struct kb_sim_vl vl;
 	int as_json;
 };
@@ -124,6 +124,9 @@ static int option(void *ctx, int key, const char *value)
 	case KB_LONG('o'):
 		a->out = value;
 		break;
+	case KB_LONG('B'):
+		a->blocks = value;
+		break;
 	}
 	return KB_GO_ON;
 }
@@ -168,7 +171,7 @@ static int cmd_sim(int argc, char **argv)
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl);
+	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl, a.blocks);
 	qargv = kb_xcalloc((size_t)argc + 4, sizeof(*qargv));
 	qargv[0] = qemu;
 	qargv[1] = "-plugin";
@@ -280,6 +283,8 @@ static const struct kb_command_option options[] = {
 	{ "vl-file", KB_LONG('F'), "FILE", "placements to simulate as well (\"layout\", then\n"
 	  "\"START SIZE NEW\" per range; an address outside them stays)" },
 	{ "vl-dump", KB_LONG('D'), "FILE", "write every layout's placement, in --vl-file's format" },
+	{ "blocks", KB_LONG('B'), "FILE", "write, per region, how often each run of instructions ran,\n"
+	  "with its bytes (plugin/simfmt.h)" },
 	{ "out", KB_LONG('o'), "FILE", "keep the plugin's own output in FILE and the program's\n"
 	  "in FILE.log" },
 	{ "json", KB_LONG('j'), NULL, "print JSON instead of a table" },
@@ -291,7 +296,7 @@ const struct kb_command kb_command_sim = {
 	.summary = "run a static i386 program under kbench's cache-simulating QEMU plugin",
 	.usage = "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
 		 "                  [--vl K] [--vl-seed N] [--vl-place pad|shuffle] [--vl-pads N]\n"
-		 "                  [--vl-file FILE] [--vl-dump FILE]\n"
+		 "                  [--vl-file FILE] [--vl-dump FILE] [--blocks FILE]\n"
 		 "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
 		 "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
 		 "counted: per region between the guest's markers, and for the whole run.\n",

@@ -510,7 +510,7 @@ static void put_opt(char **s, size_t *len, const char *key, const char *val)
 
 char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2,
-			 const struct kb_sim_vl *vl)
+			 const struct kb_sim_vl *vl, const char *blocks)
 {
 	char *s = NULL, g[64];
 	size_t len = 0;
@@ -542,6 +542,8 @@ char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 		put_opt(&s, &len, "vl_file", vl->file);
 	if (vl && vl->dump)
 		put_opt(&s, &len, "vl_dump", vl->dump);
+	if (blocks)
+		put_opt(&s, &len, "blocks", blocks);
 	return s;
 }
 
@@ -566,7 +568,7 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 		*why = kb_xasprintf("cannot write probe files in '%s'", kb_tmpdir());
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2, NULL);
+	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2, NULL, NULL);
 	argv[1] = spec;
 	struct kb_vm_opts o = {
 		.qemu = qemu, .accel = "tcg", .bios = bios, .memory_mb = 32, .timeout = 20,
@@ -640,6 +642,7 @@ struct kb_sim_boot {
 	char *out;
 	char *spec;
 	char *vl_dump;			/* the layouts' placements, beside out */
+	char *blocks;			/* the blocks' counts, beside out */
 	const char *argv[8];
 	struct kb_sim_out o;
 	struct kb_store *store;
@@ -654,22 +657,23 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 				    long vboot)
 {
 	struct kb_sim_boot *sb = kb_xcalloc(1, sizeof(*sb));
+	size_t len = strlen(out);
 	int n = 0;
 
 	sb->sr = sr;
 	sb->out = kb_xstrdup(out);
+	if (len > 4 && !strcmp(out + len - 4, ".sim"))
+		len -= 4;
+	sb->blocks = kb_xasprintf("%.*s.blocks", (int)len, out);
 	if (sr->vl.n) {	/* which placement gave which misses stays on record */
 		struct kb_sim_vl vl = sr->vl;
-		size_t len = strlen(out);
 
-		if (len > 4 && !strcmp(out + len - 4, ".sim"))
-			len -= 4;
 		sb->vl_dump = kb_xasprintf("%.*s.vl", (int)len, out);
 		vl.dump = sb->vl_dump;
 		vl.seed += (unsigned long long)layout * 0x9e3779b97f4a7c15ull;
-		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl);
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl, sb->blocks);
 	} else {
-		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL);
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL, sb->blocks);
 	}
 	sb->store = store;
 	sb->variant = kb_xstrdup(variant);
@@ -812,6 +816,7 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 	free(sb->out);
 	free(sb->spec);
 	free(sb->vl_dump);
+	free(sb->blocks);
 	free(sb->variant);
 	free(sb);
 }

@@ -144,11 +144,12 @@ char *kb_sim_find_plugin(void);
  * words (a plugin built for another API version is refused here). */
 int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why);
 /* The plugin's -plugin argument: the plugin, its output file, the
- * geometries, the symbol map (or NULL) and the virtual layouts (or NULL:
- * none); malloc'd. */
+ * geometries, the symbol map (or NULL), the virtual layouts (or NULL:
+ * none) and where it writes the blocks' counts (or NULL: nowhere);
+ * malloc'd. */
 char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2,
-			 const struct kb_sim_vl *vl);
+			 const struct kb_sim_vl *vl, const char *blocks);
 /* "32 KiB, 8-way, 64-byte lines", or "off"; malloc'd. */
 char *kb_sim_geom_text(const struct kb_sim_geom *g);
 /* The QEMU arguments of a deterministic sim boot, before -plugin. */
@@ -156,7 +157,8 @@ extern const char *const kb_sim_qemu_args[];
 
 /* One boot under the plugin. */
 struct kb_sim_boot;
-/* out: where the plugin writes (the run's boots/<variant>-<n>.sim); map:
+/* out: where the plugin writes (the run's boots/<variant>-<n>.sim; the
+ * blocks' counts go beside it, <variant>-<n>.blocks); map:
  * the variant's System.map or NULL; layout: its layout replica, whose
  * virtual layouts are seeded apart (seed + layout x 0x9e3779b97f4a7c15) so
  * that no two replicas simulate the same placements; store and the keys

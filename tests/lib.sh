@@ -265,3 +265,14 @@ write_tcg_conf() {
 		done
 	} > "$file"
 }
+# blocks_sums SIM BLOCKS OUT: per region, "seq insn_k insn_u" as the plugin's
+# .sim file counts them (OUT.sim) and as the sum over the blocks file's units
+# of executions x instructions (OUT.blocks); both sorted, one line a region
+blocks_sums() {
+	awk '$1 == "region" { k = u = 0; for (i = 2; i <= NF; i++) {
+		if ($i ~ /^seq=/) s = substr($i, 5); if ($i ~ /^insn_k=/) k = substr($i, 8)
+		if ($i ~ /^insn_u=/) u = substr($i, 8) } print s, k, u }' "$1" | sort -n > "$3.sim"
+	awk '$1 == "b" { k[$2] = $4; u[$2] = $5 }
+	     $1 == "x" { sk[$2] += $4 * k[$3]; su[$2] += $4 * u[$3] }
+	     $1 == "r" { printf "%d %.0f %.0f\n", $2, sk[$2], su[$2] }' "$2" | sort -n > "$3.blocks"
+}

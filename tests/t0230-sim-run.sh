@@ -4,7 +4,8 @@
 # the first run builds it): backend auto picks sim under TCG; two boots of the
 # same kernel give identical counts; each sample carries them, labelled
 # simulated or modeled; per-function attribution (System.map) sums to the
-# region's totals; the dynamic footprint is there.
+# region's totals, and so do the blocks' counts; the dynamic footprint is
+# there.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "sim backend run"
@@ -39,6 +40,19 @@ check "getppid's kernel time is in functions named from System.map" test \
 	"$(jq -s '[.[] | select(.workload == "getppid") | .functions[][0]] | any(test("sys_getppid")) and any(test("entry_SYSENTER_32|entry_INT80_32"))' "$run/sim.jsonl")" = true
 check "a dynamic kernel footprint: lines and bytes" test \
 	"$(jq -s 'all(.[]; .kfoot_lines > 0 and .kfoot_bytes > .kfoot_lines and .kfoot_bytes <= 64 * .kfoot_lines)' "$run/sim.jsonl")" = true
+# Block counts (issue 24): beside each boot's .sim, its .blocks; in every
+# region of every boot, executions x instructions summed over the units are
+# the region's insn_k and insn_u, exactly.
+all=1 nreg=0
+for sim in "$run"/boots/*.sim; do
+	b=${sim%.sim}.blocks
+	blocks_sums "$sim" "$b" "$d/sums" 2>/dev/null
+	[ -s "$d/sums.sim" ] && cmp -s "$d/sums.sim" "$d/sums.blocks" || { all=0; diff "$d/sums.sim" "$d/sums.blocks" | head -n 5 | sed 's/^/# /'; }
+	nreg=$((nreg + $(wc -l < "$d/sums.sim")))
+done
+check "every region's instructions (kernel, user) are the sum of its blocks' executions x instructions ($nreg regions)" \
+	test $all = 1 -a $nreg -gt 0
+diag "units in the blocks files: $(cat "$run"/boots/*.blocks | grep -c '^b ')"
 check "no marker or plugin problems in any boot" test \
 	"$(jq -s 'length == 2 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
 test_done
