@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "mca.h"
 #include "sim.h"
 #include "util.h"
 
@@ -62,7 +63,7 @@ static void print_region(const char *label, const struct kb_sim_region *r)
 
 struct args {
 	struct kb_sim_geom l1i, l2;
-	const char *map, *out, *blocks;
+	const char *map, *out, *blocks, *cpu;
 	struct kb_sim_vl vl;
 	int as_json;
 };
@@ -127,6 +128,9 @@ static int option(void *ctx, int key, const char *value)
 	case KB_LONG('B'):
 		a->blocks = value;
 		break;
+	case KB_LONG('C'):
+		a->cpu = value;
+		break;
 	}
 	return KB_GO_ON;
 }
@@ -134,7 +138,11 @@ static int option(void *ctx, int key, const char *value)
 static int cmd_sim(int argc, char **argv)
 {
 	struct args a = { .l1i = { 32768, 8, 64 }, .l2 = { 1u << 20, 16, 64 } };
-	const char *out;
+	const char *out, *blocks;
+	char *tmpblocks = NULL;
+	struct kb_mca *mca = NULL;
+	struct kb_mca_region *mr = NULL;
+	size_t n_mr = 0;
 	char *plugin = NULL, *spec = NULL, *log = NULL, *tmpout = NULL, *why = NULL, *qemu = NULL;
 	int r, ret = KB_EXIT_FAILED;
 	char **qargv;
@@ -147,6 +155,7 @@ static int cmd_sim(int argc, char **argv)
 	if (argc < 1)
 		return kb_command_usage_error(&kb_command_sim, "no PROGRAM to run");
 	out = a.out;
+	blocks = a.blocks;
 	qemu = qemu_user_path();
 	if (!qemu || access(qemu, X_OK) < 0) {
 		kb_error("kbench sim needs qemu-i386: install Debian package 'qemu-user' "
@@ -165,13 +174,22 @@ static int cmd_sim(int argc, char **argv)
 		out = tmpout;
 	}
 	log = kb_xasprintf("%s.log", out);
+	if (a.cpu) {
+		mca = kb_mca_new(a.cpu, NULL, &why);
+		if (!mca) {	/* the counts still come, without the block costs */
+			kb_warn("%s", why);
+		} else if (!blocks) {
+			tmpblocks = kb_xasprintf("%s.blocks", out);
+			blocks = tmpblocks;
+		}
+	}
 	plugin = kb_sim_find_plugin();
 	if (access(plugin, R_OK) < 0) {
 		kb_error("plugin '%s': %s (build kbench, or set KBENCH_PLUGIN)", plugin, strerror(errno));
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl, a.blocks);
+	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl, blocks);
 	qargv = kb_xcalloc((size_t)argc + 4, sizeof(*qargv));
 	qargv[0] = qemu;
 	qargv[1] = "-plugin";
@@ -197,6 +215,11 @@ static int cmd_sim(int argc, char **argv)
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
+	if (mca && (kb_mca_blocks_file(mca, blocks, &mr, &n_mr) < 0 || n_mr != o.n_regions)) {
+		kb_error("cannot price the blocks of '%s'%s", blocks,
+			 n_mr != o.n_regions ? ": not one region for each of the plugin's" : "");
+		goto out_o;
+	}
 	if (a.as_json) {
 		json_t *j = json_object(), *regs = json_array();
 
@@ -205,9 +228,22 @@ static int cmd_sim(int argc, char **argv)
 		json_object_set_new(j, "l1i", json_sprintf("%u:%u:%u", o.l1i.size, o.l1i.ways, o.l1i.line));
 		json_object_set_new(j, "l2", o.l2.size ? json_sprintf("%u:%u:%u", o.l2.size, o.l2.ways,
 								      o.l2.line) : json_string("off"));
-		for (size_t k = 0; k < o.n_regions; k++)
-			json_array_append_new(regs, region_json(&o.regions[k]));
+		for (size_t k = 0; k < o.n_regions; k++) {
+			json_t *rj = region_json(&o.regions[k]);
+
+			if (mca)	/* modeled: LLVM's machine model, no misses */
+				json_object_set_new(rj, "block_cycles", json_real(mr[k].cycles));
+			json_array_append_new(regs, rj);
+		}
 		json_object_set_new(j, "regions", regs);
+		if (mca) {
+			const struct kb_mca_stats *st = kb_mca_stats(mca);
+
+			json_object_set_new(j, "mca", json_pack("{s:s,s:I,s:I,s:I,s:I,s:f}", "model",
+				kb_mca_model(mca), "calls", (json_int_t)st->calls, "priced",
+				(json_int_t)st->priced, "cache_hits", (json_int_t)st->hits, "unpriced",
+				(json_int_t)st->unpriced, "seconds", st->seconds));
+		}
 		json_object_set_new(j, "total", o.have_total ? region_json(&o.total) : json_null());
 		json_object_set_new(j, "errors", json_array());
 		for (size_t k = 0; k < o.n_errors; k++) {
@@ -235,6 +271,15 @@ static int cmd_sim(int argc, char **argv)
 		}
 		if (o.have_total)
 			print_region("whole run", &o.total);
+		if (mca) {
+			const struct kb_mca_stats *st = kb_mca_stats(mca);
+
+			printf("block cycles per region (modeled: %s; misses not included):", kb_mca_model(mca));
+			for (size_t k = 0; k < n_mr; k++)
+				printf(" %.0f", mr[k].cycles);
+			printf("\n%lu blocks priced in %lu llvm-mca calls, %lu from the cache, %lu unpriced, "
+			       "%.2f s\n", st->priced, st->calls, st->hits, st->unpriced, st->seconds);
+		}
 		if (o.have_total && o.total.n_vl) {
 			printf("L1i misses in the whole run under each of the %zu virtual layouts:",
 			       o.total.n_vl);
@@ -253,8 +298,14 @@ static int cmd_sim(int argc, char **argv)
 	if (!o.ended)
 		kb_error("the plugin's output '%s' ends early: qemu-i386 did not exit normally", out);
 	ret = o.n_errors || !o.ended ? KB_EXIT_FAILED : KB_EXIT_OK;
+out_o:
 	kb_sim_out_release(&o);
 out:
+	if (tmpblocks)
+		unlink(tmpblocks);
+	free(tmpblocks);
+	free(mr);
+	kb_mca_free(mca);
 	free(qemu);
 	free(why);
 	if (tmpout) {
@@ -285,6 +336,8 @@ static const struct kb_command_option options[] = {
 	{ "vl-dump", KB_LONG('D'), "FILE", "write every layout's placement, in --vl-file's format" },
 	{ "blocks", KB_LONG('B'), "FILE", "write, per region, how often each run of instructions ran,\n"
 	  "with its bytes (plugin/simfmt.h)" },
+	{ "cpu", KB_LONG('C'), "CPU", "price each region's blocks with llvm-mca -mcpu=CPU (modeled\n"
+	  "cycles, misses not included; costs cached in kbench's cache)" },
 	{ "out", KB_LONG('o'), "FILE", "keep the plugin's own output in FILE and the program's\n"
 	  "in FILE.log" },
 	{ "json", KB_LONG('j'), NULL, "print JSON instead of a table" },
@@ -296,7 +349,7 @@ const struct kb_command kb_command_sim = {
 	.summary = "run a static i386 program under kbench's cache-simulating QEMU plugin",
 	.usage = "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
 		 "                  [--vl K] [--vl-seed N] [--vl-place pad|shuffle] [--vl-pads N]\n"
-		 "                  [--vl-file FILE] [--vl-dump FILE] [--blocks FILE]\n"
+		 "                  [--vl-file FILE] [--vl-dump FILE] [--blocks FILE] [--cpu CPU]\n"
 		 "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
 		 "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
 		 "counted: per region between the guest's markers, and for the whole run.\n",

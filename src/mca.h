@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Block costs from LLVM's machine model: each distinct run of instructions
+ * the sim plugin counted (its blocks file, plugin/simfmt.h) priced by
+ * llvm-mca for a named CPU, in cycles per execution, modeled.  The bytes go
+ * through llvm-mc's disassembler and then llvm-mca, thousands of blocks per
+ * call; costs are cached by (bytes, CPU, LLVM version) under the build
+ * cache, so a block is priced once per CPU and LLVM.  rep movs/stos are
+ * priced apart, from a vendor's table (mca.c).
+ */
+#ifndef KB_MCA_H
+#define KB_MCA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kb_mca;
+
+/* One block to price: its bytes as lowercase hex, its instructions; cycles
+ * and how they were found come back. */
+struct kb_mca_block {
+	const char *hex;
+	unsigned insns;
+	double cycles;		/* per execution, modeled */
+	int unpriced;		/* llvm could not read it: one cycle an instruction */
+};
+
+struct kb_mca_stats {
+	unsigned long calls;	/* llvm-mca runs (each prices a batch) */
+	unsigned long priced;	/* distinct blocks llvm-mca priced */
+	unsigned long hits;	/* distinct blocks found in the cache */
+	unsigned long unpriced;	/* distinct blocks llvm could not read */
+	double seconds;		/* host time in llvm-mc and llvm-mca */
+};
+
+/* The model for cpu (an llvm-mca -mcpu name) with its cache under
+ * cache_dir/mca (NULL: kb_mca_default_cache()).  NULL with *why (malloc'd)
+ * when llvm-mca or llvm-mc is not there (it names Debian's package) or
+ * does not know the CPU. */
+struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why);
+void kb_mca_free(struct kb_mca *m);
+/* Price n blocks (repeats allowed): from the cache, else by llvm-mca, the
+ * new costs then added to the cache.  0, or -1 after a message. */
+int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);
+const struct kb_mca_stats *kb_mca_stats(const struct kb_mca *m);
+/* "LLVM 14.0.6 llvm-mca, -mcpu=skylake": the model, named; owned by m. */
+const char *kb_mca_model(const struct kb_mca *m);
+/* $KBENCH_CACHE, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench
+ * (conf.c's [kernel] cache default); malloc'd. */
+char *kb_mca_default_cache(void);
+
+/* The blocks file of one run of the plugin, priced: modeled cycles per
+ * region (block costs times executions, misses not included). */
+struct kb_mca_region {
+	uint64_t seq;
+	uint32_t id;
+	double cycles;
+	uint64_t insns;		/* executions x instructions, as a check */
+};
+/* Read path (plugin/simfmt.h's blocks format) and price it.  *r (malloc'd)
+ * gets its regions in order; 0, or -1 after a message. */
+int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region **r, size_t *n);
+
+#endif
