@@ -1426,16 +1426,9 @@ static void finish(struct parse *p)
 	check_flag_policy(p);
 	check_cc(p);
 	if (!c->cache) {
-		const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
-
 		const char *why;
 
-		if (e && *e)
-			c->cache = kb_xstrdup(e);
-		else if (x && *x)
-			c->cache = kb_xasprintf("%s/kbench", x);
-		else
-			c->cache = kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
+		c->cache = kb_default_cache_dir();
 		why = kb_make_inert_path(c->cache);
 		if (why) {
 			kb_eprint("%s: the build cache '%s' (from $KBENCH_CACHE, $XDG_CACHE_HOME or "

@@ -110,37 +110,14 @@ static void insert(struct kb_mca *m, const char *hex, double cycles, int unprice
 	e->unpriced = unpriced;
 }
 
-char *kb_mca_default_cache(void)
-{
-	const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
-
-	if (e && *e)
-		return kb_xstrdup(e);
-	if (x && *x)
-		return kb_xasprintf("%s/kbench", x);
-	return kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
-}
-
 /* the first tool of names found in PATH, malloc'd, or NULL */
 static char *find_tool(const char *const *names)
 {
-	const char *path = getenv("PATH");
+	char *f = NULL;
 
-	for (; *names; names++) {
-		const char *p = path ? path : "/usr/bin";
-
-		while (*p) {
-			size_t len = strcspn(p, ":");
-			char *f = kb_xasprintf("%.*s/%s", (int)len, p, *names);
-
-			if (access(f, X_OK) == 0)
-				return f;
-			free(f);
-			p += len;
-			p += *p == ':';
-		}
-	}
-	return NULL;
+	for (; *names && !f; names++)
+		f = kb_path_lookup(*names);
+	return f;
 }
 
 /* The cache file: "HEX CYCLES [unpriced]" a line. */
@@ -225,7 +202,7 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	}
 	m->cpu = kb_xstrdup(cpu);
 	m->model = kb_xasprintf("LLVM %s llvm-mca, -mcpu=%s", v, cpu);
-	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_mca_default_cache();
+	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_default_cache_dir();
 	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s", dir, v, cpu);
 	free(dir);
 	free(ver);

@@ -34,7 +34,7 @@ struct kb_mca_stats {
 };
 
 /* The model for cpu (an llvm-mca -mcpu name) with its cache under
- * cache_dir/mca (NULL: kb_mca_default_cache()).  NULL with *why (malloc'd)
+ * cache_dir/mca (NULL: kb_default_cache_dir()).  NULL with *why (malloc'd)
  * when llvm-mca or llvm-mc is not there (it names Debian's package) or
  * does not know the CPU. */
 struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why);
@@ -45,9 +45,6 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);
 const struct kb_mca_stats *kb_mca_stats(const struct kb_mca *m);
 /* "LLVM 14.0.6 llvm-mca, -mcpu=skylake": the model, named; owned by m. */
 const char *kb_mca_model(const struct kb_mca *m);
-/* $KBENCH_CACHE, else $XDG_CACHE_HOME/kbench, else ~/.cache/kbench
- * (conf.c's [kernel] cache default); malloc'd. */
-char *kb_mca_default_cache(void);
 
 /* The blocks file of one run of the plugin, priced: modeled cycles per
  * region (block costs times executions, misses not included). */

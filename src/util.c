@@ -556,6 +556,17 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
 	return kb_xstrdup(installed);
 }
 
+char *kb_default_cache_dir(void)
+{
+	const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");
+
+	if (e && *e)
+		return kb_xstrdup(e);
+	if (x && *x)
+		return kb_xasprintf("%s/kbench", x);
+	return kb_xasprintf("%s/.cache/kbench", getenv("HOME") ? getenv("HOME") : "/tmp");
+}
+
 char *kb_path_lookup(const char *name)
 {
 	const char *path = getenv("PATH");

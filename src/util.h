@@ -102,6 +102,10 @@ void kb_child_ended(void);
  * build tree), else the installed path.  malloc'd, absolute. */
 char *kb_find_companion(const char *env, const char *build_rel, const char *installed);
 
+/* The build cache where the configuration names none: $KBENCH_CACHE, else
+ * $XDG_CACHE_HOME/kbench, else ~/.cache/kbench; malloc'd. */
+char *kb_default_cache_dir(void);
+
 /* An executable named name in $PATH (or name itself where it has a '/'),
  * malloc'd; NULL where there is none.  For programs a package may bring
  * after configure ran. */
