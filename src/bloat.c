@@ -463,7 +463,10 @@ static void print_size(FILE *f, int present, unsigned long long size)
 		fprintf(f, " %7s", "-");
 }
 
-void kb_bloat_print(FILE *f, const char *title, const struct kb_bloat_diff *d)
+/* bloat-o-meter's output for one set of kinds: the add/remove line, the
+ * "Function  old new delta" header with title, a line per changed symbol
+ * and the "Total: Before=..., After=..., chg ...%" line. */
+static void kb_bloat_print(FILE *f, const char *title, const struct kb_bloat_diff *d)
 {
 	fprintf(f, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %llu/%lld (%lld)\n",
 		d->add, d->remove, d->grow, d->shrink, d->up, -(long long)d->down,

@@ -92,10 +92,6 @@ void kb_bloat_diff_release(struct kb_bloat_diff *d);
  * the old total is 0). */
 double kb_bloat_percent(const struct kb_bloat_diff *d);
 
-/* bloat-o-meter's output for one set of kinds: the add/remove line, the
- * "Function  old new delta" header with title, a line per changed symbol
- * and the "Total: Before=..., After=..., chg ...%" line. */
-void kb_bloat_print(FILE *f, const char *title, const struct kb_bloat_diff *d);
 /* The whole output of `bloat-o-meter [-c|-d|-t] old new`: mode 0, 'c', 'd'
  * or 't'. */
 void kb_bloat_print_mode(FILE *f, int mode, const struct kb_bloat_syms *old,

@@ -32,7 +32,7 @@
  * replica's cache key has it (layout 0 has no padding and keeps its key). */
 #define KB_LAYOUT_RECIPE "kbench-layout-1"
 
-const char *const kb_guest_options[] = {
+static const char *const kb_guest_options[] = {
 	"PRINTK=y",			/* console messages, panics */
 	"TTY=y",
 	"SERIAL_8250=y",		/* ttyS0: the record channel */

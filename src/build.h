@@ -72,9 +72,6 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		     struct kb_kernel *out);
 void kb_kernel_release(struct kb_kernel *k);
 
-/* The Kconfig fragment every guest kernel needs, one "NAME=VALUE" per entry. */
-extern const char *const kb_guest_options[];
-
 /* hex sha256 of a file; 0 or -errno */
 int kb_sha256_file(const char *path, char hex[65]);
 /* hex sha256 of n strings (NULL as "(null)"), each with its length, so that

@@ -1695,7 +1695,7 @@ const void *kb_conf_executor_opts(const struct kb_conf *conf, const struct kb_ex
 	return conf->executor_opts[kb_executor_index(e)];
 }
 
-int kb_option_owns_string(const struct kb_option *o)
+static int kb_option_owns_string(const struct kb_option *o)
 {
 	switch (o->type) {
 	case KB_OPT_STR: case KB_OPT_FLAGS: case KB_OPT_PATH: case KB_OPT_WORKLOADS:

@@ -339,7 +339,8 @@ static const struct {
 	{ "cases", cases },
 };
 
-void kb_explain_document(struct kb_doc *d, const struct kb_explain *x)
+/* Every section of explain.md and explain.html, in order, into d. */
+static void kb_explain_document(struct kb_doc *d, const struct kb_explain *x)
 {
 	for (size_t i = 0; i < KB_ARRAY_SIZE(sections); i++)
 		sections[i].build(d, x);

@@ -78,9 +78,6 @@ char *kb_explain_paths_line(char *const *paths, size_t n);
 struct kb_explain *kb_explain_load(const char *dir);
 void kb_explain_free(struct kb_explain *x);
 
-/* Every section of explain.md and explain.html, in order, into d. */
-void kb_explain_document(struct kb_doc *d, const struct kb_explain *x);
-
 /* explain.md, explain.html and explain.json into dir (each atomically).
  * 0, or -1 after a message. */
 int kb_explain_write(const char *dir);

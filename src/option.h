@@ -45,7 +45,4 @@ struct kb_option {
 	const char *(*check)(const char *value);
 };
 
-/* Whether the option's field is an owned string (freed with its struct). */
-int kb_option_owns_string(const struct kb_option *o);
-
 #endif

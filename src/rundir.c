@@ -29,7 +29,10 @@ int kb_rundir_sample_append(const struct kb_store *store, const struct kb_rundir
 	return r;
 }
 
-long long kb_rundir_format(const json_t *obj)
+/* The format of a run directory's manifest.json or summary.json object:
+ * its "format", 0 where it has none; -1 where it is not a non-negative
+ * integer. */
+static long long kb_rundir_format(const json_t *obj)
 {
 	json_t *f = json_object_get(obj, KB_RD_FORMAT);
 

@@ -89,10 +89,6 @@ struct kb_rundir_sample {
  * and fsync'd.  0, or -1 (kb_store_append's). */
 int kb_rundir_sample_append(const struct kb_store *store, const struct kb_rundir_sample *s);
 
-/* The format of a run directory's manifest.json or summary.json object:
- * its "format", 0 where it has none; -1 where it is not a non-negative
- * integer. */
-long long kb_rundir_format(const json_t *obj);
 /* 0 if what (a run directory, for the message) is of a
  * format this kbench reads, else -1 after a message saying it was written
  * by a newer kbench. */

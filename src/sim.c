@@ -180,7 +180,8 @@ static void region_release(struct kb_sim_region *r)
 	r->n_vl = 0;
 }
 
-void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len)
+/* Parse one line (without its newline). */
+static void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len)
 {
 	char buf[SIM_MAX_LINE], *tok[32], *save = NULL;
 	size_t n = 0;

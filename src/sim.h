@@ -92,8 +92,6 @@ struct kb_sim_out {
 };
 
 void kb_sim_out_init(struct kb_sim_out *o);
-/* Parse one line (without its newline). */
-void kb_sim_out_line(struct kb_sim_out *o, const char *line, size_t len);
 /* Read the complete lines appended to path since the last call (opening it
  * the first time).  0, or -errno (the file is not there yet: -ENOENT). */
 int kb_sim_out_poll(struct kb_sim_out *o, const char *path);
