@@ -81,7 +81,8 @@ int kb_report_write_files(const struct kb_report_writer *const *w, size_t n,
 	return ret;
 }
 
-int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
+/* The report's files, then the terminal's table on term (NULL: none). */
+static int write_all(const char *run_dir, const struct kb_model_opts *o, FILE *term)
 {
 	struct kb_model *m = kb_model_load(run_dir, o);
 	struct kb_report_ctx ctx = { run_dir, m, NULL, NULL };
@@ -97,8 +98,20 @@ int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
 	if (kb_report_write_files(writers, KB_ARRAY_SIZE(writers), &ctx) < 0)
 		ret = -1;
 	kb_doc_release(&doc);
+	if (term)
+		kb_report_term(term, m, kb_report_term_color(term));
 	kb_model_free(m);
 	return ret;
+}
+
+int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
+{
+	return write_all(run_dir, o, NULL);
+}
+
+int kb_report_write_term(const char *run_dir, const struct kb_model_opts *o, FILE *term)
+{
+	return write_all(run_dir, o, term);
 }
 
 int kb_report_write(const char *run_dir)

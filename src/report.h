@@ -53,6 +53,30 @@ int kb_report_doc_html(FILE *f, const struct kb_report_ctx *ctx);
 int kb_report_write_files(const struct kb_report_writer *const *w, size_t n,
 			  const struct kb_report_ctx *ctx);
 
+/* A table row for a terminal: one case of one variant (borrowed). */
+struct kb_term_row {
+	const char *cas, *variant;
+	double text_change;		/* NAN: not known */
+	const struct kb_test *t;
+};
+
+/*
+ * The verdict table for a terminal (report-term.c): title, a head, then
+ * case, variant, text change, the ratio with the verdict's interval, and
+ * the verdict, aligned; the verdict in colour where color is set.  Strings
+ * are shown with their control characters as '?'.
+ */
+void kb_report_term_table(FILE *f, const char *title, const struct kb_term_row *rows, size_t n, int color);
+/* That table for a run: the primary metric, each variant against the baseline. */
+void kb_report_term(FILE *f, const struct kb_model *m, int color);
+/* --no-color: no colour in this process. */
+void kb_report_term_no_color(void);
+/* Whether to colour what goes to f: a terminal, no --no-color, NO_COLOR unset or empty. */
+int kb_report_term_color(FILE *f);
+/* kb_report_write_opts, then the table on term (coloured where
+ * kb_report_term_color(term) says) whether or not the files could be written. */
+int kb_report_write_term(const char *run_dir, const struct kb_model_opts *o, FILE *term);
+
 /* Every section of the report, in order, into d (report-sections.c). */
 void kb_report_document(struct kb_doc *d, const struct kb_model *m);
 /* The plots, figures that only report.html shows (report-plots.c). */
