@@ -1,16 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* kbench compare [--force] [--json] [--confidence LEVEL] RUN_A RUN_B: B
- * against A (compare.h); runs that measured different things are refused
- * with the reasons unless --force. */
+/* kbench compare [--force] [--json] [--confidence LEVEL] [--no-color] RUN_A
+ * RUN_B: B against A (compare.h), then the verdict table (report-term.c);
+ * runs that measured different things are refused with the reasons unless
+ * --force. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "compare.h"
 #include "report.h"
 #include "util.h"
+
+/* The terminal's table (report-term.c) after the markdown: B against A on
+ * B's primary metric, each variant's text B against its text in A. */
+static void term_table(const struct kb_compare *c)
+{
+	const struct kb_model *a = c->a, *b = c->b;
+	struct kb_term_row *rows = kb_xcalloc(c->n ? c->n : 1, sizeof(*rows));
+	size_t n = 0;
+	char *title;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct kb_compare_row *r = &c->rows[i];
+		const struct kb_model_variant *va = &a->variants[r->a->variant], *vb = &b->variants[r->b->variant];
+
+		if (r->mb != b || r->b->metric != b->primary)
+			continue;
+		rows[n++] = (struct kb_term_row){ b->cases[r->b->cas], vb->name,
+						 va->has_size && vb->has_size && va->text > 0 ?
+						 (double)vb->text / (double)va->text - 1 : NAN, &r->t };
+	}
+	title = kb_xasprintf("%s (%s) and text, B against A, ratio [the verdict's interval]:",
+			     b->nm ? b->metrics[b->primary].unit : "",
+			     b->nm ? kb_figure_kind_name(b->metrics[b->primary].source) : "");
+	putchar('\n');
+	kb_report_term_table(stdout, title, rows, n, kb_report_term_color(stdout));
+	free(title);
+	free(rows);
+}
 
 static int run(const char *dir_a, const char *dir_b, int force, int as_json, const struct kb_model_opts *o)
 {
@@ -39,6 +70,7 @@ static int run(const char *dir_a, const char *dir_b, int force, int as_json, con
 			json_decref(j);
 		} else {
 			kb_compare_md(stdout, &c);
+			term_table(&c);
 		}
 		ret = KB_EXIT_OK;
 	}
@@ -65,6 +97,9 @@ static int option(void *ctx, int key, const char *value)
 	case KB_LONG('j'):
 		a->as_json = 1;
 		break;
+	case KB_LONG('N'):
+		kb_report_term_no_color();
+		break;
 	case KB_LONG('c'):
 		if (kb_report_parse_confidence(value, &a->o) < 0)
 			return kb_command_usage(&kb_command_compare, KB_EXIT_USAGE);
@@ -89,14 +124,16 @@ static const struct kb_command_option options[] = {
 	{ "force", KB_LONG('f'), NULL, "compare runs that measured different things" },
 	{ "json", KB_LONG('j'), NULL, "print the comparison as JSON instead of markdown" },
 	{ "confidence", KB_LONG('c'), "LEVEL", "confidence of the intervals (default 0.95)" },
+	{ "no-color", KB_LONG('N'), NULL, "no colour in the verdict table (also: NO_COLOR set)" },
 	{ 0 },
 };
 
 const struct kb_command kb_command_compare = {
 	.name = "compare",
 	.summary = "compare two runs of the same variants (B against A)",
-	.usage = "usage: kbench compare [--force] [--json] [--confidence LEVEL] RUN_A RUN_B\n\n"
-		 "B against A: every variant both runs have, per case and metric.\n",
+	.usage = "usage: kbench compare [--force] [--json] [--confidence LEVEL] [--no-color] RUN_A RUN_B\n\n"
+		 "B against A: every variant both runs have, per case and metric, as markdown;\n"
+		 "then the verdict table of the primary metric.\n",
 	.options = options,
 	.fn = cmd_compare,
 };

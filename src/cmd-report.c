@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* kbench report [--confidence LEVEL] RUN_DIR: every file of the report of a
- * run directory written again from its files. */
+/* kbench report [--confidence LEVEL] [--no-color] RUN_DIR: every file of the
+ * report of a run directory written again from its files, then the verdict
+ * table (report-term.c) and the report's path. */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,8 +12,9 @@
 
 static int option(void *ctx, int key, const char *value)
 {
-	(void)key;	/* --confidence, the only one */
-	if (kb_report_parse_confidence(value, ctx) < 0)
+	if (key == KB_LONG('N'))
+		kb_report_term_no_color();
+	else if (kb_report_parse_confidence(value, ctx) < 0)
 		return kb_command_usage(&kb_command_report, KB_EXIT_USAGE);
 	return KB_GO_ON;
 }
@@ -26,7 +28,7 @@ static int cmd_report(int argc, char **argv)
 		return r;
 	if (argc != 1)
 		return kb_command_usage_error(&kb_command_report, "one run directory, RUN_DIR");
-	if (kb_report_write_opts(argv[0], &o) < 0)
+	if (kb_report_write_term(argv[0], &o, stdout) < 0)
 		return KB_EXIT_FAILED;
 	printf("%s/report.md\n", argv[0]);
 	return KB_EXIT_OK;
@@ -35,15 +37,16 @@ static int cmd_report(int argc, char **argv)
 static const struct kb_command_option options[] = {
 	{ "confidence", KB_LONG('c'), "LEVEL", "confidence of the intervals, and 1 - LEVEL for the verdicts\n"
 	  "(default 0.95)" },
+	{ "no-color", KB_LONG('N'), NULL, "no colour in the verdict table (also: NO_COLOR set)" },
 	{ 0 },
 };
 
 const struct kb_command kb_command_report = {
 	.name = "report",
 	.summary = "write the report of a run directory again",
-	.usage = "usage: kbench report [--confidence LEVEL] RUN_DIR\n\n"
+	.usage = "usage: kbench report [--confidence LEVEL] [--no-color] RUN_DIR\n\n"
 		 "Write report.md, report.html, summary.json and summary.csv of RUN_DIR again\n"
-		 "from its files.\n",
+		 "from its files, then print the verdict table and the report's path.\n",
 	.options = options,
 	.fn = cmd_report,
 };

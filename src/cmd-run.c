@@ -21,16 +21,19 @@ static const struct kb_command_option options[] = {	/* kb_run_args's keys */
 	{ "executor", KB_LONG('x'), "E", "local (builds and boots here) or slurm (each a Slurm job);\n"
 	  "overrides [run] executor" },
 	{ "help-config", KB_LONG('C'), NULL, "every key of VARIANTS.CONF, with its default, and the backends" },
+	{ "no-color", KB_LONG('N'), NULL, "no colour in the verdict table printed at the end (also:\n"
+	  "NO_COLOR set)" },
 	{ 0 },
 };
 
 const struct kb_command kb_command_run = {
 	.name = "run",
 	.summary = "build, boot and measure every variant, then write the report",
-	.usage = "usage: kbench run [--executor local|slurm] [--help-config] VARIANTS.CONF\n"
-		 "       kbench run [--executor local|slurm] --resume RUN_DIR\n\n"
+	.usage = "usage: kbench run [--executor local|slurm] [--no-color] [--help-config] VARIANTS.CONF\n"
+		 "       kbench run [--executor local|slurm] [--no-color] --resume RUN_DIR\n\n"
 		 "Build each variant of VARIANTS.CONF, boot it under QEMU, measure the workloads\n"
-		 "in the guest and write a run directory with its report.\n",
+		 "in the guest and write a run directory with its report; print the verdict\n"
+		 "table and the report's path.\n",
 	.options = options,
 	.fn = cmd_run,
 };

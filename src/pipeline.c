@@ -365,7 +365,7 @@ report:
 		goto out;
 	kb_manifest_state(&store, kb_interrupted ? "interrupted" : ret == KB_EXIT_NOT_SUPPORTED ?
 			  "stopped" : "reporting", kb_now() - t0);
-	if (kb_report_write(store.dir) < 0) {
+	if (kb_report_write_term(store.dir, &(struct kb_model_opts)KB_MODEL_OPTS_INIT, stdout) < 0) {
 		ret = KB_EXIT_FAILED;
 		if (!incomplete)
 			incomplete = "the report's files could not all be written";

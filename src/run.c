@@ -21,6 +21,7 @@
 #include "executor.h"
 #include "manifest.h"
 #include "probe.h"
+#include "report.h"
 #include "run.h"
 #include "size.h"
 #include "util.h"
@@ -490,6 +491,9 @@ static int run_option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('r'):
 		*a->resume = 1;
+		break;
+	case KB_LONG('N'):
+		kb_report_term_no_color();
 		break;
 	}
 	return KB_GO_ON;
