@@ -25,12 +25,12 @@ static int usable(json_t *host)
 	return 1;
 }
 
-static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
 {
 	d->source = KB_FIG_MEASURED;
 	if (field)
 		d->note = "hardware performance counters read in the guest (perf_event_open)";
-	else if (!strcmp(accel, "tcg"))
+	else if (accel == KB_ACCEL_TCG)
 		d->note = "emulated time under TCG: a property of QEMU's translation as much as of the kernel";
 	else
 		d->note = "wall time in the guest";

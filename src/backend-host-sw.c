@@ -25,7 +25,7 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	}
 	*why = kb_xasprintf("host_counters = software: page faults, context switches and "
 			    "task-clock of the QEMU vCPU thread per region (%s)",
-			    strcmp(env->accel, "tcg") ? "the host's share of running the guest"
+			    env->accel != KB_ACCEL_TCG ? "the host's share of running the guest"
 						      : "the cost of emulating it under TCG");
 	return 1;
 }
@@ -41,7 +41,7 @@ static int usable(json_t *host)
 	return json_is_true(json_object_get(host, "host_sw"));
 }
 
-static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
 {
 	kb_pmuhost_metric(field, accel, "host software events of the QEMU vCPU thread: what the "
 			  "region cost the host", d);

@@ -107,13 +107,13 @@ static int usable(json_t *host)
 	return 1;	/* wherever QEMU runs; hyperfine's absence is said when it is missing */
 }
 
-static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
 {
 	(void)field;
 	d->source = KB_FIG_MEASURED;
 	d->label = "whole boot time";
 	d->unit = "ns";
-	d->note = strcmp(accel, "tcg") ? "host wall time of the whole boot"
+	d->note = accel != KB_ACCEL_TCG ? "host wall time of the whole boot"
 				       : "emulated time under TCG: host wall time of QEMU emulating the whole boot";
 }
 

@@ -16,7 +16,7 @@
 static int choose(const struct kb_backend_env *env, void **priv, char **why)
 {
 	int asked = !strcmp(env->want_host, "hardware");
-	int clock = env->primary == &kb_backend_clock, kvm = !strcmp(env->accel, "kvm");
+	int clock = env->primary == &kb_backend_clock, kvm = env->accel == KB_ACCEL_KVM;
 	char *hw = NULL;
 
 	(void)priv;
@@ -31,12 +31,13 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	}
 	if (asked && !kvm) {
 		*why = kb_xasprintf("host_counters = hardware counts guest-only events, which needs "
-				    "KVM; this run uses %s", env->accel);
+				    "KVM; this run uses %s", kb_accel_name(env->accel));
 		return -1;
 	}
 	if (!clock || !kvm) {
 		*why = kb_xasprintf("host_counters = auto: guest-only host counters need KVM and "
-				    "backend clock (this run: %s, %s)", env->accel, env->primary->name);
+				    "backend clock (this run: %s, %s)", kb_accel_name(env->accel),
+				    env->primary->name);
 		return 0;
 	}
 	if (!kb_pmuhost_hardware_usable(&hw)) {
@@ -62,7 +63,7 @@ static int usable(json_t *host)
 	       json_is_true(json_object_get(json_object_get(host, "kvm"), "usable"));
 }
 
-static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
 {
 	kb_pmuhost_metric(field, accel, "guest-only hardware counters read on the host "
 			  "(exclude_host, QEMU vCPU thread)", d);

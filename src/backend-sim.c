@@ -131,12 +131,14 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 		*why = kb_xasprintf("backend = %s in the configuration", env->want_primary);
 		return 0;
 	}
-	if (strcmp(env->accel, "tcg")) {
+	if (env->accel != KB_ACCEL_TCG) {
 		if (asked) {
-			*why = kb_xasprintf("it needs TCG (QEMU plugins do not run under %s)", env->accel);
+			*why = kb_xasprintf("it needs TCG (QEMU plugins do not run under %s)",
+					    kb_accel_name(env->accel));
 			return -1;
 		}
-		*why = kb_xasprintf("under %s the guest's clock is real time", env->accel);
+		*why = kb_xasprintf("under %s the guest's clock is real time",
+				    kb_accel_name(env->accel));
 		return 0;
 	}
 	sr = kb_xcalloc(1, sizeof(*sr));
@@ -255,7 +257,7 @@ static int usable(json_t *host)
 	return json_is_true(json_object_get(json_object_get(host, "qemu"), "plugins"));
 }
 
-static void metric(const char *field, const char *accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
 {
 	(void)accel;
 	/* time under -icount and instruction counts do not depend on where

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "accel.h"
 #include "option.h"
 
 struct kb_record;
@@ -47,7 +48,7 @@ enum {
 /* What a backend is told when a run chooses its backends. */
 struct kb_backend_env {
 	const char *qemu;
-	const char *accel;		/* "kvm" or "tcg", chosen before any backend */
+	enum kb_accel accel;		/* KVM or TCG, chosen before any backend */
 	const char *want_primary;	/* [run] backend: "auto" or a primary's name */
 	const char *want_host;		/* [run] host_counters: auto, off, hardware, software */
 	const struct kb_backend *primary; /* for overlays and stages: the primary chosen */
@@ -83,7 +84,8 @@ struct kb_backend_stage {
 	const struct kb_stage_variant *variants;	/* every variant, in the configuration's order */
 	size_t n;
 	long first_id;			/* boot ids from here on are the stage's */
-	const char *accel, *image;
+	enum kb_accel accel;
+	const char *image;
 	unsigned long long seed;
 	long timeout, memory;
 	int resume;
@@ -145,7 +147,7 @@ struct kb_backend {
 
 	/* A metric of its samples: field is the sample field, or NULL for the
 	 * region's time (ns_per_op). */
-	void (*metric)(const char *field, const char *accel, struct kb_metric_desc *d);
+	void (*metric)(const char *field, enum kb_accel accel, struct kb_metric_desc *d);
 };
 
 #define KB_BACKEND(id, ops) extern const struct kb_backend ops;
@@ -176,7 +178,7 @@ size_t kb_backend_run_files(const char *files[KB_BACKEND_MAX_FILES]);
 size_t kb_backend_index(const struct kb_backend *b);
 
 /* The description of a metric of backend name (NULL or unknown: clock). */
-void kb_backend_metric(const char *name, const char *field, const char *accel,
+void kb_backend_metric(const char *name, const char *field, enum kb_accel accel,
 		       struct kb_metric_desc *d);
 /* Whether samples of backend name are deterministic (KB_BACKEND_DETERMINISTIC). */
 int kb_backend_deterministic(const char *name);

@@ -316,7 +316,7 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 		      KB_RD_STATUS, status, KB_RD_REASON, reason, KB_RD_SECONDS, res.seconds,
 		      KB_RD_SAMPLES_N, (json_int_t)b.samples, KB_RD_GARBLED, (json_int_t)b.garbled,
 		      KB_RD_REJECTED, (json_int_t)b.rejected, KB_RD_GUEST_ERRORS, (json_int_t)b.guest_errors,
-		      KB_RD_SERIAL_BYTES, (json_int_t)res.bytes, KB_RD_ACCEL, env->accel,
+		      KB_RD_SERIAL_BYTES, (json_int_t)res.bytes, KB_RD_ACCEL, kb_accel_name(env->accel),
 		      KB_RD_SERIAL, serial + strlen(store->dir) + 1);
 	if (b.first_bad[0])
 		json_object_set_new(j, KB_RD_FIRST_REJECTED, json_string(b.first_bad));

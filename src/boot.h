@@ -20,7 +20,7 @@
 struct kb_boots {
 	const struct kb_conf *conf;
 	struct kb_store *store;
-	const char *accel;
+	enum kb_accel accel;
 	const char *image;			/* the initramfs */
 	const struct kb_backends_chosen *backends;
 	long jobs;				/* boots at once, where the backends allow */

@@ -114,7 +114,7 @@ json_t *kb_boottime_done(const struct kb_store *store)
 }
 
 int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *store, const char *variant,
-			const char *bzimage, const char *cmdline, const char *accel,
+			const char *bzimage, const char *cmdline, enum kb_accel accel,
 			const char *image, long first_id)
 {
 	char *json = kb_store_path(store, "boots/hyperfine-%s.json", variant);
@@ -141,7 +141,7 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 	quote(f, exe);
 	fputs("boot-check ", f);
 	const char *args[][2] = {
-		{ "--accel", accel }, { "--memory", memory }, { "--timeout", timeout },
+		{ "--accel", kb_accel_name(accel) }, { "--memory", memory }, { "--timeout", timeout },
 		{ "--kernel", bzimage }, { "--initrd", image }, { "--append", append },
 		{ "--log", log }, { "--qemu-log", qlog },
 	};
@@ -200,7 +200,7 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 	j = json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:f,s:s,s:s,s:s}", "variant", variant,
 		      "status", status, "runs", (json_int_t)conf->runs,
 		      "warmup", (json_int_t)conf->warmup, "ok", (json_int_t)n,
-		      "failed", (json_int_t)failed, "seconds", kb_now() - t0, "accel", accel,
+		      "failed", (json_int_t)failed, "seconds", kb_now() - t0, "accel", kb_accel_name(accel),
 		      "json", json + strlen(store->dir) + 1, "log", log + strlen(store->dir) + 1);
 	if (why)
 		json_object_set_new(j, "reason", json_string(why));

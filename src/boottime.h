@@ -2,6 +2,7 @@
 #ifndef KB_BOOTTIME_H
 #define KB_BOOTTIME_H
 
+#include "accel.h"
 #include "store.h"
 
 /* The backend's name (backend-hyperfine.c), which the samples below carry. */
@@ -18,7 +19,7 @@ struct kb_boottime_params {
 	long timeout, memory;		/* per boot: seconds, MiB */
 };
 int kb_boottime_variant(const struct kb_boottime_params *p, struct kb_store *store, const char *variant,
-			const char *bzimage, const char *cmdline, const char *accel,
+			const char *bzimage, const char *cmdline, enum kb_accel accel,
 			const char *image, long first_id);
 
 /* Variants whose timing finished before (timing.jsonl), for --resume: a

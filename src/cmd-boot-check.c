@@ -49,10 +49,10 @@ static int option(void *ctx, int key, const char *value)
 	case KB_LONG('i'): a->o.initrd = value; break;
 	case KB_LONG('a'): a->o.append = value; break;
 	case KB_LONG('A'):
-		if (strcmp(value, "tcg") && strcmp(value, "kvm"))
+		a->o.accel = kb_accel_from_name(value);
+		if (a->o.accel == KB_ACCEL_AUTO)
 			return kb_command_usage_error(&kb_command_boot_check,
 						      "--accel: '%s' is neither tcg nor kvm", value);
-		a->o.accel = value;
 		break;
 	case KB_LONG('m'):
 		a->o.memory_mb = strtol(value, &end, 10);
@@ -74,7 +74,7 @@ static int option(void *ctx, int key, const char *value)
 
 static int cmd_boot_check(int argc, char **argv)
 {
-	struct args a = { .o = { .qemu = kb_qemu_path(), .accel = "tcg", .memory_mb = 128,
+	struct args a = { .o = { .qemu = kb_qemu_path(), .accel = KB_ACCEL_TCG, .memory_mb = 128,
 				 .timeout = 300, .max_bytes = 1 << 20 } };
 	char *reason;
 	int r = kb_command_parse(&kb_command_boot_check, &argc, &argv, option, &a);

@@ -116,9 +116,9 @@ static int job_boot(struct kb_conf *conf, struct kb_store *store, long seq)
 	size_t vi;
 	int r = -1;
 
-	env.accel = kb_manifest_str(store, "accel.chosen");
+	env.accel = kb_accel_from_name(kb_manifest_str(store, "accel.chosen"));
 	env.image = image;
-	if (!env.accel) {
+	if (env.accel == KB_ACCEL_AUTO) {
 		kb_error("'%s': the manifest names no accelerator", store->dir);
 		goto out;
 	}

@@ -284,7 +284,7 @@ static const struct kb_option options[] = {
 		  "report then lists each one taken" },
 
 	{ .name = "accel", .section = KB_SEC_RUN, .type = KB_OPT_ENUM, .off = KOFF(accel),
-	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },
+	  .def = "auto", .allowed = { "auto", "kvm", "tcg" },	/* enum kb_accel's order */
 	  .help = "QEMU accelerator; auto uses KVM only if a guest really makes progress under it" },
 	{ .name = "boots", .section = KB_SEC_RUN, .type = KB_OPT_LONG, .off = KOFF(boots),
 	  .def = "5", .min = 1, .max = 10000,

@@ -5,10 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "accel.h"
 #include "backend.h"
 #include "executor.h"
-
-enum kb_accel { KB_ACCEL_AUTO, KB_ACCEL_KVM, KB_ACCEL_TCG };
 
 /* One Kconfig assignment a variant asks for, e.g. CC_OPTIMIZE_FOR_SIZE=y. */
 struct kb_kopt {

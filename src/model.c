@@ -88,7 +88,7 @@ static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char
 {
 	struct kb_metric_desc d;
 
-	kb_backend_metric(m->backend, field, m->accel, &d);
+	kb_backend_metric(m->backend, field, kb_accel_from_name(m->accel), &d);
 	mt->field = kb_pool_strdup(&m->pool, field);
 	mt->source = d.source;
 	mt->moves_with_layout = !d.layout_free;
@@ -105,11 +105,11 @@ static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char
 
 /* backend table: time that is not a CPU's under TCG (the per-region clock of
  * a primary or overlay backend; a stage's whole boots say it in their note) */
-static int time_is_emulated(const char *backend, const char *accel)
+static int time_is_emulated(const char *backend, enum kb_accel accel)
 {
 	const struct kb_backend *b = kb_backend_find(backend);
 
-	return b && (b->flags & KB_BACKEND_TIMES) && b->role != KB_ROLE_STAGE && !strcmp(accel, "tcg");
+	return b && (b->flags & KB_BACKEND_TIMES) && b->role != KB_ROLE_STAGE && accel == KB_ACCEL_TCG;
 }
 
 /* backend table: the backend a run names when it names none */
@@ -1237,7 +1237,7 @@ static void caveats(struct kb_model *m, size_t *cap)
 	}
 	for (size_t i = 0; i < m->ncorr; i++)
 		two |= m->corr[i].n < 3;
-	if (time_is_emulated(m->backend, m->accel))
+	if (time_is_emulated(m->backend, kb_accel_from_name(m->accel)))
 		caveat(m, cap, KB_CAVEAT_EMULATED_TIME,
 		       "Time is emulated time: under TCG the %s backend times QEMU's translation of the "
 		       "kernel, not a CPU running it; it is meaningful for speed under KVM only.", m->backend);

@@ -161,26 +161,28 @@ static int same_as_before(const struct kb_store *store, int resume, const char *
  * saying which either way, but for a resume refused (*refused): that run
  * stays as it was, to be resumed where it can be. */
 static int choose(const struct kb_conf *conf, struct kb_store *store, int resume,
-		  const struct kb_run_variant *rv, const char *image, const char **accel,
+		  const struct kb_run_variant *rv, const char *image, enum kb_accel *accel,
 		  struct kb_backends_chosen *bc, int *refused)
 {
 	char *why = NULL, *logdir = kb_store_path(store, "boots");
+	const char *name = NULL;	/* the accelerator's, NULL when none could be had */
 	int ret = KB_EXIT_OK;
 
-	*accel = kb_run_choose_accel(conf, rv, image, logdir, &why);
+	if (kb_run_choose_accel(conf, rv, image, logdir, accel, &why) == 0)
+		name = kb_accel_name(*accel);
 	free(logdir);
-	if (!same_as_before(store, resume, "accel.chosen", "under", *accel, why)) {
+	if (!same_as_before(store, resume, "accel.chosen", "under", name, why)) {
 		*refused = 1;
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	kb_manifest_accel(store, *accel, why);
-	if (!*accel) {
+	kb_manifest_accel(store, name, why);
+	if (!name) {
 		kb_error("accel = kvm, but %s", why);
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	kb_info("accelerator %s: %s", *accel, why);
+	kb_info("accelerator %s: %s", name, why);
 	free(why);
 	why = NULL;
 	if (kb_run_choose_backends(conf, *accel, bc, &why) < 0) {

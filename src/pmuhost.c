@@ -273,7 +273,7 @@ void kb_pmuhost_boot_free(void *bs)
 	free(hb);
 }
 
-void kb_pmuhost_metric(const char *field, const char *accel, const char *host_note,
+void kb_pmuhost_metric(const char *field, enum kb_accel accel, const char *host_note,
 		       struct kb_metric_desc *d)
 {
 	if (field && !strncmp(field, "host_", 5)) {

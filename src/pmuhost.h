@@ -85,7 +85,7 @@ void kb_pmuhost_boot_free(void *bs);
 	.boot_end = kb_pmuhost_boot_end, .boot_free = kb_pmuhost_boot_free
 /* A metric of theirs: the host's fields (host_*) are measured and noted
  * host_note; the others are the guest's own, as backend clock says. */
-void kb_pmuhost_metric(const char *field, const char *accel, const char *host_note,
+void kb_pmuhost_metric(const char *field, enum kb_accel accel, const char *host_note,
 		       struct kb_metric_desc *d);
 
 /* The thread of QEMU's first vCPU ("CPU 0/KVM", "CPU 0/TCG", "ALL

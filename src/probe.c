@@ -42,13 +42,14 @@ char *kb_probe_bios(void)
 	return path;
 }
 
-int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **why)
+int kb_probe_accel(const char *qemu, enum kb_accel accel, double timeout, char **why)
 {
+	const char *name = kb_accel_name(accel);
 	char *bios, *logpath = NULL;
 	struct kb_vm_result res;
 	int fd, ok = 0;
 
-	if (!strcmp(accel, "kvm")) {
+	if (accel == KB_ACCEL_KVM) {
 		fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
 			*why = kb_xasprintf("cannot open /dev/kvm: %s", strerror(errno));
@@ -77,10 +78,10 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 		*why = kb_xasprintf("cannot run '%s'", qemu);
 	} else if (res.exited && res.status == KB_PROBE_BIOS_STATUS) {
 		ok = 1;
-		*why = kb_xasprintf("a guest ran to completion under %s in %.2f s", accel, res.seconds);
+		*why = kb_xasprintf("a guest ran to completion under %s in %.2f s", name, res.seconds);
 	} else if (res.timed_out) {
 		*why = kb_xasprintf("a guest made no progress under %s within %.0f s "
-				    "(nested virtualization without hardware support?)", accel, timeout);
+				    "(nested virtualization without hardware support?)", name, timeout);
 	} else {
 		char *msg = NULL;
 		size_t len;
@@ -91,7 +92,7 @@ int kb_probe_accel(const char *qemu, const char *accel, double timeout, char **w
 			free(msg);
 			msg = NULL;
 		}
-		*why = kb_xasprintf("QEMU -accel %s failed (exit %d%s%s)", accel, res.status,
+		*why = kb_xasprintf("QEMU -accel %s failed (exit %d%s%s)", name, res.status,
 				    msg ? ": " : "", msg ? msg : "");
 		free(msg);
 	}
@@ -214,7 +215,7 @@ json_t *kb_probe_host(int check_kvm)
 
 	json_object_set_new(j, "cpu", cpu_json());
 	if (check_kvm) {
-		int ok = kb_probe_accel(kb_qemu_path(), "kvm", 5, &why);
+		int ok = kb_probe_accel(kb_qemu_path(), KB_ACCEL_KVM, 5, &why);
 
 		json_object_set_new(kvm, "usable", json_boolean(ok));
 		json_object_set_new(kvm, "why", str_or_null(why));
@@ -225,7 +226,7 @@ json_t *kb_probe_host(int check_kvm)
 	json_object_set_new(j, "kvm", kvm);
 	{
 		/* The same probe under TCG shows that the probe itself works. */
-		int ok = kb_probe_accel(kb_qemu_path(), "tcg", 10, &why);
+		int ok = kb_probe_accel(kb_qemu_path(), KB_ACCEL_TCG, 10, &why);
 
 		json_object_set_new(j, "tcg", json_pack("{s:b,s:o}", "usable", ok, "why",
 							str_or_null(why)));

@@ -324,7 +324,7 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=none",
 				    rv->v->cmdline ? rv->v->cmdline : "", rv->v->cmdline ? " " : "");
 	struct kb_vm_opts o = {
-		.qemu = kb_qemu_path(), .accel = "kvm", .kernel = rv->k.bzimage, .initrd = image,
+		.qemu = kb_qemu_path(), .accel = KB_ACCEL_KVM, .kernel = rv->k.bzimage, .initrd = image,
 		.append = append, .memory_mb = conf->memory,
 		.timeout = conf->timeout < KVM_CHECK_TIMEOUT ? (double)conf->timeout : KVM_CHECK_TIMEOUT,
 		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
@@ -353,37 +353,41 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 	return r;
 }
 
-const char *kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant *rv,
-				const char *image, const char *logdir, char **why)
+int kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant *rv,
+			const char *image, const char *logdir, enum kb_accel *accel, char **why)
 {
 	const struct kb_backend *want = kb_backend_find(conf->backend);
 	char *k;
 
 	if (conf->accel == KB_ACCEL_AUTO && want && (want->flags & KB_BACKEND_NEEDS_TCG)) {
 		*why = kb_xasprintf("backend = %s: it runs under TCG only", want->name);
-		return "tcg";
+		*accel = KB_ACCEL_TCG;
+		return 0;
 	}
 	if (conf->accel == KB_ACCEL_TCG) {
 		*why = kb_xstrdup("accel = tcg in the configuration");
-		return "tcg";
+		*accel = KB_ACCEL_TCG;
+		return 0;
 	}
-	if (kb_probe_accel(kb_qemu_path(), "kvm", 5, why)) {
+	if (kb_probe_accel(kb_qemu_path(), KB_ACCEL_KVM, 5, why)) {
+		*accel = KB_ACCEL_KVM;
 		if (!rv || !image)
-			return "kvm";
+			return 0;
 		k = *why;
 		if (kernel_boots_under_kvm(conf, rv, image, logdir, why) == 0) {
 			*why = kb_xasprintf("%s; kernel '%s' boots under it", k, rv->v->name);
 			free(k);
-			return "kvm";
+			return 0;
 		}
 		free(k);
 	}
 	if (conf->accel == KB_ACCEL_KVM)
-		return NULL;
+		return -1;
 	k = *why;
 	*why = kb_xasprintf("KVM not usable: %s; using TCG", k);
 	free(k);
-	return "tcg";
+	*accel = KB_ACCEL_TCG;
+	return 0;
 }
 
 /* One backend's answer; the run record filled when it accepts. */
@@ -407,8 +411,8 @@ static int ask(const struct kb_backend *b, struct kb_backend_env *env, const str
 	return r;
 }
 
-int kb_run_choose_backends(const struct kb_conf *conf, const char *accel, struct kb_backends_chosen *c,
-			   char **failed_why)
+int kb_run_choose_backends(const struct kb_conf *conf, enum kb_accel accel,
+			   struct kb_backends_chosen *c, char **failed_why)
 {
 	struct kb_backend_env env = { .qemu = kb_qemu_path(), .accel = accel, .want_primary = conf->backend,
 				      .want_host = conf->host_counters, .seed = conf->seed };

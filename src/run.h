@@ -95,15 +95,15 @@ int kb_run_args(const struct kb_command *c, int argc, char **argv, const char **
  * it for the manifest).
  */
 struct kb_backends_chosen;
-int kb_run_choose_backends(const struct kb_conf *conf, const char *accel, struct kb_backends_chosen *c,
-			   char **failed_why);
+int kb_run_choose_backends(const struct kb_conf *conf, enum kb_accel accel,
+			   struct kb_backends_chosen *c, char **failed_why);
 
 /* The accelerator for [run] accel: KVM only if a guest really makes
  * progress under it and, given a built variant rv and the guest image, that
- * kernel boots the runner to its end under KVM (logs in logdir); "kvm" or
- * "tcg", or NULL when accel = kvm cannot be had; *why (malloc'd) says why
- * in each case. */
-const char *kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant *rv,
-				const char *image, const char *logdir, char **why);
+ * kernel boots the runner to its end under KVM (logs in logdir).  0 with
+ * *accel KVM or TCG, or -1 when accel = kvm cannot be had; *why (malloc'd)
+ * says why in each case. */
+int kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant *rv,
+			const char *image, const char *logdir, enum kb_accel *accel, char **why);
 
 #endif

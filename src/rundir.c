@@ -22,7 +22,7 @@ int kb_rundir_sample_append(const struct kb_store *store, const struct kb_rundir
 	json_object_set_new(j, KB_RD_NS, json_integer(s->ns));
 	json_object_set_new(j, KB_RD_NS_PER_OP, json_real(s->ns_per_op));
 	json_object_set_new(j, KB_RD_BACKEND, json_string(s->backend));
-	json_object_set_new(j, KB_RD_ACCEL, json_string(s->accel));
+	json_object_set_new(j, KB_RD_ACCEL, json_string(kb_accel_name(s->accel)));
 	json_object_set_new(j, KB_RD_FIELDS, s->fields ? s->fields : json_object());
 	r = kb_store_append(store, KB_RD_SAMPLES, j);
 	json_decref(j);

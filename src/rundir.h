@@ -16,6 +16,8 @@
 
 #include <jansson.h>
 
+#include "accel.h"
+
 #define KB_RUNDIR_FORMAT	1
 #define KB_RD_FORMAT		"format"
 
@@ -81,7 +83,8 @@ struct kb_rundir_sample {
 	const char *workload, *cas;
 	long long rep, iterations, ns;
 	double ns_per_op;
-	const char *backend, *accel;
+	const char *backend;
+	enum kb_accel accel;
 	json_t *fields;		/* the call takes this reference; NULL: {} */
 };
 

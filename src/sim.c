@@ -572,7 +572,7 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2, NULL, NULL);
 	argv[1] = spec;
 	struct kb_vm_opts o = {
-		.qemu = qemu, .accel = "tcg", .bios = bios, .memory_mb = 32, .timeout = 20,
+		.qemu = qemu, .accel = KB_ACCEL_TCG, .bios = bios, .memory_mb = 32, .timeout = 20,
 		.qemu_log = logpath, .max_bytes = 1 << 16, .extra_argv = argv,
 	};
 	if (kb_vm_boot(&o, &res) < 0) {

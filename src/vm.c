@@ -44,7 +44,7 @@ static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)
 	argv[n++] = "-serial";
 	argv[n++] = "stdio";
 	argv[n++] = "-accel";
-	argv[n++] = (char *)o->accel;
+	argv[n++] = (char *)kb_accel_name(o->accel);
 	argv[n++] = "-m";
 	argv[n++] = mem;
 	if (o->bios) {

@@ -5,13 +5,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "accel.h"
+
 /* Called for every complete serial line (and for each cut piece of an
  * overlong one); the line has no newline and may hold any byte. */
 typedef void (*kb_vm_line_fn)(void *ctx, const char *line, size_t len);
 
 struct kb_vm_opts {
 	const char *qemu;		/* qemu-system-i386 */
-	const char *accel;		/* "kvm" or "tcg" */
+	enum kb_accel accel;		/* KVM or TCG */
 	const char *kernel;		/* -kernel, or NULL with bios */
 	const char *initrd;
 	const char *append;

@@ -65,7 +65,7 @@ static int null_choose(const struct kb_backend_env *env, void **priv, char **why
 	return 1;
 }
 
-static void null_metric(const char *field, const char *accel, struct kb_metric_desc *d)
+static void null_metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
 {
 	(void)field;
 	(void)accel;
@@ -116,7 +116,7 @@ static void choices(void **state)
 
 	(void)state;
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nhost_counters = software\n[variant a]\n"), 0);
-	assert_int_equal(kb_run_choose_backends(&c, "tcg", &bc, &why), 0);
+	assert_int_equal(kb_run_choose_backends(&c, KB_ACCEL_TCG, &bc, &why), 0);
 	assert_null(why);
 	assert_ptr_equal(bc.primary.b, &kb_backend_clock);
 	assert_string_equal(bc.primary.why, "backend = clock in the configuration");
@@ -128,7 +128,7 @@ static void choices(void **state)
 	kb_conf_release(&c);
 
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nhost_counters = off\nboot_runs = 0\n[variant a]\n"), 0);
-	assert_int_equal(kb_run_choose_backends(&c, "kvm", &bc, &why), 0);
+	assert_int_equal(kb_run_choose_backends(&c, KB_ACCEL_KVM, &bc, &why), 0);
 	assert_ptr_equal(bc.primary.b, &kb_backend_clock);
 	assert_null(bc.overlay.b);
 	assert_string_equal(bc.overlay_why, "host_counters = off in the configuration");
@@ -146,14 +146,14 @@ static void refusals(void **state)
 
 	(void)state;
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nhost_counters = hardware\n[variant a]\n"), 0);
-	assert_int_equal(kb_run_choose_backends(&c, "tcg", &bc, &why), -1);
+	assert_int_equal(kb_run_choose_backends(&c, KB_ACCEL_TCG, &bc, &why), -1);
 	assert_non_null(strstr(why, "needs KVM"));
 	free(why);
 	kb_backends_release(&bc);
 	kb_conf_release(&c);
 
 	assert_int_equal(load(&c, "[run]\nbackend = sim\n[variant a]\n"), 0);
-	assert_int_equal(kb_run_choose_backends(&c, "kvm", &bc, &why), -1);
+	assert_int_equal(kb_run_choose_backends(&c, KB_ACCEL_KVM, &bc, &why), -1);
 	assert_string_equal(why, "it needs TCG (QEMU plugins do not run under kvm)");
 	free(why);
 	kb_backends_release(&bc);
@@ -174,7 +174,7 @@ static void backend_options(void **state)
 	(void)state;
 	assert_int_equal(load(&c, "[run]\nbackend = clock\nboot_runs = 3\nsim_l1i = 16K:4:32\n"
 				  "[variant a]\n"), 0);
-	assert_int_equal(kb_run_choose_backends(&c, "tcg", &bc, &why), 0);
+	assert_int_equal(kb_run_choose_backends(&c, KB_ACCEL_TCG, &bc, &why), 0);
 	assert_int_equal(bc.n_stages, 1);
 	j = bc.stages[0].b->describe(bc.stages[0].priv);
 	text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
@@ -221,24 +221,24 @@ static void metrics(void **state)
 	struct kb_metric_desc d;
 
 	(void)state;
-	kb_backend_metric("sim", "model_cycles", "tcg", &d);
+	kb_backend_metric("sim", "model_cycles", KB_ACCEL_TCG, &d);
 	assert_int_equal(d.source, KB_FIG_MODELED);
-	kb_backend_metric("sim", "ins_k", "tcg", &d);
+	kb_backend_metric("sim", "ins_k", KB_ACCEL_TCG, &d);
 	assert_int_equal(d.source, KB_FIG_SIMULATED);
-	kb_backend_metric("sim", NULL, "tcg", &d);
+	kb_backend_metric("sim", NULL, KB_ACCEL_TCG, &d);
 	assert_int_equal(d.source, KB_FIG_MODELED);
-	kb_backend_metric("hyperfine", NULL, "tcg", &d);
+	kb_backend_metric("hyperfine", NULL, KB_ACCEL_TCG, &d);
 	assert_string_equal(d.label, "whole boot time");
 	assert_string_equal(d.unit, "ns");
 	assert_non_null(strstr(d.note, "emulated time under TCG"));
-	kb_backend_metric("clock", NULL, "kvm", &d);
+	kb_backend_metric("clock", NULL, KB_ACCEL_KVM, &d);
 	assert_int_equal(d.source, KB_FIG_MEASURED);
 	assert_string_equal(d.note, "wall time in the guest");
-	kb_backend_metric("host-sw", "host_tclk_k", "tcg", &d);
+	kb_backend_metric("host-sw", "host_tclk_k", KB_ACCEL_TCG, &d);
 	assert_non_null(strstr(d.note, "vCPU thread"));
-	kb_backend_metric("pmu-host", "cyc_k", "kvm", &d);
+	kb_backend_metric("pmu-host", "cyc_k", KB_ACCEL_KVM, &d);
 	assert_non_null(strstr(d.note, "in the guest"));
-	kb_backend_metric("no-such-backend", NULL, "tcg", &d);	/* a run directory from elsewhere */
+	kb_backend_metric("no-such-backend", NULL, KB_ACCEL_TCG, &d);	/* a run directory from elsewhere */
 	assert_int_equal(d.source, KB_FIG_MEASURED);
 	assert_string_equal(kb_figure_kind_name(KB_FIG_SIMULATED), "simulated");
 }

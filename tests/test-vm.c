@@ -41,7 +41,7 @@ static char *script(const char *name, const char *body)
 static void boot(const char *qemu, double timeout, struct kb_vm_result *res, char **reason)
 {
 	struct kb_vm_opts o = {
-		.qemu = qemu, .accel = "tcg", .kernel = "/nonexistent", .memory_mb = 32,
+		.qemu = qemu, .accel = KB_ACCEL_TCG, .kernel = "/nonexistent", .memory_mb = 32,
 		.timeout = timeout, .max_bytes = 1 << 16,
 	};
 
