@@ -19,7 +19,7 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	return 1;
 }
 
-static int usable(json_t *host)
+static int usable(const struct kb_host *host)
 {
 	(void)host;
 	return 1;

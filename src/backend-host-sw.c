@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "pmuhost.h"
+#include "probe.h"
 #include "util.h"
 
 static int choose(const struct kb_backend_env *env, void **priv, char **why)
@@ -36,9 +37,9 @@ static void *boot_new(void *priv, const struct kb_backend_boot *b)
 	return kb_pmuhost_boot_new(KB_PMUHOST_SOFTWARE, kb_backend_host_sw.name, b);
 }
 
-static int usable(json_t *host)
+static int usable(const struct kb_host *host)
 {
-	return json_is_true(json_object_get(host, "host_sw"));
+	return host->host_sw;
 }
 
 static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)

@@ -101,7 +101,7 @@ static long stage(void *priv, const struct kb_backend_stage *st)
 	return bad;
 }
 
-static int usable(json_t *host)
+static int usable(const struct kb_host *host)
 {
 	(void)host;
 	return 1;	/* wherever QEMU runs; hyperfine's absence is said when it is missing */

@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "pmuhost.h"
+#include "probe.h"
 #include "util.h"
 
 static int choose(const struct kb_backend_env *env, void **priv, char **why)
@@ -57,10 +58,9 @@ static void *boot_new(void *priv, const struct kb_backend_boot *b)
 	return kb_pmuhost_boot_new(KB_PMUHOST_HARDWARE, kb_backend_pmu_host.name, b);
 }
 
-static int usable(json_t *host)
+static int usable(const struct kb_host *host)
 {
-	return json_is_true(json_object_get(json_object_get(host, "host_pmu"), "usable")) &&
-	       json_is_true(json_object_get(json_object_get(host, "kvm"), "usable"));
+	return host->host_pmu.usable == 1 && host->kvm.usable == 1;
 }
 
 static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "probe.h"
 #include "rundir.h"
 #include "sim.h"
 #include "store.h"
@@ -252,9 +253,9 @@ static void boot_free(void *bs)
 	kb_sim_boot_free(bs);
 }
 
-static int usable(json_t *host)
+static int usable(const struct kb_host *host)
 {
-	return json_is_true(json_object_get(json_object_get(host, "qemu"), "plugins"));
+	return host->qemu.plugins;
 }
 
 static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)

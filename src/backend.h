@@ -23,6 +23,7 @@
 #include "accel.h"
 #include "option.h"
 
+struct kb_host;
 struct kb_record;
 struct kb_store;
 
@@ -113,8 +114,8 @@ struct kb_backend {
 	/* guest command line words its boots need (" kb_sync=1"), or NULL */
 	const char *guest_args;
 
-	/* Usable on this host?  kb_probe_host's JSON; 1 or 0 (kbench probe). */
-	int (*usable)(json_t *host);
+	/* Usable on this host, as kb_probe_host found it?  1 or 0 (kbench probe). */
+	int (*usable)(const struct kb_host *host);
 	/* Decide for a run: 1 chosen (*priv its state), 0 declined, -1 the
 	 * configuration asks for what this host cannot give.  *why (malloc'd)
 	 * says why in each case. */

@@ -11,9 +11,9 @@
 #include "probe.h"
 #include "util.h"
 
-static const char *yes_no(json_t *b)
+static const char *yes_no(int b)
 {
-	return json_is_null(b) ? "not probed" : json_is_true(b) ? "yes" : "no";
+	return b < 0 ? "not probed" : b ? "yes" : "no";
 }
 
 /* --json sets [0], --no-kvm [1] */
@@ -31,53 +31,42 @@ static int cmd_probe(int argc, char **argv)
 	const struct kb_backend *const *bs;
 	size_t nb;
 	int flags[2] = { 0, 0 }, r = kb_command_parse(&kb_command_probe, &argc, &argv, option, flags);
-	json_t *j, *cpu, *caches;
-	const char *k;
-	json_t *v;
+	struct kb_host h;
 
 	if (r != KB_GO_ON)
 		return r;
 	if (argc != 0)
 		return kb_command_usage_error(&kb_command_probe, "no operands, but '%s'", argv[0]);
-	j = kb_probe_host(!flags[1]);
+	kb_probe_host(&h, !flags[1]);
 	if (flags[0]) {
+		json_t *j = kb_probe_host_json(&h);
+
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
+		kb_probe_host_release(&h);
 		return KB_EXIT_OK;
 	}
-	cpu = json_object_get(j, "cpu");
-	printf("cpu:                 %s\n", json_string_value(json_object_get(cpu, "brand")) ?:
-	       json_string_value(json_object_get(cpu, "error")) ?: "?");
-	caches = json_object_get(cpu, "caches");
-	json_object_foreach(caches, k, v)
-		printf("  %-4s               %lld KiB, %lld-way, %lld-byte lines\n", k,
-		       json_integer_value(json_object_get(v, "size_kib")),
-		       json_integer_value(json_object_get(v, "ways")),
-		       json_integer_value(json_object_get(v, "line")));
-	printf("hypervisor:          %s\n", yes_no(json_object_get(cpu, "hypervisor")));
-	printf("tcg usable:          %s (%s)\n", yes_no(json_object_get(json_object_get(j, "tcg"), "usable")),
-	       json_string_value(json_object_get(json_object_get(j, "tcg"), "why")));
-	printf("kvm usable:          %s (%s)\n", yes_no(json_object_get(json_object_get(j, "kvm"), "usable")),
-	       json_string_value(json_object_get(json_object_get(j, "kvm"), "why")));
-	v = json_object_get(j, "host_pmu");
-	printf("host pmu:            %s%s%s%s\n", yes_no(json_object_get(v, "usable")),
-	       json_is_string(json_object_get(v, "why")) ? " (" : "",
-	       json_string_value(json_object_get(v, "why")) ?: "",
-	       json_is_string(json_object_get(v, "why")) ? ")" : "");
-	printf("perf_event_paranoid: %lld\n",
-	       json_integer_value(json_object_get(j, "perf_event_paranoid")));
-	v = json_object_get(j, "qemu");
-	printf("qemu:                %s\n", json_string_value(json_object_get(v, "version")) ?: "not found");
-	printf("qemu plugins:        %s\n", yes_no(json_object_get(v, "plugins")));
-	printf("compiler:            %s\n", json_string_value(json_object_get(j, "compiler")) ?: "not found");
+	printf("cpu:                 %s\n", h.cpu.brand ?: h.cpu.error ?: "?");
+	for (size_t i = 0; i < h.cpu.n_caches; i++)
+		printf("  %-4s               %d KiB, %d-way, %d-byte lines\n", h.cpu.caches[i].name,
+		       h.cpu.caches[i].size_kib, h.cpu.caches[i].ways, h.cpu.caches[i].line);
+	printf("hypervisor:          %s\n", yes_no(h.cpu.hypervisor));
+	printf("tcg usable:          %s (%s)\n", yes_no(h.tcg.usable), h.tcg.why);
+	printf("kvm usable:          %s (%s)\n", yes_no(h.kvm.usable), h.kvm.why);
+	printf("host pmu:            %s%s%s%s\n", yes_no(h.host_pmu.usable), h.host_pmu.why ? " (" : "",
+	       h.host_pmu.why ?: "", h.host_pmu.why ? ")" : "");
+	printf("perf_event_paranoid: %ld\n", h.has_paranoid ? h.paranoid : 0);
+	printf("qemu:                %s\n", h.qemu.version ?: "not found");
+	printf("qemu plugins:        %s\n", yes_no(h.qemu.plugins));
+	printf("compiler:            %s\n", h.compiler ?: "not found");
 	printf("backends:           ");
 	bs = kb_backends(&nb);
 	for (size_t i = 0, n = 0; i < nb; i++)
-		if (bs[i]->usable(j))
+		if (bs[i]->usable(&h))
 			printf("%s %s", n++ ? "," : "", bs[i]->name);
 	printf("\n");
-	json_decref(j);
+	kb_probe_host_release(&h);
 	return KB_EXIT_OK;
 }
 

@@ -108,6 +108,7 @@ static void config_json(json_t *m, const struct kb_store *s, const struct kb_con
 int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 {
 	json_t *m = s->manifest, *jv = json_array();
+	struct kb_host host;
 
 	json_object_set_new(m, "kbench", json_string(PACKAGE_VERSION));
 	json_object_set_new(m, KB_RD_FORMAT, json_integer(KB_RUNDIR_FORMAT));
@@ -126,7 +127,9 @@ int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf)
 				      "scale", conf->scale, "timeout", (int)conf->timeout,
 				      "memory_mb", (int)conf->memory, "min_effect", conf->min_effect));
 	json_object_set_new(m, "layouts", json_integer((json_int_t)conf->layouts));
-	json_object_set_new(m, "host", kb_probe_host(0));
+	kb_probe_host(&host, 0);
+	json_object_set_new(m, "host", kb_probe_host_json(&host));
+	kb_probe_host_release(&host);
 	if (conf->claim.text)
 		json_object_set_new(m, "claim", claim_json(&conf->claim));
 	if (conf->unsafe_flags) {	/* [kernel] unsafe_flags = yes: what it let through */

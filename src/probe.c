@@ -159,94 +159,129 @@ static int qemu_has_plugins(const char *qemu)
 	return yes;
 }
 
-static json_t *cpu_json(void)
+static void probe_cpu(struct kb_host *h)
 {
 	struct cpu_raw_data_t raw;
 	struct cpu_id_t id;
-	json_t *j = json_object();
 
 	if (!cpuid_present() || cpuid_get_raw_data(&raw) < 0 || cpu_identify(&raw, &id) < 0) {
-		json_object_set_new(j, "error", json_string(cpuid_error()));
-		return j;
+		h->cpu.error = cpuid_error();
+		return;
 	}
-	json_object_set_new(j, "vendor", json_string(id.vendor_str));
+	h->cpu.vendor = kb_xstrdup(id.vendor_str);
 	for (size_t n = strlen(id.brand_str); n && id.brand_str[n - 1] == ' '; n--)
 		id.brand_str[n - 1] = '\0';
-	json_object_set_new(j, "brand", json_string(id.brand_str));
-	json_object_set_new(j, "family", json_integer(id.family));
-	json_object_set_new(j, "model", json_integer(id.model));
-	json_object_set_new(j, "stepping", json_integer(id.stepping));
-	json_object_set_new(j, "cores", json_integer(id.num_cores));
-	json_object_set_new(j, "logical_cpus", json_integer(id.num_logical_cpus));
-	json_object_set_new(j, "hypervisor", json_boolean(id.flags[CPU_FEATURE_HYPERVISOR]));
-	json_t *c = json_object();
-	struct { const char *name; int kib, ways, line; } caches[] = {
+	h->cpu.brand = kb_xstrdup(id.brand_str);
+	h->cpu.family = id.family;
+	h->cpu.model = id.model;
+	h->cpu.stepping = id.stepping;
+	h->cpu.cores = id.num_cores;
+	h->cpu.logical_cpus = id.num_logical_cpus;
+	h->cpu.hypervisor = id.flags[CPU_FEATURE_HYPERVISOR];
+	struct kb_host_cache caches[] = {
 		{ "l1i", id.l1_instruction_cache, id.l1_instruction_assoc, id.l1_instruction_cacheline },
 		{ "l1d", id.l1_data_cache, id.l1_data_assoc, id.l1_data_cacheline },
 		{ "l2", id.l2_cache, id.l2_assoc, id.l2_cacheline },
 		{ "l3", id.l3_cache, id.l3_assoc, id.l3_cacheline },
 	};
-	for (size_t i = 0; i < KB_ARRAY_SIZE(caches); i++) {
-		if (caches[i].kib <= 0)
-			continue;
-		json_object_set_new(c, caches[i].name,
-				    json_pack("{s:i,s:i,s:i}", "size_kib", caches[i].kib,
-					      "ways", caches[i].ways, "line", caches[i].line));
+	for (size_t i = 0; i < KB_ARRAY_SIZE(caches); i++)
+		if (caches[i].size_kib > 0)
+			h->cpu.caches[h->cpu.n_caches++] = caches[i];
+}
+
+void kb_probe_host(struct kb_host *h, int check_kvm)
+{
+	char *qv[] = { (char *)kb_qemu_path(), "--version", NULL };
+	char *cv[] = { "gcc", "--version", NULL };
+	char *par = NULL;
+
+	memset(h, 0, sizeof(*h));
+	probe_cpu(h);
+	if (check_kvm) {
+		h->kvm.usable = kb_probe_accel(kb_qemu_path(), KB_ACCEL_KVM, 5, &h->kvm.why);
+	} else {
+		h->kvm.usable = -1;
+		h->kvm.why = kb_xstrdup("not probed");
+	}
+	/* The same probe under TCG shows that the probe itself works. */
+	h->tcg.usable = kb_probe_accel(kb_qemu_path(), KB_ACCEL_TCG, 10, &h->tcg.why);
+	h->host_sw = host_sw();
+	h->host_pmu.why = host_pmu();
+	h->host_pmu.usable = h->host_pmu.why == NULL;
+	if (kb_read_file("/proc/sys/kernel/perf_event_paranoid", &par, NULL) == 0) {
+		h->has_paranoid = 1;
+		h->paranoid = strtol(par, NULL, 10);
+		free(par);
+	}
+	h->qemu.path = kb_qemu_path();
+	h->qemu.version = kb_capture_line(qv, 0);
+	h->qemu.plugins = qemu_has_plugins(kb_qemu_path());
+	h->compiler = kb_capture_line(cv, 0);
+}
+
+void kb_probe_host_release(struct kb_host *h)
+{
+	free(h->cpu.vendor);
+	free(h->cpu.brand);
+	free(h->kvm.why);
+	free(h->tcg.why);
+	free(h->host_pmu.why);
+	free(h->qemu.version);
+	free(h->compiler);
+	memset(h, 0, sizeof(*h));
+}
+
+static json_t *cpu_json(const struct kb_host *h)
+{
+	json_t *j = json_object(), *c;
+
+	if (h->cpu.error) {
+		json_object_set_new(j, "error", json_string(h->cpu.error));
+		return j;
+	}
+	json_object_set_new(j, "vendor", json_string(h->cpu.vendor));
+	json_object_set_new(j, "brand", json_string(h->cpu.brand));
+	json_object_set_new(j, "family", json_integer(h->cpu.family));
+	json_object_set_new(j, "model", json_integer(h->cpu.model));
+	json_object_set_new(j, "stepping", json_integer(h->cpu.stepping));
+	json_object_set_new(j, "cores", json_integer(h->cpu.cores));
+	json_object_set_new(j, "logical_cpus", json_integer(h->cpu.logical_cpus));
+	json_object_set_new(j, "hypervisor", json_boolean(h->cpu.hypervisor));
+	c = json_object();
+	for (size_t i = 0; i < h->cpu.n_caches; i++) {
+		const struct kb_host_cache *x = &h->cpu.caches[i];
+
+		json_object_set_new(c, x->name, json_pack("{s:i,s:i,s:i}", "size_kib", x->size_kib,
+							  "ways", x->ways, "line", x->line));
 	}
 	json_object_set_new(j, "caches", c);
 	return j;
 }
 
-static json_t *str_or_null(char *s)
+static json_t *str_or_null(const char *s)
 {
-	json_t *j = s ? json_string(s) : json_null();
-
-	free(s);
-	return j;
+	return s ? json_string(s) : json_null();
 }
 
-json_t *kb_probe_host(int check_kvm)
+json_t *kb_probe_host_json(const struct kb_host *h)
 {
 	json_t *j = json_object(), *kvm = json_object(), *q = json_object();
-	char *why = NULL, *pmu, *ver;
-	char *qv[] = { (char *)kb_qemu_path(), "--version", NULL };
-	char *cv[] = { "gcc", "--version", NULL };
-	char *par = NULL;
 
-	json_object_set_new(j, "cpu", cpu_json());
-	if (check_kvm) {
-		int ok = kb_probe_accel(kb_qemu_path(), KB_ACCEL_KVM, 5, &why);
-
-		json_object_set_new(kvm, "usable", json_boolean(ok));
-		json_object_set_new(kvm, "why", str_or_null(why));
-	} else {
-		json_object_set_new(kvm, "usable", json_null());
-		json_object_set_new(kvm, "why", json_string("not probed"));
-	}
+	json_object_set_new(j, "cpu", cpu_json(h));
+	json_object_set_new(kvm, "usable", h->kvm.usable < 0 ? json_null() : json_boolean(h->kvm.usable));
+	json_object_set_new(kvm, "why", str_or_null(h->kvm.why));
 	json_object_set_new(j, "kvm", kvm);
-	{
-		/* The same probe under TCG shows that the probe itself works. */
-		int ok = kb_probe_accel(kb_qemu_path(), KB_ACCEL_TCG, 10, &why);
-
-		json_object_set_new(j, "tcg", json_pack("{s:b,s:o}", "usable", ok, "why",
-							str_or_null(why)));
-	}
-	json_object_set_new(j, "host_sw", json_boolean(host_sw()));
-	pmu = host_pmu();
-	json_object_set_new(j, "host_pmu", json_pack("{s:b,s:o}", "usable", pmu == NULL,
-						     "why", pmu ? json_string(pmu) : json_null()));
-	free(pmu);
-	if (kb_read_file("/proc/sys/kernel/perf_event_paranoid", &par, NULL) == 0) {
-		json_object_set_new(j, "perf_event_paranoid", json_integer(strtol(par, NULL, 10)));
-		free(par);
-	} else {
-		json_object_set_new(j, "perf_event_paranoid", json_null());
-	}
-	json_object_set_new(q, "path", json_string(kb_qemu_path()));
-	ver = kb_capture_line(qv, 0);
-	json_object_set_new(q, "version", str_or_null(ver));
-	json_object_set_new(q, "plugins", json_boolean(qemu_has_plugins(kb_qemu_path())));
+	json_object_set_new(j, "tcg", json_pack("{s:b,s:o}", "usable", h->tcg.usable, "why",
+						str_or_null(h->tcg.why)));
+	json_object_set_new(j, "host_sw", json_boolean(h->host_sw));
+	json_object_set_new(j, "host_pmu", json_pack("{s:b,s:o}", "usable", h->host_pmu.usable,
+						     "why", str_or_null(h->host_pmu.why)));
+	json_object_set_new(j, "perf_event_paranoid",
+			    h->has_paranoid ? json_integer(h->paranoid) : json_null());
+	json_object_set_new(q, "path", json_string(h->qemu.path));
+	json_object_set_new(q, "version", str_or_null(h->qemu.version));
+	json_object_set_new(q, "plugins", json_boolean(h->qemu.plugins));
 	json_object_set_new(j, "qemu", q);
-	json_object_set_new(j, "compiler", str_or_null(kb_capture_line(cv, 0)));
+	json_object_set_new(j, "compiler", str_or_null(h->compiler));
 	return j;
 }
