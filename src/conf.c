@@ -407,14 +407,6 @@ static const struct kb_option options[] = {
 
 static const char *const section_names[] = { "kernel", "run", "variant NAME", "claim" };
 
-const char *kb_pred_kind_name(enum kb_pred_kind k)
-{
-	static const char *const names[] = { "smaller", "faster", "slower", "not_faster",
-					      "layout_sensitive" };
-
-	return (size_t)k < KB_ARRAY_SIZE(names) ? names[k] : "";
-}
-
 const char *kb_conf_section_name(enum kb_opt_section s)
 {
 	return section_names[s];

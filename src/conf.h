@@ -8,6 +8,7 @@
 #include "accel.h"
 #include "backend.h"
 #include "executor.h"
+#include "pred.h"
 
 /* One Kconfig assignment a variant asks for, e.g. CC_OPTIMIZE_FOR_SIZE=y. */
 struct kb_kopt {
@@ -57,18 +58,6 @@ struct kb_unsafe_flag {
 	const char *why;
 	int line;
 };
-
-/* What a claim predicts, one [claim] key each: the kinds kbench can check. */
-enum kb_pred_kind {
-	KB_PRED_SMALLER,	/* A's text is smaller than B's */
-	KB_PRED_FASTER,		/* A costs less than B on the primary metric */
-	KB_PRED_SLOWER,		/* A costs more */
-	KB_PRED_NOT_FASTER,	/* A does not cost less (slower, equivalent or the same) */
-	KB_PRED_LAYOUT,		/* A and B differ only in layout, and that moves the cost */
-	KB_PRED_KINDS
-};
-/* "smaller", "faster", "slower", "not_faster", "layout_sensitive": the [claim] keys */
-const char *kb_pred_kind_name(enum kb_pred_kind k);
 
 /* One prediction: "A vs B", or "A vs B on CASES" (not for smaller). */
 struct kb_prediction {

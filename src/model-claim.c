@@ -25,9 +25,6 @@ const char *kb_word_name(enum kb_word w)
 	return (size_t)w < KB_ARRAY_SIZE(names) ? names[w] : "";
 }
 
-static const char *const kinds[] = { "smaller", "faster", "slower", "not_faster", "layout_sensitive" };
-enum { SMALLER, FASTER, SLOWER, NOT_FASTER, LAYOUT };
-
 static void smaller(struct kb_model *m, struct kb_pred *x)
 {
 	const struct kb_model_variant *a = x->va < m->nv ? &m->variants[x->va] : NULL;
@@ -80,10 +77,12 @@ static void pick_cases(struct kb_model *m, struct kb_pred *x, unsigned char *wan
 	}
 }
 
-static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
+static void judge_speed(const struct kb_model *m, struct kb_pred *x)
 {
+	enum kb_pred_kind kind = x->kind;
 	long long judged = x->faster + x->slower + x->same + x->undecided + x->equivalent;
-	long long good = kind == FASTER ? x->faster : x->slower, bad = kind == FASTER ? x->slower : x->faster;
+	int fast = kind == KB_PRED_FASTER;
+	long long good = fast ? x->faster : x->slower, bad = fast ? x->slower : x->faster;
 	long long none = x->same + x->equivalent;
 
 	x->word = KB_WORD_UNDISTINGUISHED;
@@ -99,7 +98,7 @@ static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
 			 "sim_virtual_layouts, tell them apart)";
 		return;
 	}
-	if (kind == LAYOUT) {
+	if (kind == KB_PRED_LAYOUT) {
 		if (x->faster + x->slower && m->nlayouts >= 2) {
 			x->word = KB_WORD_SUPPORTED;
 			x->why = "faster or slower in at least one case, over builds and beyond min_effect";
@@ -114,7 +113,7 @@ static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
 		}
 		return;
 	}
-	if (kind == NOT_FASTER) {
+	if (kind == KB_PRED_NOT_FASTER) {
 		if (x->faster) {
 			x->word = KB_WORD_CONTRADICTED;
 			x->why = "faster in at least one case";
@@ -128,20 +127,20 @@ static void judge_speed(const struct kb_model *m, struct kb_pred *x, int kind)
 	}
 	if (bad) {
 		x->word = KB_WORD_CONTRADICTED;
-		x->why = kind == FASTER ? "slower in at least one case" : "faster in at least one case";
+		x->why = kind == KB_PRED_FASTER ? "slower in at least one case" : "faster in at least one case";
 	} else if (good == judged && !x->missing) {
 		x->word = KB_WORD_SUPPORTED;
-		x->why = kind == FASTER ? "faster in every case" : "slower in every case";
+		x->why = kind == KB_PRED_FASTER ? "faster in every case" : "slower in every case";
 	} else if (none == judged) {
 		x->word = KB_WORD_CONTRADICTED;
 		x->why = "no case differs by min_effect or more";
 	} else {
-		x->why = kind == FASTER ? "not faster in every case, slower in none"
+		x->why = kind == KB_PRED_FASTER ? "not faster in every case, slower in none"
 					: "not slower in every case, faster in none";
 	}
 }
 
-static void speed(struct kb_model *m, struct kb_pred *x, int kind, gsl_rng *rng)
+static void speed(struct kb_model *m, struct kb_pred *x, gsl_rng *rng)
 {
 	unsigned char *want = kb_xcalloc(m->nc + 1, 1);
 	struct kb_test **tests;
@@ -194,7 +193,7 @@ static void speed(struct kb_model *m, struct kb_pred *x, int kind, gsl_rng *rng)
 		x->equivalent += v == KB_VERDICT_EQUIVALENT;
 	}
 	free(want);
-	judge_speed(m, x, kind);
+	judge_speed(m, x);
 }
 
 static const char *pstr(struct kb_model *m, json_t *o, const char *key)
@@ -222,21 +221,20 @@ void kb_model_claim(struct kb_model *m, json_t *manifest)
 	out->preds = kb_pool_array(&m->pool, json_array_size(preds) + 1, sizeof(*out->preds));
 	json_array_foreach(preds, i, p) {
 		struct kb_pred *x = &out->preds[out->npreds];
-		const char *kind = json_string_value(json_object_get(p, "kind"));
+		const char *name = json_string_value(json_object_get(p, "kind"));
+		enum kb_pred_kind kind = kb_pred_kind_from_name(name);
 		const char *a = json_string_value(json_object_get(p, "a"));
 		const char *b = json_string_value(json_object_get(p, "b"));
 		json_t *cases = json_object_get(p, "cases"), *c;
-		size_t k, j;
+		size_t j;
 
 		/* names become markup and paths: plain ones only, as elsewhere */
-		for (k = 0; kind && k < KB_ARRAY_SIZE(kinds) && strcmp(kind, kinds[k]); k++)
-			;
-		if (!kind || k == KB_ARRAY_SIZE(kinds) || !a || !b || !kb_model_name_ok(KB_NAME_VARIANT, a) ||
+		if (kind == KB_PRED_KINDS || !a || !b || !kb_model_name_ok(KB_NAME_VARIANT, a) ||
 		    !kb_model_name_ok(KB_NAME_VARIANT, b)) {
 			m->dropped.names.manifest++;
 			continue;
 		}
-		x->kind = kinds[k];
+		x->kind = kind;
 		x->a = kb_pool_strdup(&m->pool, a);
 		x->b = kb_pool_strdup(&m->pool, b);
 		x->va = kb_model_variant(m, a);
@@ -252,10 +250,10 @@ void kb_model_claim(struct kb_model *m, json_t *manifest)
 		}
 		if (!x->nasked)
 			x->asked[x->nasked++] = "all";
-		if (k == SMALLER)
+		if (kind == KB_PRED_SMALLER)
 			smaller(m, x);
 		else
-			speed(m, x, (int)k, rng);
+			speed(m, x, rng);
 		out->npreds++;
 	}
 	gsl_rng_free(rng);

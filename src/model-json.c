@@ -177,10 +177,10 @@ static json_t *prediction(const struct kb_model *m, const void *v)
 
 	for (size_t i = 0; i < x->nasked; i++)
 		json_array_append_new(asked, json_string(x->asked[i]));
-	o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:s}", "kind", x->kind, "a", x->a, "b", x->b,
+	o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:s}", "kind", kb_pred_kind_name(x->kind), "a", x->a, "b", x->b,
 		      "cases", asked, "backend", x->backend, "figures", kb_figure_kind_name(x->source),
 		      "word", kb_word_name(x->word), "why", x->why);
-	if (!strcmp(x->kind, "smaller")) {
+	if (x->kind == KB_PRED_SMALLER) {
 		json_object_update_new(o, json_pack("{s:o,s:o,s:o}",
 						    "text_a", size_or_null(x->has_size, x->text_a),
 						    "text_b", size_or_null(x->has_size, x->text_b),

@@ -108,6 +108,7 @@
 #include "backend.h"
 #include "names.h"
 #include "pool.h"
+#include "pred.h"
 #include "stats.h"
 
 struct kb_model_opts {
@@ -328,7 +329,7 @@ struct kb_pred_case {
 };
 
 struct kb_pred {
-	const char *kind;		/* "smaller", "faster", "slower", "not_faster", "layout_sensitive" */
+	enum kb_pred_kind kind;
 	const char *a, *b;		/* variant names as the claim gives them */
 	size_t va, vb;			/* their indexes; nv where the run has no such variant */
 	const char **asked;		/* the cases as asked: "all", or case and workload names */

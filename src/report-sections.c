@@ -392,8 +392,8 @@ static void title(struct kb_doc *d, const struct kb_model *m)
 /* A prediction's key in words: "layout sensitive" */
 static const char *kind_words(const struct kb_pred *x)
 {
-	return !strcmp(x->kind, "layout_sensitive") ? "layout sensitive" :
-	       !strcmp(x->kind, "not_faster") ? "not faster" : x->kind;
+	return x->kind == KB_PRED_LAYOUT ? "layout sensitive" :
+	       x->kind == KB_PRED_NOT_FASTER ? "not faster" : kb_pred_kind_name(x->kind);
 }
 
 /* "faster: `Os` vs `O2` on getppid, syscall_mix" */
@@ -403,7 +403,7 @@ static void prediction_name(struct kb_inline *in, const struct kb_pred *x)
 	kb_doc_code(in, x->a);
 	kb_doc_fmt(in, " vs ");
 	kb_doc_code(in, x->b);
-	if (!strcmp(x->kind, "smaller"))
+	if (x->kind == KB_PRED_SMALLER)
 		return;
 	kb_doc_fmt(in, " on ");
 	for (size_t i = 0; i < x->nasked; i++) {
@@ -424,7 +424,7 @@ static void prediction_measured(struct kb_inline *in, const struct kb_model *m, 
 	long long judged = x->faster + x->slower + x->same + x->undecided + x->equivalent;
 	int first = 1;
 
-	if (!strcmp(x->kind, "smaller")) {
+	if (x->kind == KB_PRED_SMALLER) {
 		if (x->has_size)
 			kb_doc_fmt(in, "text %lld vs %lld bytes (%s)", x->text_a, x->text_b,
 				   kb_report_pct(x->text_change).s);
@@ -449,7 +449,7 @@ static void prediction_measured(struct kb_inline *in, const struct kb_model *m, 
 		kb_doc_fmt(in, " (ratio %s)", kb_report_ratio_ci(&x->per_case[0].t).s);
 	if (x->missing)
 		kb_doc_fmt(in, "; %lld asked for without measurements of both", x->missing);
-	if (!strcmp(x->kind, "layout_sensitive"))
+	if (x->kind == KB_PRED_LAYOUT)
 		kb_doc_fmt(in, "; %zu layout%s per variant", m->nlayouts >= 2 ? m->nlayouts : 1,
 			   m->nlayouts >= 2 ? "s" : "");
 }
