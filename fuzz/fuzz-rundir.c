@@ -85,7 +85,7 @@ static void write_all(const struct kb_model *m, const char *dir)
 {
 	const struct kb_report_writer *const w[] = { &kb_report_md, &kb_report_html, &kb_report_json, &kb_report_csv };
 	struct kb_doc doc;
-	struct kb_report_ctx ctx = { dir, m, &doc };
+	struct kb_report_ctx ctx = { dir, m, &doc, NULL };
 	struct kb_model_opts o = m->o;
 	struct kb_compare c;
 
