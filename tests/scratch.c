@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "conf.h"
 #include "scratch.h"
 #include "util.h"
 
@@ -36,4 +38,16 @@ int kb_test_scratch_remove(const char *dir)
 
 	free(cmd);
 	return r == 0 ? 0 : -1;
+}
+
+int kb_test_conf_text(struct kb_conf *c, const char *dir, const char *text)
+{
+	char *path = kb_xasprintf("%s/v.conf", dir);
+	int r;
+
+	if (kb_write_file_atomic(path, text, strlen(text)) < 0)
+		abort();	/* not the configuration's fault: no result to test */
+	r = kb_conf_load(c, path);
+	free(path);
+	return r;
 }

@@ -11,4 +11,9 @@ int kb_test_scratch(char *buf, size_t size, const char *name);
 /* The directory and everything in it gone (rm -rf); 0, or -1. */
 int kb_test_scratch_remove(const char *dir);
 
+struct kb_conf;
+/* text written to dir/v.conf (a failed write aborts) and loaded into c:
+ * kb_conf_load's result. */
+int kb_test_conf_text(struct kb_conf *c, const char *dir, const char *text);
+
 #endif

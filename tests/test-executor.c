@@ -25,13 +25,7 @@ static char dir[PATH_MAX];
 
 static int load(struct kb_conf *c, const char *text)
 {
-	char *path = kb_xasprintf("%s/v.conf", dir);
-	int r;
-
-	assert_int_equal(kb_write_file_atomic(path, text, strlen(text)), 0);
-	r = kb_conf_load(c, path);
-	free(path);
-	return r;
+	return kb_test_conf_text(c, dir, text);
 }
 
 static void table_is_valid(void **state)
