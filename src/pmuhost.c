@@ -14,6 +14,27 @@
 #include "pmuhost.h"
 #include "util.h"
 
+/* One boot's counters on QEMU's vCPU thread. */
+struct kb_pmuhost {
+	enum kb_pmuhost_mode mode;
+	const char *name;	/* the backend's, for the boot record */
+	const struct kb_perf_desc *events;
+	size_t n;
+	pid_t qemu;
+	int in_fd;		/* the serial port's input; -1 when none */
+	pid_t tid;		/* the vCPU thread, once found */
+	int opened, broken;
+	char why[160];		/* once broken: why (the boot record says it) */
+	struct kb_counters c;
+	int in_region;
+	char wl[32];
+	unsigned long long rep, k;
+	int has_k, have_result;
+	uint64_t val[KB_COUNTERS_MODES][KB_COUNTERS_MAX];
+	unsigned mux[KB_COUNTERS_MODES];
+	long regions, bad_marks;
+};
+
 /* Guest-only hardware counting opens here (on this process: no guest runs,
  * it only has to be accepted). */
 int kb_pmuhost_hardware_usable(char **why)
@@ -31,7 +52,7 @@ int kb_pmuhost_hardware_usable(char **why)
 	return 1;
 }
 
-void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode, const char *name)
+static void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode, const char *name)
 {
 	memset(h, 0, sizeof(*h));
 	h->mode = mode;
@@ -47,13 +68,16 @@ void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode, const char
 	}
 }
 
-void kb_pmuhost_start(struct kb_pmuhost *h, pid_t qemu, int serial_in)
+/* kb_vm_opts.on_start: QEMU's pid and the serial input. */
+static void kb_pmuhost_start(struct kb_pmuhost *h, pid_t qemu, int serial_in)
 {
 	h->qemu = qemu;
 	h->in_fd = serial_in;
 }
 
-pid_t kb_pmuhost_find_vcpu(pid_t qemu)
+/* The thread of QEMU's first vCPU ("CPU 0/KVM", "CPU 0/TCG", "ALL
+ * CPUs/TCG"; QEMU names them with -name debug-threads=on), or -1. */
+static pid_t kb_pmuhost_find_vcpu(pid_t qemu)
 {
 	char *dir = kb_xasprintf("/proc/%ld/task", (long)qemu), *path;
 	DIR *d = opendir(dir);
@@ -131,7 +155,9 @@ static void answer(struct kb_pmuhost *h)
 	}
 }
 
-void kb_pmuhost_mark(struct kb_pmuhost *h, const struct kb_record *r)
+/* A mark record from the guest: counters on or off, then the answer.  The
+ * guest always gets its answer, counters or not. */
+static void kb_pmuhost_mark(struct kb_pmuhost *h, const struct kb_record *r)
 {
 	const char *at = kb_record_get(r, "at"), *wl = kb_record_get(r, "wl");
 	unsigned long long rep, k;
@@ -174,7 +200,9 @@ void kb_pmuhost_mark(struct kb_pmuhost *h, const struct kb_record *r)
 	answer(h);
 }
 
-int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep,
+/* The sample of the region just counted: adds the host_* fields to fields
+ * when wl, rep and k match it.  1 when added, else 0. */
+static int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep,
 		    const unsigned long long *k, json_t *fields)
 {
 	static const char *const mode_suffix[KB_COUNTERS_MODES] = { "k", "u" };
@@ -196,7 +224,8 @@ int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep
 	return 1;
 }
 
-char *kb_pmuhost_summary(const struct kb_pmuhost *h)
+/* What the boot record says: "pmu-host: 35 regions" or "none: why". */
+static char *kb_pmuhost_summary(const struct kb_pmuhost *h)
 {
 	if (h->broken)
 		return kb_xasprintf("none: %s (after %ld regions)", h->why, h->regions);
@@ -204,7 +233,7 @@ char *kb_pmuhost_summary(const struct kb_pmuhost *h)
 			    (long)h->tid, h->bad_marks ? ", some marks rejected" : "");
 }
 
-void kb_pmuhost_release(struct kb_pmuhost *h)
+static void kb_pmuhost_release(struct kb_pmuhost *h)
 {
 	if (h->opened)
 		kb_counters_close(&h->c);

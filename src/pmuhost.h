@@ -29,43 +29,11 @@
  */
 enum kb_pmuhost_mode { KB_PMUHOST_OFF, KB_PMUHOST_HARDWARE, KB_PMUHOST_SOFTWARE };
 
-struct kb_pmuhost {
-	enum kb_pmuhost_mode mode;
-	const char *name;	/* the backend's, for the boot record */
-	const struct kb_perf_desc *events;
-	size_t n;
-	pid_t qemu;
-	int in_fd;		/* the serial port's input; -1 when none */
-	pid_t tid;		/* the vCPU thread, once found */
-	int opened, broken;
-	char why[160];		/* once broken: why (the boot record says it) */
-	struct kb_counters c;
-	int in_region;
-	char wl[32];
-	unsigned long long rep, k;
-	int has_k, have_result;
-	uint64_t val[KB_COUNTERS_MODES][KB_COUNTERS_MAX];
-	unsigned mux[KB_COUNTERS_MODES];
-	long regions, bad_marks;
-};
 
 /* Can this host count guest-only hardware events?  1, or 0 with *why
  * (malloc'd). */
 int kb_pmuhost_hardware_usable(char **why);
 
-void kb_pmuhost_init(struct kb_pmuhost *h, enum kb_pmuhost_mode mode, const char *name);
-/* kb_vm_opts.on_start: QEMU's pid and the serial input. */
-void kb_pmuhost_start(struct kb_pmuhost *h, pid_t qemu, int serial_in);
-/* A mark record from the guest: counters on or off, then the answer.  The
- * guest always gets its answer, counters or not. */
-void kb_pmuhost_mark(struct kb_pmuhost *h, const struct kb_record *r);
-/* The sample of the region just counted: adds the host_* fields to fields
- * when wl, rep and k match it.  1 when added, else 0. */
-int kb_pmuhost_take(struct kb_pmuhost *h, const char *wl, unsigned long long rep,
-		    const unsigned long long *k, json_t *fields);
-/* What the boot record says: "pmu-host: 35 regions" or "none: why". */
-char *kb_pmuhost_summary(const struct kb_pmuhost *h);
-void kb_pmuhost_release(struct kb_pmuhost *h);
 
 /* The per-boot hooks of backends pmu-host and host-sw (backend.h): the
  * counters above, one struct kb_pmuhost per boot. */
@@ -87,9 +55,5 @@ void kb_pmuhost_boot_free(void *bs);
  * host_note; the others are the guest's own, as backend clock says. */
 void kb_pmuhost_metric(const char *field, enum kb_accel accel, const char *host_note,
 		       struct kb_metric_desc *d);
-
-/* The thread of QEMU's first vCPU ("CPU 0/KVM", "CPU 0/TCG", "ALL
- * CPUs/TCG"; QEMU names them with -name debug-threads=on), or -1. */
-pid_t kb_pmuhost_find_vcpu(pid_t qemu);
 
 #endif

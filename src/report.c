@@ -104,21 +104,9 @@ static int write_all(const char *run_dir, const struct kb_model_opts *o, FILE *t
 	return ret;
 }
 
-int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o)
-{
-	return write_all(run_dir, o, NULL);
-}
-
 int kb_report_write_term(const char *run_dir, const struct kb_model_opts *o, FILE *term)
 {
 	return write_all(run_dir, o, term);
-}
-
-int kb_report_write(const char *run_dir)
-{
-	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
-
-	return kb_report_write_opts(run_dir, &o);
 }
 
 int kb_report_parse_confidence(const char *arg, struct kb_model_opts *o)

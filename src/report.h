@@ -15,11 +15,6 @@
 #include "doc.h"
 #include "model.h"
 
-/* Write every file of the report into run_dir (each atomically).  0, or -1
- * after a message. */
-int kb_report_write(const char *run_dir);
-/* Same with other statistics options (kbench report --confidence). */
-int kb_report_write_opts(const char *run_dir, const struct kb_model_opts *o);
 /* --confidence LEVEL: for the intervals, and 1 - LEVEL for the verdicts. */
 int kb_report_parse_confidence(const char *arg, struct kb_model_opts *o);
 
@@ -73,8 +68,11 @@ void kb_report_term(FILE *f, const struct kb_model *m, int color);
 void kb_report_term_no_color(void);
 /* Whether to colour what goes to f: a terminal, no --no-color, NO_COLOR unset or empty. */
 int kb_report_term_color(FILE *f);
-/* kb_report_write_opts, then the table on term (coloured where
- * kb_report_term_color(term) says) whether or not the files could be written. */
+/* Write every file of the report into run_dir (each atomically), with the
+ * statistics' options o (kbench report --confidence), then the verdict
+ * table on term (NULL: none; coloured where kb_report_term_color(term)
+ * says) whether or not the files could be written.  0, or -1 after a
+ * message. */
 int kb_report_write_term(const char *run_dir, const struct kb_model_opts *o, FILE *term);
 
 /* Every section of the report, in order, into d (report-sections.c). */
