@@ -16,6 +16,7 @@
 #include "executor-slurm.h"
 #include "manifest.h"
 #include "run.h"
+#include "rundir.h"
 #include "util.h"
 
 /* The run directory as the driver saw it: the job's node must see the
@@ -34,7 +35,7 @@ static int see_run(const char *dir, struct kb_store *store, struct kb_conf *conf
 		return -1;
 	}
 	free(probe);
-	if (kb_store_open(store, dir) < 0) {
+	if (kb_store_open(store, dir) < 0 || kb_rundir_format_check(store->manifest, dir) < 0) {
 		free(text);
 		return -1;
 	}

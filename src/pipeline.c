@@ -20,6 +20,7 @@
 #include "plan.h"
 #include "report.h"
 #include "run.h"
+#include "rundir.h"
 #include "util.h"
 
 static char *find_runner(void)
@@ -102,7 +103,8 @@ static int resume_run(const char *dir, const char *executor, struct kb_conf *con
 	size_t nfiles;
 	int r;
 
-	if (kb_store_open(store, dir) < 0)
+	/* a run a newer kbench began is its to resume */
+	if (kb_store_open(store, dir) < 0 || kb_rundir_format_check(store->manifest, dir) < 0)
 		return KB_EXIT_USAGE;
 	/* the lock of the results directory that holds the run, whichever
 	 * way the run directory was named ("." included) */

@@ -44,6 +44,14 @@ fails_naming "compare refuses it as its first run" "$d/new" "$KBENCH" compare "$
 check "and says so" grep -qF "written by a newer kbench (format 99; this one reads up to $f)" "$d/err"
 fails_naming "compare refuses it as its second run" "$d/new" "$KBENCH" compare "$d/old" "$d/new"
 
+# a resume, too, leaves a newer kbench's run alone: nothing of it is touched
+cp "$d/new/manifest.json" "$d/new.manifest"
+"$KBENCH" run --resume "$d/new" > "$d/got" 2> "$d/err"
+rc=$?
+check "run --resume refuses a run of a newer format (rc $rc), naming it" sh -c \
+	"[ $rc -eq 2 ] && grep -qF \"'$d/new': written by a newer kbench (format 99; this one reads up to $f)\" '$d/err' &&
+	 cmp -s '$d/new.manifest' '$d/new/manifest.json' && [ ! -e '$d/.kbench.lock' ]"
+
 mk bad
 with_format bad '"one"'
 fails_naming "a format that is not a number is refused" "$d/bad" "$KBENCH" report "$d/bad"
