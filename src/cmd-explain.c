@@ -53,8 +53,7 @@ static void add_line(char **text, size_t *len, const char *fmt, ...)
 	size_t n;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	s = kb_xvasprintf(fmt, ap);
 	va_end(ap);
 	n = strlen(s);
 	*text = kb_xrealloc(*text, *len + n + 1);

@@ -88,8 +88,7 @@ int kb_command_usage_error(const struct kb_command *c, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	msg = kb_xvasprintf(fmt, ap);
 	va_end(ap);
 	kb_error("%s: %s", c->name, msg);
 	free(msg);

@@ -490,8 +490,7 @@ static int perr(struct parse *p, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
+	msg = kb_xvasprintf(fmt, ap);
 	va_end(ap);
 	kb_eprint("%s:%d: %s", p->conf->path, p->line, msg);
 	free(msg);

@@ -60,11 +60,7 @@ char *kb_pool_strdup(struct kb_pool *p, const char *s)
 
 char *kb_pool_vprintf(struct kb_pool *p, const char *fmt, va_list ap)
 {
-	char *s;
-
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	return kb_pool_adopt(p, s);
+	return kb_pool_adopt(p, kb_xvasprintf(fmt, ap));
 }
 
 char *kb_pool_printf(struct kb_pool *p, const char *fmt, ...)

@@ -353,8 +353,7 @@ char *kb_store_path(const struct kb_store *s, const char *fmt, ...)
 	char *rel, *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&rel, fmt, ap) < 0)
-		abort();
+	rel = kb_xvasprintf(fmt, ap);
 	va_end(ap);
 	p = kb_xasprintf("%s/%s", s->dir, rel);
 	free(rel);

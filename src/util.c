@@ -20,10 +20,8 @@
  * characters never reach the terminal. */
 static void vprint(const char *prefix, const char *fmt, va_list ap, int err)
 {
-	char *msg, *line;
+	char *msg = kb_xvasprintf(fmt, ap), *line;
 
-	if (vasprintf(&msg, fmt, ap) < 0)
-		abort();
 	for (char *p = msg; *p; p++)
 		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
 			*p = '?';
@@ -122,16 +120,22 @@ char *kb_xstrdup(const char *s)
 	return p ? p : oom();
 }
 
+char *kb_xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+
+	return vasprintf(&p, fmt, ap) < 0 ? oom() : p;
+}
+
 char *kb_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&p, fmt, ap);
+	p = kb_xvasprintf(fmt, ap);
 	va_end(ap);
-	return n < 0 ? oom() : p;
+	return p;
 }
 
 int kb_mkdir_p(const char *path, int mode)

@@ -34,6 +34,8 @@ void *kb_xcalloc(size_t n, size_t m);
 void *kb_xrealloc(void *p, size_t n);
 char *kb_xstrdup(const char *s);
 char *kb_xstrndup(const char *s, size_t n);
+/* vasprintf that cannot fail (out of memory: a message and abort). */
+char *kb_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 char *kb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* s cut in place before its trailing spaces, tabs and carriage returns;
  * its new length. */
