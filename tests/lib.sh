@@ -106,6 +106,33 @@ find_python() {
 # test as needing PACKAGE
 needs_python() { find_python "$1" || skip_all "needs:$2" "$3"; }
 
+# expect_error NAME LINE PATTERN CONTENT: CONTENT (printf %b) as $d/NAME.conf;
+# kbench run refuses it with exit 2 and "$d/NAME.conf:LINE: ...PATTERN"
+expect_error() {
+	printf '%b' "$4" > "$d/$1.conf"
+	# a kbench that took the file would start building: not for long
+	timeout 60 "$KBENCH" run "$d/$1.conf" > "$d/$1.out" 2> "$d/$1.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "^$d/$1.conf:$2: .*$3" "$d/$1.err"; then
+		ok "$1: exit 2, $1.conf:$2 names the problem"
+	else
+		not_ok "$1: exit 2, $1.conf:$2 names the problem (rc=$rc)"
+		sed 's/^/# /' "$d/$1.err" | head -n 5
+	fi
+}
+# expect_taken NAME LINE DESC CONTENT: CONTENT (printf %b, with "boots = 0"
+# at line LINE, so that kbench stops there) as $d/NAME.conf; the one error
+# kbench run reports is that line's: the rest of the file is taken
+expect_taken() {
+	printf '%b' "$4" > "$d/$1.conf"
+	timeout 60 "$KBENCH" run "$d/$1.conf" > /dev/null 2> "$d/$1.err"
+	if grep -q "$1.conf:$2: 'boots'" "$d/$1.err" && [ "$(wc -l < "$d/$1.err")" -eq 1 ]; then
+		ok "$3"
+	else
+		not_ok "$3"
+		sed 's/^/# /' "$d/$1.err" | head -n 5
+	fi
+}
 # fails_naming NAME FILE COMMAND...: COMMAND fails with status 1, a message
 # naming 'FILE' and nothing on stdout; its output in $d/got and $d/err
 fails_naming() {

@@ -12,20 +12,14 @@
 d=$(scratch)
 cd "$d" || exit 1
 
-# refused NAME LINE PATTERN CONTENT: exit 2, file:line names the problem,
-# and no CANARY file was made
+# refused NAME LINE PATTERN CONTENT: expect_error (lib.sh), and no CANARY
+# file was made
 refused() {
-	printf '%b' "$4" > "$d/$1.conf"
-	# a kbench that took the file would start building: not for long
-	timeout 60 "$KBENCH" run "$d/$1.conf" > "$d/$1.out" 2> "$d/$1.err"
-	rc=$?
-	if [ $rc -eq 2 ] && grep -q "^$d/$1.conf:$2: .*$3" "$d/$1.err" && [ ! -e "$d/CANARY" ]; then
-		ok "$1: exit 2, $1.conf:$2 names the problem"
-	else
-		not_ok "$1: exit 2, $1.conf:$2 names the problem (rc=$rc)"
-		sed 's/^/# /' "$d/$1.err" | head -n 5
+	expect_error "$@"
+	if [ -e "$d/CANARY" ]; then
+		not_ok "$1: the build ran a program: CANARY made"
+		rm -f "$d/CANARY"
 	fi
-	rm -f "$d/CANARY"
 }
 two='[variant a]\n[variant b]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n'
 hy="$two"'[variant h]\nhybrid = a b kernel/\n'
@@ -59,17 +53,8 @@ refused ccfake 4 "'cc': '$d/bin/gcc-99' is not gcc or clang (its --version says 
 refused unsafeno 4 "'kcflags': '-wrapper'" "$two"'kcflags = -wrapper x\n[kernel]\nunsafe_flags = no\n'
 refused unsafebad 2 "'unsafe_flags'" '[kernel]\nunsafe_flags = maybe\n[variant a]\n'
 
-# taken NAME CONTENT: only the deliberate "boots = 0" error is reported
-taken() {
-	printf '[run]\nboots = 0\n%b' "$2" > "$d/$1.conf"
-	timeout 60 "$KBENCH" run "$d/$1.conf" > /dev/null 2> "$d/$1.err"
-	if grep -q "$1.conf:2: 'boots'" "$d/$1.err" && [ "$(wc -l < "$d/$1.err")" -eq 1 ]; then
-		ok "$3"
-	else
-		not_ok "$3"
-		sed 's/^/# /' "$d/$1.err" | head -n 5
-	fi
-}
+# taken NAME CONTENT DESC: only the deliberate "boots = 0" error is reported
+taken() { expect_taken "$1" 2 "$3" "[run]\nboots = 0\n$2"; }
 taken usual "$two"'kcflags = -fno-inline-functions-called-once --param=max-inline-insns-single=100 --param inline-unit-growth=20 -falign-functions=1 -D KB_X=1 -I include -x c -fdump-tree-optimized=stderr\ncc = gcc\n' \
 	"usual flags (-f..., --param, -D, -I, -x) and cc = gcc are taken"
 if command -v clang > /dev/null; then
