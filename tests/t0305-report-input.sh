@@ -160,6 +160,17 @@ check "a crafted claim: escaped, its bad predictions and names dropped and count
 	 jq -e '(.claims | length == 2) and .claims[1].cases == [\"getppid\"] and .dropped.names.manifest == 3' \
 		'$d/claim/summary.json' > /dev/null"
 
+# a variant's description (variants.conf, shown in the variants table) is
+# data too: escaped in both reports, its '|' never a column of the table
+cp -r "$d/clean" "$d/desc"
+jq '.variants[1].description = "<script>x</script> | *small*"' "$d/clean/manifest.json" > "$d/desc/manifest.json"
+"$KBENCH" report "$d/desc" > /dev/null 2> "$d/desc.err"
+rc=$?
+check "a crafted variant description: escaped in report.md and report.html (exit $rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -qF '\\<script\\>x\\</script\\> \\| \\*small\\*' '$d/desc/report.md' &&
+	 grep -qF '&lt;script&gt;x&lt;/script&gt; | *small*' '$d/desc/report.html' &&
+	 ! grep -q '<script>' '$d/desc/report.html'"
+
 not_regular "manifest.json a symlink to /dev/zero" manifest.json /dev/zero
 not_regular "manifest.json a FIFO" manifest.json fifo
 not_regular "timing.jsonl a FIFO" timing.jsonl fifo
