@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * kbench-sim: a QEMU TCG plugin that counts, per measured region of the guest
- * (the marker NOPs of src/proto.h), instructions split kernel/user, L1i
+ * (the marker NOPs of src/base/proto.h), instructions split kernel/user, L1i
  * accesses and misses in a set-associative LRU model with an L2 behind it,
  * the dynamic kernel footprint, and instructions and misses per function of a
  * symbol map (System.map, or `nm` output of a user program).
@@ -50,7 +50,7 @@
  * mode=markers only times the regions (host wall clock): the reference for
  * the plugin's overhead.  vl_dump writes every layout's placement.  blocks
  * writes, per region, how often each run of instructions counted together
- * ran, with its bytes (plugin/simfmt.h): what src/mca.c prices.
+ * ran, with its bytes (plugin/simfmt.h): what src/backend/mca.c prices.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin's output format, shared by the plugin (which writes it) and
- * src/sim.c (which parses it) so the two cannot drift.  One record per line,
+ * src/backend/sim.c (which parses it) so the two cannot drift.  One record per line,
  * space-separated key=value fields after the record kind; numbers in decimal
  * except marker IDs and addresses (0x...); a function's name is always the
  * last field.

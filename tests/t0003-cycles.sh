@@ -9,7 +9,7 @@ src=$TEST_BUILDDIR/../src
 cycles=$TEST_SRCDIR/cycles.sh
 needs_cmd "${NM:-nm}" "cycles between files"
 
-sh "$cycles" -a "$TEST_SRCDIR/cycles.allow" "$src/libkbench.a" "$src/kbench-kbench.o" > "$d/out" 2>&1
+sh "$cycles" -a "$TEST_SRCDIR/cycles.allow" "$src/libkbench.a" "$src/cmd/kbench-kbench.o" > "$d/out" 2>&1
 rc=$?
 sed 's/^/# /' "$d/out"
 check "no cycle between kbench's files but those cycles.allow lists (rc $rc)" test $rc -eq 0

@@ -3,7 +3,7 @@
 # Block costs from LLVM's machine model (issue 24, items 2 and 3), on
 # tests/oracle/strings.S under kbench sim --cpu skylake:
 # - rep movsb of 16 and of 4096 bytes: the modeled cost grows by 1 cycle a
-#   byte, as the table in src/mca.c says (AMD 25112, table 6: 15 + c), and
+#   byte, as the table in src/backend/mca.c says (AMD 25112, table 6: 15 + c), and
 #   the 16-byte copy costs at least the table's start-up plus its 16 bytes;
 # - 10000 dependent divl against 10000 addl: the same instructions, and the
 #   ratio of their block cycles is llvm-mca's own ratio for the two loop

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The counter code the guest runner uses (src/counters.c), on the host with
+ * The counter code the guest runner uses (src/base/counters.c), on the host with
  * software events, so it runs where no PMU exists: values grow with the work
  * done, kernel and user are told apart, helper processes count, ena/run
  * scaling, and errors for events that cannot be opened.  Where

@@ -10,7 +10,7 @@
 #ifndef KB_ORACLE_H
 #define KB_ORACLE_H
 
-/* src/proto.h's KB_MARK_BEGIN/KB_MARK_END as the assembler writes them: region
+/* src/base/proto.h's KB_MARK_BEGIN/KB_MARK_END as the assembler writes them: region
  * n's markers are 0f 1f 84 00 with displacement 0x4b42nn01 / 0x4b42nn02 */
 #define BEGIN(n)	.byte 0x0f, 0x1f, 0x84, 0x00; .long 0x4b420001 | ((n) << 8)
 #define END(n)		.byte 0x0f, 0x1f, 0x84, 0x00; .long 0x4b420002 | ((n) << 8)

@@ -67,4 +67,13 @@ int kb_command_usage_error(const struct kb_command *c, const char *fmt, ...)
 int kb_command_parse(const struct kb_command *c, int *argc, char ***argv,
 		     int (*fn)(void *ctx, int key, const char *value), void *ctx);
 
+/* The arguments of `kbench run` and `kbench build` (cmd-run.c), by c's option table
+ * (keys KB_LONG('C') --help-config, KB_LONG('r') --resume, KB_LONG('x')
+ * --executor): the configuration (or run directory) in *path, --resume in
+ * *resume, --executor in *executor (NULL: not given; executor NULL: no such
+ * option).  Returns KB_GO_ON, else the exit code (after --help,
+ * --help-config or a usage error). */
+int kb_run_args(const struct kb_command *c, int argc, char **argv, const char **path, int *resume,
+		const char **executor);
+
 #endif

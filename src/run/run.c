@@ -17,7 +17,6 @@
 
 #include "backend.h"
 #include "build.h"
-#include "commands.h"
 #include "executor.h"
 #include "manifest.h"
 #include "probe.h"
@@ -474,50 +473,3 @@ int kb_run_choose_backends(const struct kb_conf *conf, enum kb_accel accel,
 	return 0;
 }
 
-struct run_args {
-	const struct kb_command *c;
-	int *resume;
-	const char **executor;
-};
-
-static int run_option(void *ctx, int key, const char *value)
-{
-	struct run_args *a = ctx;
-
-	switch (key) {
-	case KB_LONG('C'):
-		kb_conf_help(stdout);
-		return KB_EXIT_OK;
-	case KB_LONG('x'):
-		if (!kb_executor_find(value))
-			return kb_command_usage_error(a->c, "--executor '%s': %s", value, kb_executor_names());
-		*a->executor = value;
-		break;
-	case KB_LONG('r'):
-		*a->resume = 1;
-		break;
-	case KB_LONG('N'):
-		kb_report_term_no_color();
-		break;
-	}
-	return KB_GO_ON;
-}
-
-int kb_run_args(const struct kb_command *c, int argc, char **argv, const char **path, int *resume,
-		const char **executor)
-{
-	const char *ignored;
-	struct run_args a = { c, resume, executor ? executor : &ignored };
-	int r;
-
-	*path = NULL;
-	*resume = 0;
-	*a.executor = NULL;
-	r = kb_command_parse(c, &argc, &argv, run_option, &a);
-	if (r != KB_GO_ON)
-		return r;
-	if (argc != 1)
-		return kb_command_usage_error(c, "one configuration file%s", *resume ? " or run directory" : "");
-	*path = argv[0];
-	return KB_GO_ON;
-}

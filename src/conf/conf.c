@@ -19,7 +19,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "../workloads/icache.h"
+#include "../../workloads/icache.h"
 #include "backend.h"
 #include "conf.h"
 #include "option.h"
@@ -462,7 +462,7 @@ static void *option_base(struct kb_conf *c, struct kb_variant *v, const struct o
 
 static const char *const workload_names[] = {
 #define KB_WORKLOAD(name, kind, iters, help) #name,
-#include "../workloads/workloads.def"
+#include "../../workloads/workloads.def"
 #undef KB_WORKLOAD
 };
 

@@ -77,16 +77,6 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
 int kb_run_main(const char *path, const char *confdir, int resume, const char *executor,
 		char **run_dir);
 
-struct kb_command;
-/* The arguments of `kbench run` and `kbench build`, by c's option table
- * (keys KB_LONG('C') --help-config, KB_LONG('r') --resume, KB_LONG('x')
- * --executor): the configuration (or run directory) in *path, --resume in
- * *resume, --executor in *executor (NULL: not given; executor NULL: no such
- * option).  Returns KB_GO_ON, else the exit code (after --help,
- * --help-config or a usage error). */
-int kb_run_args(const struct kb_command *c, int argc, char **argv, const char **path, int *resume,
-		const char **executor);
-
 /*
  * Choose a run's backends for accel: the first primary (in table order)
  * that accepts, the first overlay that accepts, every stage that accepts,

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../plugin/simfmt.h"
+#include "../../plugin/simfmt.h"
 
 struct kb_store;
 

@@ -42,7 +42,7 @@ const char *const kb_sim_vl_counter_names[KB_SIM_VL_NCOUNTERS] = {
 
 static const char *const workload_names[] = {
 #define KB_WORKLOAD(name, kind, iters, help) #name,
-#include "../workloads/workloads.def"
+#include "../../workloads/workloads.def"
 #undef KB_WORKLOAD
 };
 
