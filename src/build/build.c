@@ -886,15 +886,208 @@ out:
 	return ret;
 }
 
+/* A prebuilt kernel (bzimage, vmlinux): its outputs and key. */
+static int prebuilt(const struct kb_variant *v, struct kb_kernel *out)
+{
+	out->bzimage = kb_xstrdup(v->bzimage);
+	out->vmlinux = kb_xstrdup(v->vmlinux);
+	if (!is_file(out->bzimage) || !is_file(out->vmlinux)) {
+		out->failure = "prebuilt kernel not found";
+		kb_error("variant '%s': prebuilt '%s' or '%s' not found", v->name, v->bzimage,
+			 v->vmlinux);
+		return -1;
+	}
+	if (kb_sha256_file(out->bzimage, out->key) < 0) {
+		kb_error("variant '%s': cannot read '%s'", v->name, v->bzimage);
+		return -1;
+	}
+	out->cached = 1;
+	return 0;
+}
+
+/* The key of everything that decides v's .config (the base, kbench's guest
+ * options, the fragment, the variant's options, its compiler), in inkey:
+ * it names the object directory.  0, or -1 after a message. */
+static int config_key(const struct kb_conf *conf, const struct kb_source *src,
+		      const struct kb_variant *v, const char *compiler, char inkey[65])
+{
+	size_t len = 0, cap = 64;
+	char *guest = kb_xcalloc(1, 1024), *kopts, *frag = NULL;
+
+	for (const char *const *o = kb_guest_options; *o; o++)
+		len += (size_t)snprintf(guest + len, 1024 - len, "%s\n", *o);
+	kopts = kb_xcalloc(1, cap);
+	len = 0;
+	for (size_t i = 0; i < v->n_kopts; i++) {
+		char *kv = kb_xasprintf("%s=%s\n", v->kopts[i].name, v->kopts[i].value);
+
+		cap += strlen(kv);
+		kopts = kb_xrealloc(kopts, cap);
+		len += (size_t)sprintf(kopts + len, "%s", kv);
+		free(kv);
+	}
+	if (conf->fragment && kb_read_file(conf->fragment, &frag, NULL) < 0) {
+		kb_error_errno(errno, "cannot read fragment '%s'", conf->fragment);
+		free(guest);
+		free(kopts);
+		return -1;
+	}
+	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, conf->base, guest,
+				 frag ? frag : "", kopts, v->cc, v->kcflags, compiler, v->hy_spec };
+
+	/* a hybrid has its own (its objects are not A's) */
+	kb_sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - !v->hy_spec);
+	free(guest);
+	free(kopts);
+	free(frag);
+	return 0;
+}
+
+/* v's .config in objdir: the base, then the guest's and the variant's
+ * options, then olddefconfig, unless stamp says it was made; then the
+ * check that Kconfig kept every option asked for.  0, or -1 after a
+ * message (out->failure says which step). */
+static int configure(const struct kb_conf *conf, const struct kb_source *src,
+		     const struct kb_variant *v, const char *objdir, const char *dotconfig,
+		     const char *stamp, const char *log_path, struct kb_kernel *out)
+{
+	if (!is_file(stamp) || !is_file(dotconfig)) {
+		unlink(stamp);
+		if (run_make(conf, src, v, NULL, objdir, conf->base, 0, log_path) != 0) {
+			out->failure = "base configuration failed";
+			kb_error("variant '%s': 'make %s' failed; log: %s", v->name, conf->base, log_path);
+			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+			return -1;
+		}
+		if (append_config(dotconfig, conf, v) < 0)
+			return -1;
+		if (run_make(conf, src, v, NULL, objdir, "olddefconfig", 0, log_path) != 0) {
+			out->failure = "olddefconfig failed";
+			kb_error("variant '%s': 'make olddefconfig' failed; log: %s", v->name, log_path);
+			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+			return -1;
+		}
+	}
+	if (check_all(dotconfig, v) < 0) {
+		out->failure = "Kconfig dropped options asked for";
+		unlink(stamp);	/* configure again next time, the options may change */
+		return -1;
+	}
+	return kb_write_file_atomic(stamp, "ok\n", 3);
+}
+
+/* The build out->dir names is in the cache: out's outputs filled, its log
+ * appended to the run's (the run keeps the log of the build it used). */
+static int from_cache(struct kb_kernel *out, const char *log_path)
+{
+	char *cached_log, *text = NULL;
+	FILE *f;
+
+	if (!fill_outputs(out))
+		return 0;
+	cached_log = kb_xasprintf("%s/build.log", out->dir);
+	f = fopen(log_path, "a");
+	if (f) {
+		fprintf(f, "kbench: cached build %s; its log follows\n", out->dir);
+		if (kb_read_file(cached_log, &text, NULL) == 0)
+			fputs(text, f);
+		fclose(f);
+	}
+	free(text);
+	free(cached_log);
+	out->cached = 1;
+	return 1;
+}
+
+/* make bzImage in objdir, ccache's counts of it in out (and the log).
+ * 0, or -1 after a message. */
+static int make_bzimage(const struct kb_conf *conf, const struct kb_source *src,
+			const struct kb_variant *v, const struct kb_layout *l, const char *objdir,
+			const char *log_path, struct kb_kernel *out)
+{
+	char *statslog = NULL;
+	int r;
+
+	if (ccache_path(conf)) {
+		statslog = kb_xasprintf("%s/.kbench-ccache-stats", objdir);
+		unlink(statslog);
+		setenv("CCACHE_STATSLOG", statslog, 1);
+	}
+	r = run_make(conf, src, v, l, objdir, "bzImage", make_jobs(conf), log_path);
+	if (statslog) {
+		FILE *f = fopen(log_path, "a");
+
+		unsetenv("CCACHE_STATSLOG");
+		ccache_log_counts(statslog, &out->ccache_hits, &out->ccache_misses);
+		if (f) {
+			fprintf(f, "kbench: ccache: %ld of %ld compilations from the cache\n",
+				out->ccache_hits, out->ccache_hits + out->ccache_misses);
+			fclose(f);
+		}
+		free(statslog);
+	}
+	if (r != 0) {
+		out->failure = "kernel build failed";
+		kb_error("variant '%s': kernel build failed (make exit %d); last lines of %s:",
+			 v->name, r, log_path);
+		kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy the outputs from objdir into the content-keyed directory out->dir
+ * through tmp, then rename it in place: a cache entry is complete or
+ * absent.  0, or -1 after a message (tmp is left for the caller to
+ * remove). */
+static int store_outputs(const struct kb_variant *v, const char *objdir, const char *tmp,
+			 const char *log_path, struct kb_kernel *out)
+{
+	static const char *const files[][2] = {
+		{ "arch/x86/boot/bzImage", "bzImage" }, { "vmlinux", "vmlinux" },
+		{ "System.map", "System.map" }, { ".config", "config" },
+	};
+	char *d;
+
+	if (kb_mkdir_p(tmp, 0755) < 0)
+		return -1;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(files); i++) {
+		char *s = kb_xasprintf("%s/%s", objdir, files[i][0]);
+		int r;
+
+		d = kb_xasprintf("%s/%s", tmp, files[i][1]);
+		r = kb_copy_file(s, d);
+		free(s);
+		free(d);
+		if (r < 0)
+			return -1;
+	}
+	d = kb_xasprintf("%s/build.log", tmp);
+	kb_copy_file(log_path, d);
+	free(d);
+	if (rename(tmp, out->dir) < 0 && !is_dir(out->dir)) {
+		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, out->dir);
+		return -1;
+	}
+	free(out->bzimage);
+	free(out->vmlinux);
+	free(out->system_map);
+	free(out->dotconfig);
+	if (!fill_outputs(out)) {
+		kb_error("variant '%s': cache entry '%s' is incomplete", v->name, out->dir);
+		return -1;
+	}
+	return 0;
+}
+
 int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
 		     struct kb_kernel *out)
 {
 	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
-	char *cfgtext = NULL, *frag = NULL, *guest = NULL, *kopts = NULL, *tmp = NULL;
-	char *statslog = NULL;
+	char *cfgtext = NULL, *tmp = NULL;
 	double t0 = kb_now();
-	int ret = -1, lockfd = -1, r;
+	int ret = -1, lockfd = -1;
 
 	if (v->hybrid)
 		return build_hybrid(conf, src, v, l, log_path, out);
@@ -922,20 +1115,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	if (ccache_path(conf))
 		ccache_env(conf);
 	if (v->bzimage) {
-		out->bzimage = kb_xstrdup(v->bzimage);
-		out->vmlinux = kb_xstrdup(v->vmlinux);
-		if (!is_file(out->bzimage) || !is_file(out->vmlinux)) {
-			out->failure = "prebuilt kernel not found";
-			kb_error("variant '%s': prebuilt '%s' or '%s' not found", v->name,
-				 v->bzimage, v->vmlinux);
-			goto out;
-		}
-		if (kb_sha256_file(out->bzimage, out->key) < 0) {
-			kb_error("variant '%s': cannot read '%s'", v->name, v->bzimage);
-			goto out;
-		}
-		out->cached = 1;
-		ret = 0;
+		ret = prebuilt(v, out);
 		goto out;
 	}
 	out->compiler = compiler_version(v);
@@ -944,33 +1124,8 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		kb_error("variant '%s': cannot run compiler '%s'", v->name, v->cc ? v->cc : "gcc");
 		goto out;
 	}
-	/* Everything that decides the .config, to find its object directory. */
-	{
-		size_t len = 0, cap = 64;
-
-		guest = kb_xcalloc(1, 1024);
-		for (const char *const *o = kb_guest_options; *o; o++)
-			len += (size_t)snprintf(guest + len, 1024 - len, "%s\n", *o);
-		kopts = kb_xcalloc(1, cap);
-		len = 0;
-		for (size_t i = 0; i < v->n_kopts; i++) {
-			char *kv = kb_xasprintf("%s=%s\n", v->kopts[i].name, v->kopts[i].value);
-
-			cap += strlen(kv);
-			kopts = kb_xrealloc(kopts, cap);
-			len += (size_t)sprintf(kopts + len, "%s", kv);
-			free(kv);
-		}
-		if (conf->fragment && kb_read_file(conf->fragment, &frag, NULL) < 0) {
-			kb_error_errno(errno, "cannot read fragment '%s'", conf->fragment);
-			goto out;
-		}
-		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, conf->base, guest,
-					 frag ? frag : "", kopts, v->cc, v->kcflags, out->compiler,
-					 v->hy_spec };
-		/* a hybrid has its own (its objects are not A's) */
-		kb_sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - !v->hy_spec);
-	}
+	if (config_key(conf, src, v, out->compiler, inkey) < 0)
+		goto out;
 	objdir = kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
 	out->objdir = kb_xstrdup(objdir);
 	if (kb_mkdir_p(objdir, 0755) < 0)
@@ -981,29 +1136,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		goto out;
 	dotconfig = kb_xasprintf("%s/.config", objdir);
 	stamp = kb_xasprintf("%s/.kbench-config", objdir);
-	if (!is_file(stamp) || !is_file(dotconfig)) {
-		unlink(stamp);
-		if (run_make(conf, src, v, NULL, objdir, conf->base, 0, log_path) != 0) {
-			out->failure = "base configuration failed";
-			kb_error("variant '%s': 'make %s' failed; log: %s", v->name, conf->base, log_path);
-			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
-			goto out;
-		}
-		if (append_config(dotconfig, conf, v) < 0)
-			goto out;
-		if (run_make(conf, src, v, NULL, objdir, "olddefconfig", 0, log_path) != 0) {
-			out->failure = "olddefconfig failed";
-			kb_error("variant '%s': 'make olddefconfig' failed; log: %s", v->name, log_path);
-			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
-			goto out;
-		}
-	}
-	if (check_all(dotconfig, v) < 0) {
-		out->failure = "Kconfig dropped options asked for";
-		unlink(stamp);	/* configure again next time, the options may change */
-		goto out;
-	}
-	if (kb_write_file_atomic(stamp, "ok\n", 3) < 0)
+	if (configure(conf, src, v, objdir, dotconfig, stamp, log_path, out) < 0)
 		goto out;
 	if (kb_read_file(dotconfig, &cfgtext, NULL) < 0) {
 		kb_error("cannot read '%s'", dotconfig);
@@ -1019,20 +1152,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		free(extra);
 	}
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
-	if (fill_outputs(out)) {
-		char *cached_log = kb_xasprintf("%s/build.log", out->dir), *text = NULL;
-		FILE *f = fopen(log_path, "a");
-
-		/* The run keeps the log of the build it used, even from the cache. */
-		if (f) {
-			fprintf(f, "kbench: cached build %s; its log follows\n", out->dir);
-			if (kb_read_file(cached_log, &text, NULL) == 0)
-				fputs(text, f);
-			fclose(f);
-		}
-		free(text);
-		free(cached_log);
-		out->cached = 1;
+	if (from_cache(out, log_path)) {
 		ret = 0;
 		goto out;
 	}
@@ -1043,67 +1163,11 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	else
 		kb_info("building variant '%s' (%s, %s%s); log: %s", v->name, src->version,
 			jobs_words(conf), ccache_path(conf) ? ", ccache" : "", log_path);
-	if (ccache_path(conf)) {
-		statslog = kb_xasprintf("%s/.kbench-ccache-stats", objdir);
-		unlink(statslog);
-		setenv("CCACHE_STATSLOG", statslog, 1);
-	}
-	r = run_make(conf, src, v, l, objdir, "bzImage", make_jobs(conf), log_path);
-	if (statslog) {
-		FILE *f = fopen(log_path, "a");
-
-		unsetenv("CCACHE_STATSLOG");
-		ccache_log_counts(statslog, &out->ccache_hits, &out->ccache_misses);
-		if (f) {
-			fprintf(f, "kbench: ccache: %ld of %ld compilations from the cache\n",
-				out->ccache_hits, out->ccache_hits + out->ccache_misses);
-			fclose(f);
-		}
-	}
-	if (r != 0) {
-		out->failure = "kernel build failed";
-		kb_error("variant '%s': kernel build failed (make exit %d); last lines of %s:",
-			 v->name, r, log_path);
-		kb_print_tail(stderr, log_path, 20, "kbench:   | ");
+	if (make_bzimage(conf, src, v, l, objdir, log_path, out) < 0)
 		goto out;
-	}
-	/* Copy the outputs into the content-keyed directory, then rename it in
-	 * place: a cache entry is complete or absent. */
 	tmp = kb_xasprintf("%s.tmp.%ld", out->dir, (long)getpid());
-	if (kb_mkdir_p(tmp, 0755) < 0)
+	if (store_outputs(v, objdir, tmp, log_path, out) < 0)
 		goto out;
-	{
-		static const char *const files[][2] = {
-			{ "arch/x86/boot/bzImage", "bzImage" }, { "vmlinux", "vmlinux" },
-			{ "System.map", "System.map" }, { ".config", "config" },
-		};
-		for (size_t i = 0; i < KB_ARRAY_SIZE(files); i++) {
-			char *s = kb_xasprintf("%s/%s", objdir, files[i][0]);
-			char *d = kb_xasprintf("%s/%s", tmp, files[i][1]);
-
-			r = kb_copy_file(s, d);
-			free(s);
-			free(d);
-			if (r < 0)
-				goto out;
-		}
-		char *d = kb_xasprintf("%s/build.log", tmp);
-
-		kb_copy_file(log_path, d);
-		free(d);
-	}
-	if (rename(tmp, out->dir) < 0 && !is_dir(out->dir)) {
-		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, out->dir);
-		goto out;
-	}
-	free(out->bzimage);
-	free(out->vmlinux);
-	free(out->system_map);
-	free(out->dotconfig);
-	if (!fill_outputs(out)) {
-		kb_error("variant '%s': cache entry '%s' is incomplete", v->name, out->dir);
-		goto out;
-	}
 	ret = 0;
 out:
 	out->seconds = kb_now() - t0;
@@ -1119,11 +1183,7 @@ out:
 	free(dotconfig);
 	free(stamp);
 	free(lock);
-	free(statslog);
 	free(cfgtext);
-	free(frag);
-	free(guest);
-	free(kopts);
 	if (ret < 0) {
 		const char *failure = out->failure ? out->failure : "build step failed";
 

@@ -135,6 +135,85 @@ static int option(void *ctx, int key, const char *value)
 	return KB_GO_ON;
 }
 
+/* The plugin's output o of program (its exit status status) as JSON on
+ * stdout, with each region's block cycles mr[] when mca prices them. */
+static void print_json(const struct kb_sim_out *o, const char *program, int status,
+		       struct kb_mca *mca, const struct kb_mca_region *mr)
+{
+	json_t *j = json_object(), *regs = json_array();
+
+	json_object_set_new(j, "program", json_string(program));
+	json_object_set_new(j, "exit_status", json_integer(status));
+	json_object_set_new(j, "l1i", json_sprintf("%u:%u:%u", o->l1i.size, o->l1i.ways, o->l1i.line));
+	json_object_set_new(j, "l2", o->l2.size ? json_sprintf("%u:%u:%u", o->l2.size, o->l2.ways,
+							      o->l2.line) : json_string("off"));
+	for (size_t k = 0; k < o->n_regions; k++) {
+		json_t *rj = region_json(&o->regions[k]);
+
+		if (mca)	/* modeled: LLVM's machine model, no misses */
+			json_object_set_new(rj, "block_cycles", json_real(mr[k].cycles));
+		json_array_append_new(regs, rj);
+	}
+	json_object_set_new(j, "regions", regs);
+	if (mca) {
+		const struct kb_mca_stats *st = kb_mca_stats(mca);
+
+		json_object_set_new(j, "mca", json_pack("{s:s,s:I,s:I,s:I,s:I,s:f}", "model",
+			kb_mca_model(mca), "calls", (json_int_t)st->calls, "priced",
+			(json_int_t)st->priced, "cache_hits", (json_int_t)st->hits, "unpriced",
+			(json_int_t)st->unpriced, "seconds", st->seconds));
+	}
+	json_object_set_new(j, "total", o->have_total ? region_json(&o->total) : json_null());
+	json_object_set_new(j, "errors", json_array());
+	for (size_t k = 0; k < o->n_errors; k++) {
+		char *t = kb_sim_error_text(&o->errors[k]);
+
+		json_array_append_new(json_object_get(j, "errors"),
+				      json_pack("{s:s,s:s}", "kind", o->errors[k].kind, "message", t));
+		free(t);
+	}
+	json_object_set_new(j, "complete", json_boolean(o->ended));
+	json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(j);
+}
+
+/* The same as a table on stdout. */
+static void print_text(const struct kb_sim_out *o, int status, struct kb_mca *mca,
+		       const struct kb_mca_region *mr, size_t n_mr)
+{
+	printf("L1i %u:%u:%u, L2 %u:%u:%u (program exit status %d)\n", o->l1i.size, o->l1i.ways,
+	       o->l1i.line, o->l2.size, o->l2.ways, o->l2.line, status);
+	printf("%-16s %14s %14s %12s %9s %10s %10s\n", "region", "insn_k", "insn_u", "l1i_miss",
+	       "miss/insn", "l2_miss", "kfoot_ln");
+	for (size_t k = 0; k < o->n_regions; k++) {
+		const char *wl = kb_sim_marker_workload(o->regions[k].id);
+		char label[40];
+
+		snprintf(label, sizeof(label), "%" PRIu64 " %s", o->regions[k].seq, wl ? wl : "?");
+		print_region(label, &o->regions[k]);
+	}
+	if (o->have_total)
+		print_region("whole run", &o->total);
+	if (mca) {
+		const struct kb_mca_stats *st = kb_mca_stats(mca);
+
+		printf("block cycles per region (modeled: %s; misses not included):", kb_mca_model(mca));
+		for (size_t k = 0; k < n_mr; k++)
+			printf(" %.0f", mr[k].cycles);
+		printf("\n%lu blocks priced in %lu llvm-mca calls, %lu from the cache, %lu unpriced, "
+		       "%.2f s\n", st->priced, st->calls, st->hits, st->unpriced, st->seconds);
+	}
+	if (o->have_total && o->total.n_vl) {
+		printf("L1i misses in the whole run under each of the %zu virtual layouts:",
+		       o->total.n_vl);
+		for (size_t k = 0; k < o->total.n_vl; k++)
+			printf(" %" PRIu64, o->total.vl[k][KB_SIM_VL_l1i_miss_k] +
+					     o->total.vl[k][KB_SIM_VL_l1i_miss_u]);
+		printf("\n");
+	}
+}
+
 static int cmd_sim(int argc, char **argv)
 {
 	struct args a = { .l1i = { 32768, 8, 64 }, .l2 = { 1u << 20, 16, 64 } };
@@ -220,75 +299,10 @@ static int cmd_sim(int argc, char **argv)
 			 n_mr != o.n_regions ? ": not one region for each of the plugin's" : "");
 		goto out_o;
 	}
-	if (a.as_json) {
-		json_t *j = json_object(), *regs = json_array();
-
-		json_object_set_new(j, "program", json_string(argv[0]));
-		json_object_set_new(j, "exit_status", json_integer(r));
-		json_object_set_new(j, "l1i", json_sprintf("%u:%u:%u", o.l1i.size, o.l1i.ways, o.l1i.line));
-		json_object_set_new(j, "l2", o.l2.size ? json_sprintf("%u:%u:%u", o.l2.size, o.l2.ways,
-								      o.l2.line) : json_string("off"));
-		for (size_t k = 0; k < o.n_regions; k++) {
-			json_t *rj = region_json(&o.regions[k]);
-
-			if (mca)	/* modeled: LLVM's machine model, no misses */
-				json_object_set_new(rj, "block_cycles", json_real(mr[k].cycles));
-			json_array_append_new(regs, rj);
-		}
-		json_object_set_new(j, "regions", regs);
-		if (mca) {
-			const struct kb_mca_stats *st = kb_mca_stats(mca);
-
-			json_object_set_new(j, "mca", json_pack("{s:s,s:I,s:I,s:I,s:I,s:f}", "model",
-				kb_mca_model(mca), "calls", (json_int_t)st->calls, "priced",
-				(json_int_t)st->priced, "cache_hits", (json_int_t)st->hits, "unpriced",
-				(json_int_t)st->unpriced, "seconds", st->seconds));
-		}
-		json_object_set_new(j, "total", o.have_total ? region_json(&o.total) : json_null());
-		json_object_set_new(j, "errors", json_array());
-		for (size_t k = 0; k < o.n_errors; k++) {
-			char *t = kb_sim_error_text(&o.errors[k]);
-
-			json_array_append_new(json_object_get(j, "errors"),
-					      json_pack("{s:s,s:s}", "kind", o.errors[k].kind, "message", t));
-			free(t);
-		}
-		json_object_set_new(j, "complete", json_boolean(o.ended));
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(j);
-	} else {
-		printf("L1i %u:%u:%u, L2 %u:%u:%u (program exit status %d)\n", o.l1i.size, o.l1i.ways,
-		       o.l1i.line, o.l2.size, o.l2.ways, o.l2.line, r);
-		printf("%-16s %14s %14s %12s %9s %10s %10s\n", "region", "insn_k", "insn_u", "l1i_miss",
-		       "miss/insn", "l2_miss", "kfoot_ln");
-		for (size_t k = 0; k < o.n_regions; k++) {
-			const char *wl = kb_sim_marker_workload(o.regions[k].id);
-			char label[40];
-
-			snprintf(label, sizeof(label), "%" PRIu64 " %s", o.regions[k].seq, wl ? wl : "?");
-			print_region(label, &o.regions[k]);
-		}
-		if (o.have_total)
-			print_region("whole run", &o.total);
-		if (mca) {
-			const struct kb_mca_stats *st = kb_mca_stats(mca);
-
-			printf("block cycles per region (modeled: %s; misses not included):", kb_mca_model(mca));
-			for (size_t k = 0; k < n_mr; k++)
-				printf(" %.0f", mr[k].cycles);
-			printf("\n%lu blocks priced in %lu llvm-mca calls, %lu from the cache, %lu unpriced, "
-			       "%.2f s\n", st->priced, st->calls, st->hits, st->unpriced, st->seconds);
-		}
-		if (o.have_total && o.total.n_vl) {
-			printf("L1i misses in the whole run under each of the %zu virtual layouts:",
-			       o.total.n_vl);
-			for (size_t k = 0; k < o.total.n_vl; k++)
-				printf(" %" PRIu64, o.total.vl[k][KB_SIM_VL_l1i_miss_k] +
-						     o.total.vl[k][KB_SIM_VL_l1i_miss_u]);
-			printf("\n");
-		}
-	}
+	if (a.as_json)
+		print_json(&o, argv[0], r, mca, mr);
+	else
+		print_text(&o, r, mca, mr, n_mr);
 	for (size_t k = 0; k < o.n_errors; k++) {
 		char *t = kb_sim_error_text(&o.errors[k]);
 
