@@ -51,6 +51,33 @@ skip_all() {
 	skip "$1" "$2"
 	test_done
 }
+# have_multilib: this host builds 32-bit static programs (gcc-multilib)
+have_multilib() {
+	local p=${TMPDIR:-/tmp}/kb-m32.$$ rc
+	printf 'void _start(void) { for (;;); }\n' > "$p.c"
+	${CC:-cc} -m32 -static -nostdlib -no-pie -o "$p" "$p.c" 2>/dev/null
+	rc=$?
+	rm -f "$p" "$p.c"
+	return $rc
+}
+# skip_32 NAME: a 32-bit build of the test's failed: a skip where this host
+# builds no 32-bit program, else the test's failure (a missing header, a
+# moved file), never hidden as a missing package
+skip_32() {
+	if have_multilib; then
+		not_ok "$1: the 32-bit build failed on a host that builds 32-bit programs"
+	else
+		skip needs:gcc-multilib "$1"
+	fi
+}
+# skip_all_32 NAME: the same, ending the test
+skip_all_32() {
+	if have_multilib; then
+		not_ok "$1: the 32-bit build failed on a host that builds 32-bit programs"
+		test_done
+	fi
+	skip_all needs:gcc-multilib "$1"
+}
 # Any other end (exit, an error under set -u, a missing test_done) still
 # gives a valid plan, with a failed check and a non-zero status saying so.
 kb_test_exit() {
@@ -173,7 +200,7 @@ guest_cc() {
 	local out=$1 src=$2
 	shift 2
 	${CC:-cc} -m32 -O2 -static -nostdlib -no-pie -ffreestanding -fno-pic -fno-stack-protector \
-		-fno-asynchronous-unwind-tables -I"$TEST_SRCDIR/../src" "$@" -o "$out" "$src"
+		-fno-asynchronous-unwind-tables -I"$TEST_SRCDIR/../src/base" "$@" -o "$out" "$src"
 }
 # runner VAR=VALUE...: the guest runner ($KBENCH_RUNNER, a static i386
 # program) on this host with only those variables, under $exec_with
@@ -219,7 +246,7 @@ oracle_programs() {
 	for p in $progs; do
 		if ! ${CC:-cc} -m32 -static -nostdlib -no-pie -I"$src" -o "$1/$p" "$src/$p.S" 2> "$1/cc.err"; then
 			sed 's/^/# /' "$1/cc.err"
-			skip_all "needs:gcc-multilib" "oracle"
+			skip_all_32 "oracle"
 		fi
 	done
 	command -v "${OBJDUMP:-objdump}" > /dev/null || skip_all "needs:binutils (objdump)" "oracle"

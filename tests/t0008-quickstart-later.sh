@@ -19,7 +19,7 @@ top=$(cd "$TEST_SRCDIR/.." && pwd)
 qemu_user=$(command -v qemu-i386) || skip_all "needs:qemu-user" "configure before qemu-user"
 [ -x "$top/configure" ] || skip_all "needs:a bootstrapped tree (./bootstrap)" "configure before qemu-user"
 guest_cc "$d/markers" "$TEST_SRCDIR/sim/markers.c" 2> "$d/cc.err" ||
-	skip_all "needs:gcc-multilib" "configure before qemu-user"
+	skip_all_32 "configure before qemu-user"
 
 # the tree as a clone has it: git's files where there is a repository,
 # else the distributed tree (make distcheck, whose distdir may sit inside a

@@ -44,8 +44,8 @@ else
 		same_as_size "32-bit static program" "$d/static32"
 		same_as_size "32-bit static program, sysv" -A "$d/static32"
 	else
-		skip needs:gcc-multilib "32-bit static program"
-		skip needs:gcc-multilib "32-bit static program, sysv"
+		skip_32 "32-bit static program"
+		skip_32 "32-bit static program, sysv"
 	fi
 
 	libc=$(readlink -f "$(cc -print-file-name=libc.so.6 2>/dev/null)")

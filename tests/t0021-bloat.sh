@@ -58,7 +58,7 @@ if $CC -m32 -fcommon -O2 -c -o "$d/old32.o" "$src/old.c" 2>/dev/null &&
 	$CC -m32 -fcommon -Os -c -o "$d/new32.o" "$src/new.c" 2>/dev/null; then
 	same_as_bom "32-bit objects, -c" -c "$d/old32.o" "$d/new32.o"
 else
-	skip needs:gcc-multilib "32-bit objects, -c"
+	skip_32 "32-bit objects, -c"
 fi
 
 if [ $built = yes ] && ar rc "$d/old.a" "$d/old.o" "$d/old-asm.o" &&
@@ -91,7 +91,7 @@ printf '#include <stdio.h>\nint main(void) { puts("x"); return 0; }\n' >"$d/prog
 if $CC -m32 -static -O2 -o "$d/prog32" "$d/prog.c" 2>/dev/null; then
 	same_as_bom "a 32-bit static program against kbench, -c" -c "$d/prog32" "$KBENCH"
 else
-	skip needs:gcc-multilib "a 32-bit static program against kbench, -c"
+	skip_32 "a 32-bit static program against kbench, -c"
 fi
 
 # The kernels: an O2 and an Os vmlinux from kbench's build cache.

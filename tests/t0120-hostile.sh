@@ -20,7 +20,7 @@ write_tcg_conf "$d/clock.conf" timeout=20 serial_limit=65536 backend=clock -- O2
 canary=${TMPDIR:-/tmp}/kb-pwned.$$
 rm -f "$canary"
 for mode in FLOOD GARBAGE HANG EXIT MARKUP; do
-	cc -m32 -static -O2 -DMODE=$mode -DCANARY="\"$canary\"" -I"$TEST_SRCDIR/../src" \
+	cc -m32 -static -O2 -DMODE=$mode -DCANARY="\"$canary\"" -I"$TEST_SRCDIR/../src/base" \
 		-o "$d/init-$mode" "$TEST_SRCDIR/hostile-guest.c" || not_ok "build hostile guest $mode"
 done
 

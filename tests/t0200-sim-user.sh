@@ -11,7 +11,7 @@ srcdir=$TEST_SRCDIR/sim
 if ! guest_cc "$d/markers" "$srcdir/markers.c" 2>"$d/cc.err" ||
    ! guest_cc "$d/work" "$srcdir/work.c"; then
 	sed 's/^/# /' "$d/cc.err"
-	skip_all "needs:gcc-multilib" "sim on user-mode programs"
+	skip_all_32 "sim on user-mode programs"
 fi
 "$KBENCH" sim "$d/markers" good > "$d/probe.out" 2> "$d/probe.err"
 if [ $? -eq 3 ]; then

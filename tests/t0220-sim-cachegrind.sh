@@ -20,7 +20,7 @@ srcdir=$TEST_SRCDIR/sim
 vlib=${VALGRIND_LIB:-/usr/libexec/valgrind}
 
 guest_cc "$d/fp0" "$srcdir/footprint.S" -DROUNDS=1 2>/dev/null ||
-	skip_all "needs:gcc-multilib" "cachegrind agreement"
+	skip_all_32 "cachegrind agreement"
 needs_cmd valgrind "cachegrind agreement"
 
 # How to run cachegrind on an i386 program here.
