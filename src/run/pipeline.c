@@ -253,6 +253,62 @@ static long stages(const struct kb_conf *conf, const struct kb_boots *env, const
 	return bad;
 }
 
+/* How a run ended, for finish. */
+struct outcome {
+	const char *incomplete;	/* why a resume is needed, or NULL */
+	long ran, bad_boots, unfinished;
+	size_t nbuilt;
+	double t0;
+};
+
+/* The run's report and its last state in the manifest ("complete" only once
+ * the report is written: a run killed while reporting resumes into its
+ * report), then what it did and how to go on; the exit code, from ret. */
+static int finish(struct kb_store *store, const struct kb_conf *conf, int ret, struct outcome *o)
+{
+	char write_why[PATH_MAX + 128];
+	const char *first_write;
+
+	kb_manifest_state(store, kb_interrupted ? "interrupted" : ret == KB_EXIT_NOT_SUPPORTED ?
+			  "stopped" : "reporting", kb_now() - o->t0);
+	if (kb_report_write_term(store->dir, &(struct kb_model_opts)KB_MODEL_OPTS_INIT, stdout) < 0) {
+		ret = KB_EXIT_FAILED;
+		if (!o->incomplete)
+			o->incomplete = "the report's files could not all be written";
+	} else {
+		printf("%s/report.md\n", store->dir);
+	}
+	if (!o->incomplete && kb_store_write_errors(&first_write)) {
+		snprintf(write_why, sizeof(write_why), "%ld write%s to the run directory failed (the "
+			 "first to '%s')", kb_store_write_errors(NULL),
+			 kb_store_write_errors(NULL) == 1 ? "" : "s", first_write);
+		o->incomplete = write_why;
+	}
+	/* complete: everything measured, or failed for a reason a resume
+	 * cannot change (a kernel that does not build); boots whose jobs
+	 * ended without an outcome, or a step that failed otherwise: --resume */
+	if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED) {
+		if (o->incomplete)
+			ret = KB_EXIT_FAILED;
+		kb_manifest_state(store, o->incomplete ? "incomplete" : o->unfinished ? "unfinished" :
+				  "complete", kb_now() - o->t0);
+	}
+	if (o->incomplete && !kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
+		kb_error("the run is incomplete: %s; once the cause is fixed, resume it with: kbench run "
+			 "--resume %s", o->incomplete, store->dir);
+	if (kb_interrupted)
+		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
+			store->dir);
+	else if (o->unfinished)
+		kb_info("%ld boot%s did not finish; run %s with: kbench run --resume %s", o->unfinished,
+			o->unfinished == 1 ? "" : "s", o->unfinished == 1 ? "it" : "them", store->dir);
+	if (!kb_interrupted)
+		kb_info("%ld boots, %ld failed; %zu of %zu %s built; %.0f s", o->ran, o->bad_boots,
+			o->nbuilt, kb_run_n(conf), conf->layouts > 1 ? "layout replicas" : "variants",
+			kb_now() - o->t0);
+	return ret;
+}
+
 int kb_run_main(const char *path, const char *confdir, int resume, const char *executor,
 		char **run_dir)
 {
@@ -267,8 +323,7 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 	long bad_boots = 0, bad_stages = 0, ran = 0, unfinished = 0, io_failed = 0;
 	/* a step that failed for a reason a resume can change (no space, an
 	 * I/O error, Slurm refusing a job): the run is not complete */
-	const char *incomplete = NULL, *first_write;
-	char write_why[PATH_MAX + 128];
+	const char *incomplete = NULL;
 	size_t nbuilt = 0, first;
 	int lockfd = -1, failed = 0, refused = 0, ret = KB_EXIT_FAILED, r;
 	double t0 = kb_now();
@@ -361,49 +416,12 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 report:
 	if (ex.e && ex.e->cancel)
 		ex.e->cancel(&ex);	/* whatever is still queued: the run stops here */
-	/* "complete" only once the report is written: a run killed while
-	 * reporting resumes into its report */
 	if (kb_interrupted)
 		ret = 128 + (int)kb_interrupted;
 	if (refused)
 		goto out;
-	kb_manifest_state(&store, kb_interrupted ? "interrupted" : ret == KB_EXIT_NOT_SUPPORTED ?
-			  "stopped" : "reporting", kb_now() - t0);
-	if (kb_report_write_term(store.dir, &(struct kb_model_opts)KB_MODEL_OPTS_INIT, stdout) < 0) {
-		ret = KB_EXIT_FAILED;
-		if (!incomplete)
-			incomplete = "the report's files could not all be written";
-	} else {
-		printf("%s/report.md\n", store.dir);
-	}
-	if (!incomplete && kb_store_write_errors(&first_write)) {
-		snprintf(write_why, sizeof(write_why), "%ld write%s to the run directory failed (the "
-			 "first to '%s')", kb_store_write_errors(NULL),
-			 kb_store_write_errors(NULL) == 1 ? "" : "s", first_write);
-		incomplete = write_why;
-	}
-	/* complete: everything measured, or failed for a reason a resume
-	 * cannot change (a kernel that does not build); boots whose jobs
-	 * ended without an outcome, or a step that failed otherwise: --resume */
-	if (!kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED) {
-		if (incomplete)
-			ret = KB_EXIT_FAILED;
-		kb_manifest_state(&store, incomplete ? "incomplete" : unfinished ? "unfinished" : "complete",
-				  kb_now() - t0);
-	}
-	if (incomplete && !kb_interrupted && ret != KB_EXIT_NOT_SUPPORTED)
-		kb_error("the run is incomplete: %s; once the cause is fixed, resume it with: kbench run "
-			 "--resume %s", incomplete, store.dir);
-	if (kb_interrupted)
-		kb_info("interrupted: finished samples are kept; resume with: kbench run --resume %s",
-			store.dir);
-	else if (unfinished)
-		kb_info("%ld boot%s did not finish; run %s with: kbench run --resume %s", unfinished,
-			unfinished == 1 ? "" : "s", unfinished == 1 ? "it" : "them", store.dir);
-	if (!kb_interrupted)
-		kb_info("%ld boots, %ld failed; %zu of %zu %s built; %.0f s", ran, bad_boots,
-			nbuilt, kb_run_n(&conf), conf.layouts > 1 ? "layout replicas" : "variants",
-			kb_now() - t0);
+	ret = finish(&store, &conf, ret,
+		     &(struct outcome){ incomplete, ran, bad_boots, unfinished, nbuilt, t0 });
 out:
 	kb_run_variants_free(&conf, vs);
 	kb_plan_release(&plan);
