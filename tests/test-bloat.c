@@ -313,7 +313,7 @@ static char *find_object(void)
 
 	if (!base || !*base)
 		return NULL;
-	path = kb_xasprintf("%s/../src/libkbench_a-bloat.o", base);
+	path = kb_xasprintf("%s/../src/build/libkbench_a-bloat.o", base);
 	if (access(path, R_OK) == 0)
 		return path;
 	free(path);
