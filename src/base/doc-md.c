@@ -94,6 +94,13 @@ static void spans(FILE *f, const struct kb_inline *in)
 			href(f, s->href);
 			fputc(')', f);
 			break;
+		case KB_SPAN_ANCHOR:
+			fputc('[', f);
+			escaped(f, s->text, data_special);
+			fputs("](#", f);
+			href(f, s->href);
+			fputc(')', f);
+			break;
 		}
 	}
 }
@@ -161,6 +168,6 @@ static void pre(FILE *f, const struct kb_block *b)
 
 /* Blocks apart by a blank line; plots are for the HTML page. */
 const struct kb_doc_emitter kb_doc_markdown = {
-	.block = { heading, para, table, list, pre, NULL },	/* enum kb_block_kind's order */
+	.block = { heading, para, table, list, pre, NULL, NULL, NULL },	/* enum kb_block_kind's order */
 	.between = "\n",
 };

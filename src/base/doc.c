@@ -35,6 +35,7 @@ static struct kb_block *block(struct kb_doc *d, enum kb_block_kind kind)
 	struct kb_block *b = kb_pool_alloc(&d->pool, sizeof(*b));
 
 	b->kind = kind;
+	b->html_only = d->html_only;
 	b->text.pool = &d->pool;
 	b->table.pool = &d->pool;
 	APPEND(d->first, d->last, b);
@@ -47,6 +48,31 @@ struct kb_inline *kb_doc_heading(struct kb_doc *d, int level)
 
 	b->level = level;
 	return &b->text;
+}
+
+struct kb_inline *kb_doc_heading_id(struct kb_doc *d, int level, const char *id, int fold)
+{
+	struct kb_block *b = block(d, KB_BLOCK_HEADING);
+
+	b->level = level;
+	b->id = kb_pool_strdup(&d->pool, id);
+	b->fold = fold;
+	return &b->text;
+}
+
+void kb_doc_html_only(struct kb_doc *d, int on)
+{
+	d->html_only = on;
+}
+
+void kb_doc_box(struct kb_doc *d, const char *cls)
+{
+	block(d, KB_BLOCK_BOX)->name = kb_pool_strdup(&d->pool, cls);
+}
+
+void kb_doc_box_end(struct kb_doc *d)
+{
+	block(d, KB_BLOCK_BOX_END);
 }
 
 struct kb_inline *kb_doc_para(struct kb_doc *d)
@@ -203,6 +229,11 @@ void kb_doc_link(struct kb_inline *in, const char *text, const char *href)
 	span(in, KB_SPAN_LINK, kb_pool_strdup(in->pool, text), href);
 }
 
+void kb_doc_anchor(struct kb_inline *in, const char *text, const char *id)
+{
+	span(in, KB_SPAN_ANCHOR, kb_pool_strdup(in->pool, text), id);
+}
+
 void kb_doc_emit(FILE *f, const struct kb_doc *d, const struct kb_doc_emitter *e)
 {
 	int first = 1;
@@ -210,7 +241,7 @@ void kb_doc_emit(FILE *f, const struct kb_doc *d, const struct kb_doc_emitter *e
 	if (e->begin)
 		e->begin(f, d);
 	for (const struct kb_block *b = d->first; b; b = b->next) {
-		if (!e->block[b->kind])
+		if (!e->block[b->kind] || (b->html_only && !e->html))
 			continue;
 		if (!first && e->between)
 			fputs(e->between, f);

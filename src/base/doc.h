@@ -29,6 +29,7 @@ enum kb_span_kind {
 	KB_SPAN_CODE,		/* a name, as code */
 	KB_SPAN_STRONG,		/* kbench's own words, emphasized */
 	KB_SPAN_LINK,		/* text and a run-relative path */
+	KB_SPAN_ANCHOR,		/* text and a place in this document (a heading's id) */
 };
 
 struct kb_span {
@@ -73,12 +74,18 @@ enum kb_block_kind {
 	KB_BLOCK_LIST,
 	KB_BLOCK_PRE,			/* lines shown as they are (binutils size's table) */
 	KB_BLOCK_FIGURE,		/* a plot: HTML only */
+	KB_BLOCK_BOX,			/* the start of a box (name: its class), HTML only */
+	KB_BLOCK_BOX_END,		/* and its end */
 	KB_BLOCK_KINDS
 };
 
 struct kb_block {
 	enum kb_block_kind kind;
-	int level;			/* a heading's: 1 to 3 */
+	int level;			/* a heading's: 1 to 4 */
+	const char *id;			/* a heading's anchor (an anchor span's target), or NULL */
+	int fold;			/* a heading that folds its section (HTML: <details>,
+					 * closed up to the next heading of its level or above) */
+	int html_only;			/* report.md leaves it out */
 	struct kb_inline text;		/* heading, paragraph; a figure's caption */
 	struct kb_doc_table table;
 	struct kb_doc_item *items, *last_item;	/* list items; pre lines (one data span each) */
@@ -91,6 +98,7 @@ struct kb_doc {
 	struct kb_pool pool;
 	const char *title;
 	struct kb_block *first, *last;
+	int html_only;			/* blocks added now are for the HTML page only */
 };
 
 void kb_doc_init(struct kb_doc *d, const char *title);
@@ -98,6 +106,18 @@ void kb_doc_release(struct kb_doc *d);
 
 /* New blocks at the end of the document. */
 struct kb_inline *kb_doc_heading(struct kb_doc *d, int level);
+/* A heading with an anchor id (kbench's own, [a-z0-9-]), folded or not:
+ * a folded heading and what follows it, up to the next heading of its
+ * level or above, are one <details> element in HTML, shut until opened
+ * (by a click, or by a link to id); report.md shows them as they are. */
+struct kb_inline *kb_doc_heading_id(struct kb_doc *d, int level, const char *id, int fold);
+/* Blocks added after kb_doc_html_only(d, 1) and before (d, 0) are for
+ * report.html only (the per-metric breakdown, which summary.csv holds). */
+void kb_doc_html_only(struct kb_doc *d, int on);
+/* A box around the blocks up to kb_doc_box_end (HTML: a <div> of class
+ * cls, kbench's own name; report.md: nothing). */
+void kb_doc_box(struct kb_doc *d, const char *cls);
+void kb_doc_box_end(struct kb_doc *d);
 struct kb_inline *kb_doc_para(struct kb_doc *d);
 struct kb_doc_table *kb_doc_table(struct kb_doc *d, size_t ncols);
 struct kb_block *kb_doc_list(struct kb_doc *d);
@@ -123,11 +143,14 @@ void kb_doc_str(struct kb_inline *in, const char *s);
 void kb_doc_code(struct kb_inline *in, const char *s);
 void kb_doc_strong(struct kb_inline *in, const char *s);
 void kb_doc_link(struct kb_inline *in, const char *text, const char *href);
+/* A link to a heading of this document by its id ([a-z0-9-]). */
+void kb_doc_anchor(struct kb_inline *in, const char *text, const char *id);
 
 /* An output format (hyperfine's MarkupExporter): what it writes for each
  * kind of block (NULL: nothing, as Markdown does for figures), before the
  * first block, between two and after the last. */
 struct kb_doc_emitter {
+	int html;			/* shows the blocks marked html_only */
 	void (*begin)(FILE *f, const struct kb_doc *d);
 	void (*block[KB_BLOCK_KINDS])(FILE *f, const struct kb_block *b);
 	const char *between;

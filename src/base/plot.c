@@ -26,6 +26,100 @@ char *kb_plot_label(const char *s)
 	return l;
 }
 
+/* Drop every "<tag...>...</tag>" whose opening starts with open. */
+static void drop_element(char *svg, const char *open, const char *close)
+{
+	char *p, *e;
+
+	while ((p = strstr(svg, open)) && (e = strstr(p, close)))
+		memmove(p, e + strlen(close), strlen(e + strlen(close)) + 1);
+}
+
+/* "<g ...></g>", and the groups that leaves empty. */
+static void drop_empty_groups(char *svg)
+{
+	char *p = svg;
+
+	while ((p = strstr(p, "<g"))) {
+		char *end = strchr(p, '>');
+
+		if (!end)
+			return;
+		if ((p[2] == ' ' || p[2] == '>') && !strncmp(end + 1, "</g>", 4)) {
+			memmove(p, end + 5, strlen(end + 5) + 1);
+			p = svg;	/* its parent may be empty now */
+			continue;
+		}
+		p = end;
+	}
+}
+
+void kb_plot_compact(char *svg)
+{
+	char *w = svg;
+	int in_tag = 0, quote = 0;
+
+	drop_element(svg, "<title>Gnuplot", "</title>");
+	drop_element(svg, "<desc>", "</desc>");
+	/* SVG's defaults, which gnuplot writes on every group */
+	drop_element(svg, " stroke-linecap=\"butt\"", "\"butt\"");
+	drop_element(svg, " stroke-linejoin=\"miter\"", "\"miter\"");
+	for (const char *r = svg; *r; r++) {
+		char c = *r;
+
+		if (!in_tag) {
+			/* white space between two elements goes */
+			if (isspace((unsigned char)c) && w > svg && w[-1] == '>') {
+				const char *q = r;
+
+				while (isspace((unsigned char)*q))
+					q++;
+				if (*q == '<' || !*q) {
+					r = q - 1;
+					continue;
+				}
+			}
+			in_tag = c == '<';
+			*w++ = c;
+			continue;
+		}
+		if (quote) {
+			if (c == quote) {
+				while (w > svg && w[-1] == ' ')
+					w--;
+				quote = 0;
+			} else if (c == ' ' && w > svg && w[-1] == ' ') {
+				continue;
+			} else if (c == '.' && w > svg && isdigit((unsigned char)w[-1]) &&
+				   isdigit((unsigned char)r[1])) {
+				/* a number's fraction without its trailing zeros */
+				const char *q = r + 1, *last = r;
+
+				while (isdigit((unsigned char)*q)) {
+					if (*q != '0')
+						last = q;
+					q++;
+				}
+				if (last > r) {
+					memmove(w, r, (size_t)(last - r + 1));
+					w += last - r + 1;
+				}
+				r = q - 1;
+				continue;
+			}
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+		} else if (c == '>') {
+			in_tag = 0;
+		} else if (c == ' ' && w > svg && w[-1] == ' ') {
+			continue;
+		}
+		*w++ = c;
+	}
+	*w = '\0';
+	drop_empty_groups(svg);
+}
+
 static int put(const char *dir, const char *name, const char *text)
 {
 	char *p = kb_xasprintf("%s/%s", dir, name);
@@ -96,6 +190,7 @@ char *kb_plot_svg(const char *script, const char *data, char **why)
 		goto out;
 	}
 	memmove(svg, start, strlen(start) + 1);
+	kb_plot_compact(svg);
 out:
 	cleanup(dir);
 	free(dir);

@@ -21,4 +21,11 @@ char *kb_plot_label(const char *s);
  * NULL with *why set (malloc'd). */
 char *kb_plot_svg(const char *script, const char *data, char **why);
 
+/* gnuplot's SVG made compact in place, the drawing unchanged: its title
+ * and description, empty groups and the white space between elements
+ * dropped, and in attribute values numbers without trailing zeros
+ * ("387.00" is "387") and runs of spaces as one.  Text shown stays as
+ * written. */
+void kb_plot_compact(char *svg);
+
 #endif

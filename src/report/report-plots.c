@@ -16,7 +16,7 @@
 #include "util.h"
 
 static const char plot_head[] =
-	"set terminal svg size 760,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+	"set terminal svg size %zu,%zu dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 	"set output 'plot.svg'\nset datafile missing 'NaN'\nset grid\n"
 	"set key outside right top\n";
 
@@ -29,14 +29,20 @@ struct plot {
 	size_t points;		/* points of the series being written */
 };
 
-static void plot_open(struct plot *p)
+/* A plot of w x h pixels. */
+static void plot_open_size(struct plot *p, size_t w, size_t h)
 {
 	memset(p, 0, sizeof(*p));
 	p->sf = open_memstream(&p->script, &p->slen);
 	p->df = open_memstream(&p->data, &p->dlen);
 	if (!p->sf || !p->df)
 		abort();
-	fputs(plot_head, p->sf);
+	fprintf(p->sf, plot_head, w, h);
+}
+
+static void plot_open(struct plot *p)
+{
+	plot_open_size(p, 760, 420);
 }
 
 /* A point of the current series: x as written (a number, or a label),
@@ -249,45 +255,135 @@ void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m)
 	free(unit);
 }
 
-void kb_report_plot_layouts(struct kb_doc *d, const struct kb_model *m, size_t cas)
+/* The forest plot's marks: one series each, in this order. */
+static const struct {
+	enum kb_verdict v;
+	const char *title, *colour;
+	int pt;
+} forest_marks[] = {
+	{ KB_VERDICT_FASTER, "faster", "#1a7f37", 7 },
+	{ KB_VERDICT_SLOWER, "slower", "#b3261e", 7 },
+	{ KB_VERDICT_EQUIVALENT, "equivalent", "#2b5fb3", 5 },
+	{ KB_VERDICT_UNDECIDED, "not distinguishable", "#777777", 6 },
+	{ KB_VERDICT_SAME, "same", "#777777", 4 },
+	{ KB_VERDICT_ONE_LAYOUT, "this layout only", "#a07000", 12 },
+	{ KB_VERDICT_NONE, "no verdict", "#aaaaaa", 1 },
+};
+
+static double fmin_finite(double a, double b)
+{
+	return isfinite(b) && !(b >= a) ? b : a;
+}
+
+static double fmax_finite(double a, double b)
+{
+	return isfinite(b) && !(b <= a) ? b : a;
+}
+
+/*
+ * One row per case, one panel per variant against the baseline: the ratio
+ * of the primary metric's medians with its interval at the model's level,
+ * the layouts' range over the baseline's median as a band behind it, the
+ * mark by verdict, and 1 +- min_effect shaded.  The data, one line per
+ * case and panel (index = panel): row, ratio, interval low and high, band
+ * low and high (NaN without layouts), verdict mark (forest_marks' index),
+ * case.
+ */
+void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
+	double lo = 1 - m->o.min_effect, hi = 1 + m->o.min_effect;
+	size_t panels = 0, used[KB_ARRAY_SIZE(forest_marks)] = { 0 };
 	char *unit = kb_plot_label(mt->unit);
 	struct kb_inline *caption;
 	struct plot p;
 
-	plot_open(&p);
-	fprintf(p.sf, "unset key\nset ylabel '%s'\nset xrange [-0.5:%zu.5]\nset xtics (", unit,
-		m->nv ? m->nv - 1 : 0);
+	if (m->baseline >= m->nv || !m->nc || m->nv < 2)
+		goto out;
+	/* the panels side by side, a row of 17 px per case */
+	plot_open_size(&p, 120 + 500 * (m->nv - 1), 110 + 17 * m->nc);
 	for (size_t v = 0; v < m->nv; v++) {
-		char *l = kb_plot_label(m->variants[v].name);
+		size_t points = 0;
 
-		fprintf(p.sf, "%s'%s' %zu", v ? ", " : "", l, v);
+		if (v == m->baseline)
+			continue;
+		for (size_t c = 0; c < m->nc; c++) {
+			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
+			const struct kb_row *b = kb_model_row(m, c, m->primary, m->baseline);
+			struct kb_interval ci = r->t.done ? r->t.ratio_ci : (struct kb_interval){ NAN, NAN };
+			double blo = NAN, bhi = NAN;
+			size_t k = 0;
+			char *l;
+
+			if (!isfinite(r->t.ratio))
+				continue;
+			if (r->by_layout && r->layouts && b->median > 0) {
+				blo = r->lo / b->median;
+				bhi = r->hi / b->median;
+			}
+			while (k + 1 < KB_ARRAY_SIZE(forest_marks) && forest_marks[k].v != r->t.verdict)
+				k++;
+			used[k]++;
+			lo = fmin_finite(fmin_finite(fmin_finite(lo, r->t.ratio), ci.lo), blo);
+			hi = fmax_finite(fmax_finite(fmax_finite(hi, r->t.ratio), ci.hi), bhi);
+			l = kb_plot_label(m->cases[c]);
+			fprintf(p.df, "%zu %.6g %.6g %.6g %.6g %.6g %zu %s\n", c, r->t.ratio,
+				isfinite(ci.lo) ? ci.lo : r->t.ratio, isfinite(ci.hi) ? ci.hi : r->t.ratio,
+				blo, bhi, k, l);
+			free(l);
+			points++;
+		}
+		if (!points)
+			continue;
+		fprintf(p.df, "\n\n");
+		panels++;
+	}
+	if (!panels) {
+		plot_close(&p, d, "forest");
+		goto out;
+	}
+	fprintf(p.sf, "unset grid\nset grid xtics\nset key outside bottom center horizontal\nset multiplot layout 1,%zu\n"
+		"set yrange [%zu.6:-0.6]\nset xrange [%g:%g]\nset xlabel '%s, ratio to the baseline'\n"
+		"set object 1 rect from %g, graph 0 to %g, graph 1 fc rgb '#e4e4e4' fs solid 1.0 noborder behind\n"
+		"set ytics (", panels, m->nc - 1, lo - 0.02 * (hi - lo), hi + 0.02 * (hi - lo), unit,
+		1 - m->o.min_effect, 1 + m->o.min_effect);
+	for (size_t c = 0; c < m->nc; c++) {
+		char *l = kb_plot_label(m->cases[c]);
+
+		fprintf(p.sf, "%s'%s' %zu", c ? ", " : "", l, c);
 		free(l);
 	}
-	fputs(")\nplot ", p.sf);
-	for (size_t v = 0; v < m->nv; v++) {
-		const struct kb_row *r = kb_model_row(m, cas, m->primary, v);
+	fputs(")\n", p.sf);
+	for (size_t v = 0, i = 0; v < m->nv; v++) {
+		char *vl, *bl;
 
-		for (size_t i = 0; i < r->layouts; i++) {
-			char x[32];
-
-			/* spread sideways by layout so equal values stay visible */
-			snprintf(x, sizeof(x), "%g", (double)v + 0.3 * ((double)(i + 1) / (double)(r->layouts + 1) - 0.5));
-			plot_point(&p, x, r->layout_medians[i], (struct kb_interval){ NAN, NAN });
-		}
-		plot_series_end(&p, "points", m->variants[v].name);
+		if (v == m->baseline)
+			continue;
+		vl = kb_plot_label(m->variants[v].name);
+		bl = kb_plot_label(m->baseline_name);
+		fprintf(p.sf, "set title '%s vs %s'\nplot 'plot.dat' index %zu using 5:1:5:6:($1-0.32):($1+0.32) "
+			"with boxxyerror fs solid 0.5 noborder lc rgb '#9ec1e8' title 'layouts'' range'", vl, bl, i);
+		for (size_t k = 0; k < KB_ARRAY_SIZE(forest_marks); k++)
+			if (used[k])
+				fprintf(p.sf, ", '' index %zu using ($7==%zu?$2:NaN):1:3:4 with xerrorbars pt %d ps 0.9 "
+					"lw 1.5 lc rgb '%s' title '%s'", i, k, forest_marks[k].pt,
+					forest_marks[k].colour, forest_marks[k].title);
+		fputs("\n", p.sf);
+		free(vl);
+		free(bl);
+		if (++i == panels)
+			break;
 	}
-	caption = plot_close(&p, d, "layouts");
+	fputs("unset multiplot\n", p.sf);
+	p.series = panels;
+	caption = plot_close(&p, d, "forest");
 	if (caption) {
-		kb_doc_str(caption, m->cases[cas]);
-		kb_doc_fmt(caption, ": ");
 		kb_doc_str(caption, mt->label);
-		kb_doc_fmt(caption, ", one point per layout per variant (the median over the layout's boots "
-			   "and samples; %s)", kb_figure_kind_name(mt->source));
-		if (mt->virtual_layouts)
-			kb_doc_fmt(caption, ": each built layout and its %zu virtual ones", mt->virtual_layouts);
-		kb_doc_fmt(caption, ".");
+		kb_doc_fmt(caption, " (%s) against the baseline, per case: the ratio of medians with its %.0f%% "
+			   "interval, marked by verdict; the band is the layouts' range over the baseline's "
+			   "median, the grey zone 1 +- %g%% (min_effect).", kb_figure_kind_name(mt->source),
+			   100 * m->o.level, 100 * m->o.min_effect);
 	}
+out:
 	free(unit);
 }

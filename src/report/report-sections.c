@@ -220,6 +220,8 @@ static void layouts_made_of(struct kb_inline *in, const struct kb_model *m, size
 			   m->metrics[k].virtual_layouts);
 }
 
+static void size_line(struct kb_block *pre, const struct kb_size *s, const char *name);
+
 /* ---- the sections ---- */
 
 /* The sample lines used in no figure, by why, in one sentence. */
@@ -497,16 +499,6 @@ static void claim_vs_measured(struct kb_doc *d, const struct kb_model *m)
 		kb_doc_fmt(in, " (%s)", x->why);
 		any_speed |= x->ncases > 0;
 	}
-	in = kb_doc_para(d);
-	kb_doc_fmt(in, "A word is never stronger than the verdicts below it: a size difference under "
-		   "min_effect (%g%%), or a speed difference whose interval reaches into 1 +- min_effect, is not "
-		   "distinguishable, and supports nothing; a speed word rests only on verdicts made under "
-		   "layout control (builds, or virtual layouts).", 100 * m->o.min_effect);
-	if (m->nlayouts < 2 && !m->virtual_layouts)
-		kb_doc_fmt(in, " Each variant was measured in one layout and no virtual one: no speed word "
-			   "can be given, and layout sensitivity cannot be supported.");
-	else if (m->nlayouts < 2)
-		kb_doc_fmt(in, " One build per variant: layout sensitivity cannot be supported.");
 	if (!any_speed)
 		return;
 	t = kb_doc_table_heads(d, "prediction|case|>ratio A/B [CI]|>p (Holm)|verdict of A", NULL);
@@ -527,16 +519,42 @@ static void claim_vs_measured(struct kb_doc *d, const struct kb_model *m)
 			test_verdict_cell(t, &pc->t, &m->o, "n/a");
 		}
 	}
-	kb_doc_fmt(kb_doc_para(d), "Ratios and verdicts are those of the speed tables where B is the baseline; "
-		   "otherwise the same tests of A against B, Holm over the prediction's cases.");
 }
 
-static void header(struct kb_doc *d, const struct kb_model *m)
+/* How the claim's words are given (in "How these figures were made"). */
+static void claim_notes(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_inline *in;
 
-	layout_control(d, m);
+	if (!m->stated.text)
+		return;
 	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Claim vs measured: a word is never stronger than the verdicts below it: a size "
+		   "difference under min_effect (%g%%), or a speed difference whose interval reaches into 1 +- "
+		   "min_effect, is not distinguishable, and supports nothing; a speed word rests only on "
+		   "verdicts made under layout control (builds, or virtual layouts).", 100 * m->o.min_effect);
+	if (m->nlayouts < 2 && !m->virtual_layouts)
+		kb_doc_fmt(in, " Each variant was measured in one layout and no virtual one: no speed word "
+			   "can be given, and layout sensitivity cannot be supported.");
+	else if (m->nlayouts < 2)
+		kb_doc_fmt(in, " One build per variant: layout sensitivity cannot be supported.");
+	kb_doc_fmt(in, " Ratios and verdicts per case are those of the verdict table where B is the baseline; "
+		   "otherwise the same tests of A against B, Holm over the prediction's cases.");
+}
+
+/* The report's first lines: how many verdicts survive, then what the
+ * model left out of the run directory. */
+static void headline(struct kb_doc *d, const struct kb_model *m)
+{
+	layout_control(d, m);
+	dropped(d, m);
+}
+
+/* What was measured where: kernel, accelerator, backend, host. */
+static void provenance(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in = kb_doc_para(d);
+
 	kb_doc_fmt(in, "Kernel ");
 	kb_doc_str(in, m->kernel.version);
 	kb_doc_fmt(in, " (");
@@ -552,7 +570,6 @@ static void header(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, ". Host: ");
 	kb_doc_str(in, m->host_cpu);
 	kb_doc_fmt(in, ".");
-	dropped(d, m);
 }
 
 /* The whole-boot figure of a variant, after its claim: said apart, being
@@ -741,50 +758,242 @@ static void build_sensitive_table(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
-static void verdict(struct kb_doc *d, const struct kb_model *m)
-{
-	const struct kb_metric *mt = &m->metrics[m->primary];
-	struct kb_doc_table *t;
-	struct kb_inline *in;
 
-	kb_doc_fmt(kb_doc_heading(d, 2), "Is the smaller kernel also faster?");
-	for (size_t i = 0; i < m->nclaims; i++)
-		claim(d, m, &m->claims[i]);
-	if (!m->nclaims)
-		kb_doc_fmt(kb_doc_para(d), "Only one variant: nothing to compare.");
-	method(d, m);
-	t = kb_doc_table_heads(d, kb_model_unit(m, m->primary) == KB_UNIT_VLAYOUT ?
-			       "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>interval for the verdict|"
-			       ">p (Holm)|>Cliff's delta|verdict (under simulated layouts of one build)|"
-			       "size figure|speed figure" :
-			       "case|variant|>text vs {0}|>{1} vs {0} [{2}% CI]|>interval for the verdict|"
-			       ">p (Holm)|>Cliff's delta|verdict|size figure|speed figure", WORDS(d, m, mt->unit));
+/* ---- the verdict table: one column each, in one table ---- */
+
+/* A column of the verdict table: its header (kb_doc_table_heads' syntax,
+ * {0} the baseline, {1} the primary metric's unit and kind, {2} the
+ * confidence) and its cell for case c of variant v. */
+struct verdict_col {
+	const char *head, *head_vlayout;	/* the second where the tests' unit is
+						 * one build's layouts (NULL: the same) */
+	void (*cell)(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r);
+};
+
+static void col_case(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	(void)v, (void)r;
+	td_str(t, m->cases[c]);
+}
+
+static void col_variant(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	(void)c, (void)r;
+	td_str(t, m->variants[v].name);
+}
+
+static void col_text(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	(void)c, (void)r;
+	td(t, "%s", kb_report_pct(m->variants[v].text_change).s);
+}
+
+static void col_ratio(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	(void)m, (void)c, (void)v;
+	td(t, "%s", kb_report_ratio_ci(&r->t).s);
+}
+
+static void col_verdict_ci(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	(void)m, (void)c, (void)v;
+	td(t, "%s", kb_report_verdict_ci(&r->t).s);
+}
+
+static void col_p(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	(void)m, (void)c, (void)v;
+	td(t, "%s", kb_report_test_p(&r->t).s);
+}
+
+static void col_delta(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	struct kb_inline *in = td(t, "%s", kb_report_delta(r->t.done ? r->t.cliffs_delta : NAN).s);
+
+	(void)m, (void)c, (void)v;
+	if (r->t.done)
+		kb_doc_fmt(in, " (%s)", r->t.effect);
+}
+
+static void col_verdict(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	struct kb_inline *in = test_verdict_cell(t, &r->t, &m->o, "no data");
+
+	if (build_sensitive(m, c, v))
+		kb_doc_fmt(in, " (build-sensitive)");
+}
+
+/* The verdict table's columns, left to right: a new column is one line
+ * here.  What every row's figures are (measured, simulated, modeled) is
+ * said once, in the headers. */
+static const struct verdict_col verdict_cols[] = {
+	{ "case", NULL, col_case },
+	{ "variant", NULL, col_variant },
+	{ ">text vs {0} (measured)", NULL, col_text },
+	{ ">{1} vs {0} [{2}% CI]", NULL, col_ratio },
+	{ ">interval for the verdict", NULL, col_verdict_ci },
+	{ ">p (Holm)", NULL, col_p },
+	{ ">Cliff's delta", NULL, col_delta },
+	{ "verdict", "verdict (under simulated layouts of one build)", col_verdict },
+};
+
+/* The primary metric's unit and kind, for headers: "model_cycles/op (modeled)". */
+static const char *unit_kind(struct kb_doc *d, const struct kb_model *m, size_t k)
+{
+	return kb_pool_printf(&d->pool, "%s (%s)", m->metrics[k].unit, kb_figure_kind_name(m->metrics[k].source));
+}
+
+static void verdict_table(struct kb_doc *d, const struct kb_model *m)
+{
+	int vl = kb_model_unit(m, m->primary) == KB_UNIT_VLAYOUT;
+	struct kb_doc_table *t;
+	char *heads = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&heads, &len);
+
+	if (!f)
+		abort();
+	for (size_t i = 0; i < KB_ARRAY_SIZE(verdict_cols); i++)
+		fprintf(f, "%s%s", i ? "|" : "", vl && verdict_cols[i].head_vlayout ? verdict_cols[i].head_vlayout :
+			verdict_cols[i].head);
+	fclose(f);
+	t = kb_doc_table_heads(d, heads, WORDS(d, m, unit_kind(d, m, m->primary)));
+	free(heads);
 	for (size_t c = 0; c < m->nc; c++)
 		for (size_t v = 0; v < m->nv; v++) {
 			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
 
 			if (v == m->baseline)
 				continue;
-			td_str(t, m->cases[c]);
-			td_str(t, m->variants[v].name);
-			td(t, "%s", kb_report_pct(m->variants[v].text_change).s);
-			td(t, "%s", kb_report_ratio_ci(&r->t).s);
-			td(t, "%s", kb_report_verdict_ci(&r->t).s);
-			td(t, "%s", kb_report_test_p(&r->t).s);
-			in = td(t, "%s", kb_report_delta(r->t.done ? r->t.cliffs_delta : NAN).s);
-			if (r->t.done)
-				kb_doc_fmt(in, " (%s)", r->t.effect);
-			in = test_verdict_cell(t, &r->t, &m->o, "no data");
-			if (build_sensitive(m, c, v))
-				kb_doc_fmt(in, " (build-sensitive)");
-			td(t, "measured (ELF section headers, as binutils size)");
-			source_note(kb_doc_td(t), mt, ": ");
+			for (size_t i = 0; i < KB_ARRAY_SIZE(verdict_cols); i++)
+				verdict_cols[i].cell(t, m, c, v, r);
 		}
 	build_sensitive_table(d, m);
-	if (!m->ncaveats)
-		return;
-	kb_doc_fmt(kb_doc_para(d), "Caveats:");
-	caveat_list(d, m, -1);
+}
+
+/* ---- the first screen: the answer, the forest plot, sizes, functions ---- */
+
+/* binutils size's table for the variants, as the 2004 patch showed it,
+ * and the text change of each against the baseline. */
+static void size_summary(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in = kb_doc_para(d);
+	struct kb_block *pre;
+
+	kb_doc_strong(in, "Text size");
+	kb_doc_fmt(in, " (measured: binutils ");
+	kb_doc_code(in, "size");
+	kb_doc_fmt(in, ", every build: ");
+	kb_doc_anchor(in, "Text size", "text-size");
+	kb_doc_fmt(in, ")");
+	pre = kb_doc_pre(d);
+	size_line(pre, NULL, NULL);
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+		struct kb_size sz = { (unsigned long long)x->text, (unsigned long long)x->data,
+				      (unsigned long long)x->bss };
+
+		if (x->has_size)
+			size_line(pre, &sz, x->vmlinux);
+	}
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+
+		if (v == m->baseline || !x->has_size || m->baseline >= m->nv || !m->variants[m->baseline].has_size)
+			continue;
+		in = kb_doc_para(d);
+		kb_doc_fmt(in, ".text %s by %lld bytes (%s): ", x->text_delta < 0 ? "shrinks" : "grows",
+			   x->text_delta < 0 ? -x->text_delta : x->text_delta, kb_report_pct(x->text_change).s);
+		kb_doc_code(in, x->name);
+		kb_doc_fmt(in, " against ");
+		kb_doc_code(in, m->baseline_name);
+		kb_doc_fmt(in, ".");
+	}
+}
+
+/* A function's change in one case, as a share of that case's kernel
+ * instructions under the baseline. */
+struct top_fn {
+	const struct kb_miss_model *c;
+	const struct kb_miss_row *r;
+	double share;
+};
+
+static int cmp_top(const void *a, const void *b)
+{
+	double x = fabs(((const struct top_fn *)a)->share), y = fabs(((const struct top_fn *)b)->share);
+
+	return (x < y) - (x > y);
+}
+
+#define KB_TOP_FUNCTIONS 5
+
+/* The miss-o-meter's largest: per variant, the functions whose
+ * instructions per operation changed most against the baseline, as a
+ * share of the case's kernel instructions, each once (its largest case). */
+static void top_functions(struct kb_doc *d, const struct kb_model *m)
+{
+	for (size_t v = 0; v < m->nv; v++) {
+		struct top_fn *all = kb_xcalloc(m->nmiss * (2 * KB_MISS_TOP_INS + KB_MISS_TOP_MISS) + 1, sizeof(*all));
+		size_t n = 0, shown = 0;
+		struct kb_doc_table *t;
+		struct kb_inline *in;
+
+		for (size_t i = 0; i < m->nmiss; i++) {
+			const struct kb_miss_model *c = &m->miss[i];
+
+			if (c->variant != v || !(c->ins_k[0] > 0))
+				continue;
+			for (size_t k = 0; k < c->n; k++)
+				if (c->rows[k].d_ins != 0)
+					all[n++] = (struct top_fn){ c, &c->rows[k], c->rows[k].d_ins / c->ins_k[0] };
+		}
+		if (!n) {
+			free(all);
+			continue;
+		}
+		qsort(all, n, sizeof(*all), cmp_top);
+		in = kb_doc_para(d);
+		kb_doc_strong(in, "Functions behind the difference");
+		kb_doc_fmt(in, " (simulated; the miss-o-meter's largest changes of kernel instructions per "
+			   "operation, as a share of the case's; every case: ");
+		kb_doc_anchor(in, "miss-o-meter", "functions-behind-each-difference-miss-o-meter");
+		kb_doc_fmt(in, ")");
+		t = kb_doc_table_heads(d, "function|case|>instructions/op {0} → {1}|>Δ (share)|"
+				       ">L1i misses/op Δ|>size Δ", WORDS(d, m, m->variants[v].name));
+		for (size_t i = 0; i < n && shown < KB_TOP_FUNCTIONS; i++) {
+			const struct kb_miss_row *r = all[i].r;
+			int seen = 0;
+
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = !strcmp(all[j].r->name, r->name);
+			if (seen)
+				continue;
+			td_str(t, r->name);
+			td_str(t, all[i].c->cas);
+			td(t, "%.1f → %.1f", r->ins[0], r->ins[1]);
+			td(t, "%+.1f (%s)", r->d_ins, kb_report_pct(all[i].share).s);
+			td(t, "%+.3f", r->d_miss);
+			if (r->size[0] >= 0 && r->size[1] >= 0)
+				td(t, "%+lld", r->size[1] - r->size[0]);
+			else
+				td(t, "%s", r->size[0] < 0 ? "new" : "gone");
+			shown++;
+		}
+		free(all);
+	}
+}
+
+/* What fits in one screen: the forest plot beside the size table and the
+ * functions behind the difference, then the verdicts. */
+static void first_screen(struct kb_doc *d, const struct kb_model *m)
+{
+	kb_doc_box(d, "screen");
+	kb_report_plot_forest(d, m);
+	size_summary(d, m);
+	top_functions(d, m);
+	kb_doc_box_end(d);
+	verdict_table(d, m);
 }
 
 /* The metrics the layout-noise table shows: the primary, instructions,
@@ -803,17 +1012,63 @@ static int noise_metric(const struct kb_model *m, size_t k)
  * built ones and, where a metric has them, their virtual ones; a metric
  * the virtual layouts do not move (instructions) with one built layout has
  * no spread to show, and says so. */
+/* One row of the layout-noise table: metric k of variant v in case c. */
+static void noise_row(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t k, size_t v, int with_metric)
+{
+	const struct kb_metric *mt = &m->metrics[k];
+	const struct kb_row *r = kb_model_row(m, c, k, v);
+	int spread = r->by_layout && r->layouts;
+
+	if (!r->boots)
+		return;
+	td_str(t, m->cases[c]);
+	td_str(t, m->variants[v].name);
+	if (with_metric)
+		td_str(t, mt->unit);
+	if (!spread)
+		td(t, "1");
+	else if (mt->virtual_layouts)
+		td(t, "%zu = %zu x (%zu+1)", r->layouts, built_layouts(m), mt->virtual_layouts);
+	else
+		td(t, "%zu", r->layouts);
+	td(t, "%s", kb_report_fig(spread ? r->lo : r->median).s);
+	td(t, "%s", kb_report_fig(spread ? r->hi : r->median).s);
+	if (!spread)
+		td(t, "n/a");
+	else if (r->median != 0 && isfinite(r->median))
+		td(t, "%.2f%%", 100 * (r->hi - r->lo) / fabs(r->median));
+	else
+		td(t, "%s", r->hi > r->lo ? "n/a" : "0");
+	if (v == m->baseline)
+		td(t, "%s", "");
+	else if (isinf(r->t.ratio))
+		td(t, "%s", kb_report_ratio_ci(&r->t).s);
+	else
+		td(t, "%s", kb_report_pct(r->t.ratio - 1).s);
+	if (v == m->baseline || !r->t.done || !isfinite(r->t.superiority))
+		td(t, "%s", "");
+	else
+		td(t, "%.0f%%", 100 * r->t.superiority);
+	test_verdict_cell(t, &r->t, &m->o, "");
+}
+
+/* Per case, how far the layouts of one variant spread, beside how far the
+ * variants differ: the noise a verdict is judged against, in one table of
+ * the primary metric (case x variant); the other metrics' in report.html
+ * only (and in summary.csv).  Layouts: the built ones and, where a metric
+ * has them, their virtual ones; a metric the virtual layouts do not move
+ * (instructions) with one built layout has no spread to show, and says so. */
 static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
-	if (m->nlayouts < 2 && !m->virtual_layouts)
-		return;
-	in = opening(d, 2, "Layout noise");
-	kb_doc_fmt(in, "What the layout alone moves: per case, metric and variant, the range of the "
-		   "per-layout medians (each the median over that layout's boots and samples) and its "
-		   "spread (range over median), beside the variant's effect against ");
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "What the layout alone moves: per case and variant, the range of the per-layout "
+		   "medians of ");
+	kb_doc_str(in, unit_kind(d, m, m->primary));
+	kb_doc_fmt(in, " (each the median over that layout's boots and samples) and its spread (range over "
+		   "median), beside the variant's effect against ");
 	kb_doc_code(in, m->baseline_name);
 	kb_doc_fmt(in, " (ratio of medians, minus 1), and the share of pairs of layouts, one of each, in "
 		   "which the variant costs more. The range and that share describe the spread: they "
@@ -823,52 +1078,20 @@ static void layout_noise(struct kb_doc *d, const struct kb_model *m)
 			   "in K virtual layouts (simulated misses, modeled cycles: the same instructions with "
 			   "the kernel's functions elsewhere). Instructions do not move with a virtual layout: "
 			   "with one built layout they have no layout spread (n/a).");
-	for (size_t c = 0; c < m->nc; c++) {
-		kb_doc_str(kb_doc_heading(d, 3), m->cases[c]);
-		kb_report_plot_layouts(d, m, c);
-		t = kb_doc_table_heads(d, "variant|metric|>layouts|>min|>max|>spread|>effect vs {0}|"
-				       ">costs more than {0}|verdict", WORDS(d, m, NULL));
-		for (size_t k = 0; k < m->nm; k++) {
-			const struct kb_metric *mt = &m->metrics[k];
-
-			if (!noise_metric(m, k))
-				continue;
-			for (size_t v = 0; v < m->nv; v++) {
-				const struct kb_row *r = kb_model_row(m, c, k, v);
-				int spread = r->by_layout && r->layouts;
-
-				if (!r->boots)
-					continue;
-				td_str(t, m->variants[v].name);
-				td_str(t, mt->unit);
-				if (!spread)
-					td(t, "1");
-				else if (mt->virtual_layouts)
-					td(t, "%zu = %zu x (%zu+1)", r->layouts, built_layouts(m), mt->virtual_layouts);
-				else
-					td(t, "%zu", r->layouts);
-				td(t, "%s", kb_report_fig(spread ? r->lo : r->median).s);
-				td(t, "%s", kb_report_fig(spread ? r->hi : r->median).s);
-				if (!spread)
-					td(t, "n/a");
-				else if (r->median != 0 && isfinite(r->median))
-					td(t, "%.2f%%", 100 * (r->hi - r->lo) / fabs(r->median));
-				else
-					td(t, "%s", r->hi > r->lo ? "n/a" : "0");
-				if (v == m->baseline)
-					td(t, "%s", "");
-				else if (isinf(r->t.ratio))
-					td(t, "%s", kb_report_ratio_ci(&r->t).s);
-				else
-					td(t, "%s", kb_report_pct(r->t.ratio - 1).s);
-				if (v == m->baseline || !r->t.done || !isfinite(r->t.superiority))
-					td(t, "%s", "");
-				else
-					td(t, "%.0f%%", 100 * r->t.superiority);
-				test_verdict_cell(t, &r->t, &m->o, "");
-			}
-		}
-	}
+	t = kb_doc_table_heads(d, "case|variant|>layouts|>min|>max|>spread|>effect vs {0}|"
+			       ">costs more than {0}|verdict", WORDS(d, m, NULL));
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++)
+			noise_row(t, m, c, m->primary, v, 0);
+	kb_doc_html_only(d, 1);
+	kb_doc_fmt(kb_doc_para(d), "Every metric of the layout noise (instructions, L1i misses, cycles):");
+	t = kb_doc_table_heads(d, "case|variant|metric|>layouts|>min|>max|>spread|>effect vs {0}|"
+			       ">costs more than {0}|verdict", WORDS(d, m, NULL));
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t k = 0; k < m->nm; k++)
+			for (size_t v = 0; v < m->nv && noise_metric(m, k) && k != m->primary; v++)
+				noise_row(t, m, c, k, v, 1);
+	kb_doc_html_only(d, 0);
 }
 
 /* Other processes' share of the machine's CPU above which timed boots are
@@ -899,9 +1122,7 @@ static void boot_timing(struct kb_doc *d, const struct kb_model *m)
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
-	if (!bt)
-		return;
-	in = opening(d, 2, "Whole boot (hyperfine)");
+	in = kb_doc_para(d);
 	kb_doc_fmt(in, "hyperfine timed whole boots of each variant: ");
 	kb_doc_code(in, "kbench boot-check");
 	kb_doc_fmt(in, ", QEMU start to guest exit, the guest runner doing no workload; a boot counts only "
@@ -998,13 +1219,13 @@ static void layout_sizes(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
-static void text_size(struct kb_doc *d, const struct kb_model *m)
+static void text_size_table(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_block *pre;
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
-	in = opening(d, 2, "Text size");
+	in = kb_doc_para(d);
 	kb_doc_fmt(in, "Berkeley format, as binutils ");
 	kb_doc_code(in, "size");
 	kb_doc_fmt(in, " prints it (run directory relative paths):");
@@ -1026,7 +1247,9 @@ static void text_size(struct kb_doc *d, const struct kb_model *m)
 				size_line(pre, &ys, y->vmlinux);
 		}
 	}
+	kb_doc_html_only(d, 1);	/* the padding of each: report.html only */
 	layout_sizes(d, m);
+	kb_doc_html_only(d, 0);
 	if (m->baseline >= m->nv || !m->variants[m->baseline].has_size)
 		return;
 	t = kb_doc_table_heads(d, "variant|>text|>change vs {0}|flags|description", WORDS(d, m, NULL));
@@ -1044,6 +1267,18 @@ static void text_size(struct kb_doc *d, const struct kb_model *m)
 	kb_report_plot_size(d, m);
 }
 
+static void symbols(struct kb_doc *d, const struct kb_model *m);
+static void executed_text(struct kb_doc *d, const struct kb_model *m);
+
+/* Sizes: binutils size's table of every build, the symbols against the
+ * baseline, and the text that ran. */
+static void text_size(struct kb_doc *d, const struct kb_model *m)
+{
+	text_size_table(d, m);
+	symbols(d, m);
+	executed_text(d, m);
+}
+
 /* The symbol-level part of the size section: bloat-o-meter's counts
  * against the baseline, the top growers and shrinkers, the full list. */
 static void symbols(struct kb_doc *d, const struct kb_model *m)
@@ -1054,7 +1289,7 @@ static void symbols(struct kb_doc *d, const struct kb_model *m)
 
 	if (!m->nbloat)
 		return;
-	in = kb_doc_heading(d, 3);
+	in = kb_doc_heading(d, 4);
 	kb_doc_fmt(in, "Symbols against ");
 	kb_doc_str(in, base);
 	in = kb_doc_para(d);
@@ -1137,7 +1372,7 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 
 	if (!m->nexec)
 		return;
-	kb_doc_fmt(opening(d, 3, "Executed text"),
+	kb_doc_fmt(opening(d, 4, "Executed text"),
 		   "Does the shrink land in the code that runs?  Executed text is the sim backend's dynamic "
 		   "kernel footprint: the distinct bytes of kernel text executed in a measured region.  "
 		   "Beside it, the size of the functions that ran (their whole symbols, as bloat-o-meter "
@@ -1177,9 +1412,7 @@ static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
-	if (!m->nmiss)
-		return;
-	in = opening(d, 3, "Functions behind each difference (miss-o-meter)");
+	in = kb_doc_para(d);
 	kb_doc_fmt(in, "Per case, the kernel functions whose instructions per operation grew or shrank "
 		   "most against ");
 	kb_doc_code(in, m->baseline_name);
@@ -1189,6 +1422,8 @@ static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
 		   KB_MISS_TOP_INS);
 	kb_doc_code(in, "kbench miss-o-meter RUN_DIR");
 	kb_doc_fmt(in, ".");
+	kb_doc_fmt(in, " The first screen shows the largest; the table of every case is in report.html.");
+	kb_doc_html_only(d, 1);
 	t = kb_doc_table_heads(d, "case|variant|>kernel instructions {0} → variant|function|>instructions|"
 			       ">Δ|>L1i misses|>Δ|>size Δ|>functions changed", WORDS(d, m, NULL));
 	for (size_t i = 0; i < m->nmiss; i++) {
@@ -1217,7 +1452,7 @@ static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
 			else
 				td(t, "%zu", c->changed);
 		}
-	}
+	}	kb_doc_html_only(d, 0);
 }
 
 /* One row of a metric table: the columns of the first report, then the
@@ -1288,7 +1523,7 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_inline *in;
 
-	in = opening(d, 2, "Speed");
+	in = kb_doc_para(d);
 	if (m->metrics[0].by_layout)
 		kb_doc_fmt(in, "Median over layouts of each layout's median time per operation (its boots' "
 			   "samples pooled). Backend ");
@@ -1300,11 +1535,14 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, ". Intervals: %.0f%% percentile bootstrap over %s. Outliers (modified z-score "
 		   "of a boot's median above %.1f, or of a sample within its boot) are marked, never "
 		   "dropped.", confidence(m), m->metrics[0].by_layout ? "layouts" : "boots", m->o.outlier_z);
+	kb_doc_fmt(in, " The verdicts are the primary metric's (the verdict table); the tables of every "
+		   "metric are in report.html and summary.csv.");
 	kb_report_plot_cost(d, m);
 	kb_report_plot_sweeps(d, m);
+	kb_doc_html_only(d, 1);
 	metric_table(d, m, 0, "workload");
 	for (size_t k = 1; k < m->nm; k++) {
-		kb_doc_str(kb_doc_heading(d, 3), m->metrics[k].label);
+		kb_doc_str(kb_doc_heading(d, 4), m->metrics[k].label);
 		in = kb_doc_para(d);
 		source_note(in, &m->metrics[k], ": ");
 		kb_doc_fmt(in, ".");
@@ -1316,44 +1554,53 @@ static void speed(struct kb_doc *d, const struct kb_model *m)
 		}
 		metric_table(d, m, k, "case");
 	}
+	kb_doc_html_only(d, 0);
 }
+
+static void correlation_row(struct kb_doc_table *t, const struct kb_model *m, const struct kb_correlation *c);
 
 static void correlation(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
 
-	if (!m->ncorr)
-		return;
-	kb_doc_fmt(opening(d, 2, "Size against cost"),
+	kb_doc_fmt(kb_doc_para(d),
 		   "Spearman rank correlation across variants between text size and the median of each "
 		   "metric (positive: bigger is costlier), with an exact permutation p-value (every "
 		   "ordering up to 8 variants, else %zu random ones); and whether the variant with the "
 		   "least text is also the cheapest.", m->o.resamples);
-	t = kb_doc_table_heads(d, "case|metric|>variants|>Spearman rho|>p (permutation)|smallest|cheapest|"
-			       "smallest is cheapest", NULL);
-	for (size_t i = 0; i < m->ncorr; i++) {
-		const struct kb_correlation *c = &m->corr[i];
-
-		td_str(t, m->cases[c->cas]);
-		td_str(t, m->metrics[c->metric].unit);
-		td(t, "%zu", c->n);
-		if (isfinite(c->rho))
-			td(t, "%+.3f", c->rho);
-		else
-			td(t, "n/a");
-		td(t, "%s", kb_report_p(c->p).s);
-		td_str(t, m->variants[c->smallest].name);
-		td_str(t, m->variants[c->fastest].name);
-		td(t, "%s", !c->smallest_is_fastest ? "no" : c->cheapest_tied ? "tied" : "yes");
+	/* the primary metric's, then (report.html only) the others' */
+	for (int primary = 1; primary >= 0; primary--) {
+		kb_doc_html_only(d, !primary);
+		t = kb_doc_table_heads(d, "case|metric|>variants|>Spearman rho|>p (permutation)|smallest|cheapest|"
+				       "smallest is cheapest", NULL);
+		for (size_t i = 0; i < m->ncorr; i++)
+			if ((m->corr[i].metric == m->primary) == primary)
+				correlation_row(t, m, &m->corr[i]);
 	}
+	kb_doc_html_only(d, 0);
 	kb_report_plot_size_cost(d, m);
+}
+
+static void correlation_row(struct kb_doc_table *t, const struct kb_model *m, const struct kb_correlation *c)
+{
+	td_str(t, m->cases[c->cas]);
+	td_str(t, m->metrics[c->metric].unit);
+	td(t, "%zu", c->n);
+	if (isfinite(c->rho))
+		td(t, "%+.3f", c->rho);
+	else
+		td(t, "n/a");
+	td(t, "%s", kb_report_p(c->p).s);
+	td_str(t, m->variants[c->smallest].name);
+	td_str(t, m->variants[c->fastest].name);
+	td(t, "%s", !c->smallest_is_fastest ? "no" : c->cheapest_tied ? "tied" : "yes");
 }
 
 static void boots(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
 
-	struct kb_inline *in = opening(d, 2, "Boots");
+	struct kb_inline *in = kb_doc_para(d);
 
 	kb_doc_fmt(in, "%zu of %zu boots completed.", m->boots_ok, m->boots_total);
 	if (m->boots_per_variant > 0 && m->layouts > 1)
@@ -1402,7 +1649,6 @@ static void variants(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
 
-	kb_doc_fmt(kb_doc_heading(d, 2), "Variants");
 	t = kb_doc_table_heads(d, "variant|status|build|config key|compiler|log", NULL);
 	for (size_t i = 0; i < m->nv_manifest; i++) {
 		const struct kb_model_variant *v = &m->variants[i];
@@ -1441,27 +1687,126 @@ static void footer(struct kb_doc *d, const struct kb_model *m)
 		   "page with plots).");
 }
 
+static int has_layouts(const struct kb_model *m)
+{
+	return m->nlayouts >= 2 || m->virtual_layouts;
+}
+
+static int has_boot_timing(const struct kb_model *m)
+{
+	return m->boot_timing != NULL;
+}
+
+static int has_miss(const struct kb_model *m)
+{
+	return m->nmiss > 0;
+}
+
+static int has_correlation(const struct kb_model *m)
+{
+	return m->ncorr > 0;
+}
+
+static int always(const struct kb_model *m)
+{
+	(void)m;
+	return 1;
+}
+
+/* The sections under "Details", in order, each folded in report.html
+ * under its heading (id: the anchor GitHub gives that heading, so that a
+ * link works in both formats): a new one is one line here. */
+static const struct {
+	const char *title, *id;
+	int (*present)(const struct kb_model *m);
+	void (*build)(struct kb_doc *d, const struct kb_model *m);
+} details[] = {
+	{ "Layout noise", "layout-noise", has_layouts, layout_noise },
+	{ "Functions behind each difference (miss-o-meter)", "functions-behind-each-difference-miss-o-meter",
+	  has_miss, miss_o_meter },
+	{ "Whole boot (hyperfine)", "whole-boot-hyperfine", has_boot_timing, boot_timing },
+	{ "Text size", "text-size", always, text_size },
+	{ "Speed", "speed", always, speed },
+	{ "Size against cost", "size-against-cost", has_correlation, correlation },
+	{ "Boots", "boots", always, boots },
+	{ "Variants", "variants", always, variants },
+};
+
+/* The answer, one paragraph per variant, then the way to the rest. */
+static void answer(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in;
+
+	kb_doc_fmt(kb_doc_heading(d, 2), "Is the smaller kernel also faster?");
+	for (size_t i = 0; i < m->nclaims; i++)
+		claim(d, m, &m->claims[i]);
+	if (!m->nclaims)
+		kb_doc_fmt(kb_doc_para(d), "Only one variant: nothing to compare.");
+	in = kb_doc_para(d);
+	kb_doc_anchor(in, "How these figures were made", "how-these-figures-were-made");
+	kb_doc_fmt(in, ". ");
+	kb_doc_anchor(in, "Details", "details");
+	kb_doc_fmt(in, ":");
+	for (size_t i = 0, n = 0; i < KB_ARRAY_SIZE(details); i++) {
+		if (!details[i].present(m))
+			continue;
+		kb_doc_fmt(in, "%s", n++ ? ", " : " ");
+		kb_doc_anchor(in, details[i].title, details[i].id);
+	}
+	kb_doc_fmt(in, ".");
+}
+
+/* Method and provenance, said once: what every figure of the first
+ * screen rests on. */
+static void how_made(struct kb_doc *d, const struct kb_model *m)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	struct kb_inline *in;
+
+	kb_doc_fmt(kb_doc_heading_id(d, 2, "how-these-figures-were-made", 1), "How these figures were made");
+	provenance(d, m);
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Figures: text sizes are measured (ELF section headers, as binutils size counts "
+		   "them); ");
+	kb_doc_str(in, mt->unit);
+	kb_doc_fmt(in, ", the metric of the verdicts, is ");
+	source_note(in, mt, ": ");
+	kb_doc_fmt(in, "; the functions behind a difference are the sim backend's attribution "
+		   "(simulated).");
+	method(d, m);
+	claim_notes(d, m);
+	if (!m->ncaveats)
+		return;
+	kb_doc_fmt(kb_doc_para(d), "Caveats:");
+	caveat_list(d, m, -1);
+}
+
+static void details_sections(struct kb_doc *d, const struct kb_model *m)
+{
+	kb_doc_fmt(kb_doc_heading_id(d, 2, "details", 0), "Details");
+	for (size_t i = 0; i < KB_ARRAY_SIZE(details); i++) {
+		if (!details[i].present(m))
+			continue;
+		kb_doc_fmt(kb_doc_heading_id(d, 3, details[i].id, 1), "%s", details[i].title);
+		details[i].build(d, m);
+	}
+}
+
 /* The report's sections, in order: each is the one definition of what
- * report.md and report.html show there. */
+ * report.md and report.html show there.  The first screen (up to the
+ * verdict table) answers; the rest says how, and holds the details. */
 static const struct {
 	const char *name;
 	void (*build)(struct kb_doc *d, const struct kb_model *m);
 } sections[] = {
 	{ "title", title },
 	{ "claim vs measured", claim_vs_measured },
-	{ "header", header },
-	{ "verdict", verdict },
-	{ "layout noise", layout_noise },
-	{ "whole boot", boot_timing },
-	{ "text size", text_size },
-	{ "symbols", symbols },
-	{ "executed text", executed_text },
-	{ "miss-o-meter", miss_o_meter },
-	{ "speed", speed },
-	{ "size against cost", correlation },
-	{ "boots", boots },
-	{ "variants", variants },
+	{ "headline", headline },
+	{ "answer", answer },
+	{ "first screen", first_screen },
+	{ "how these figures were made", how_made },
 	{ "footer", footer },
+	{ "details", details_sections },
 };
 
 void kb_report_document(struct kb_doc *d, const struct kb_model *m)

@@ -82,8 +82,10 @@ void kb_report_plot_size(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_cost(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_sweeps(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m);
-/* One case's primary metric, one point per layout per variant. */
-void kb_report_plot_layouts(struct kb_doc *d, const struct kb_model *m, size_t cas);
+/* The forest plot of the first screen: per case, the primary metric's
+ * ratio to the baseline with its interval and the layouts' range, marked
+ * by verdict; one panel per variant. */
+void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m);
 
 /* Figures as the report writes them, for kb_doc_fmt("%s", x.s). */
 struct kb_num {
