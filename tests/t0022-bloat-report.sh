@@ -44,7 +44,7 @@ check "kbench report exits 0, quietly, with a kernel missing" sh -c "[ $rc -eq 0
 [ -s "$d/err" ] && sed 's/^/# /' "$d/err"
 md=$r/report.md
 sect=$d/section
-sed -n '/^### Symbols against O2/,/^## /p' "$md" >"$sect"
+sed -n '/^#### Symbols against O2/,/^### /p' "$md" >"$sect"
 
 check "category rows for Os: functions, data, read-only data" sh -c \
 	"grep -c '^| Os | \(functions\|data\|read-only data\) |' '$sect' | grep -qx 3"
@@ -78,5 +78,5 @@ cp "$md" "$d/before"
 rm "$r/sim.jsonl"
 "$KBENCH" report "$r" >/dev/null 2>&1
 check "without sim.jsonl: no executed text, the rest unchanged" sh -c \
-	"! grep -q '^### Executed text' '$md' && grep -q '^### Symbols against O2' '$md'"
+	"! grep -q '^#### Executed text' '$md' && grep -q '^#### Symbols against O2' '$md'"
 test_done

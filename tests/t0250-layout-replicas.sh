@@ -132,7 +132,7 @@ check "a sample's layout is its boot's" sh -c \
 	 jq -se --slurpfile bl '$d/bl.json' 'all(.layout == \$bl[0][.boot | tostring])' '$s' >/dev/null"
 check "the report's size table lists each replica; its Boots section counts them" sh -c \
 	"grep -q 'variants/O2/layout-1/vmlinux' '$r/report.md' && grep -q 'variants/O2/layout-2/vmlinux' '$r/report.md' &&
-	 grep -q '^| O2 | 2 | ' '$r/report.md' && grep -q '1 boot per layout replica, 3 layouts per variant' '$r/report.md'"
+	 grep -q '^<tr><td>O2<td>2<td>' '$r/report.html' && grep -q '1 boot per layout replica, 3 layouts per variant' '$r/report.md'"
 if grep -q 'ccache' "$r/variants/O2/layout-1/build.log"; then
 	diag "layout 1's build: $(jq -r '.variants[0].replicas[1] | "cached \(.cached), \(.build_seconds) s, ccache \(.ccache // "-")"' "$m")"
 fi

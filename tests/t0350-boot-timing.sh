@@ -56,12 +56,12 @@ echo "$out" | sed 's/^/# /' | grep -E 'Mann-Whitney p|MISMATCH|Traceback|Error' 
 out=$("$PY" "$TEST_SRCDIR/stats-ref.py" "$run" 2>&1)
 check "the per-operation statistics still agree with scipy (boot samples left out)" test $? -eq 0
 check "report.md: whole-boot section with a row per variant, in seconds" sh -c \
-	"grep -q '^## Whole boot (hyperfine)' '$run/report.md' &&
+	"grep -q '^### Whole boot (hyperfine)' '$run/report.md' &&
 	 grep -qE '^\| Os \| -34\.[0-9]% \| 5 \| 0 \| [0-9]+\.[0-9]{3} \[[0-9.]+, [0-9.]+\] \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| [0-9.e-]+ \| [-+][0-9.]+ \| (faster|slower|not distinguishable) \| [0-9]+ \|$' '$run/report.md'"
 check "claim paragraph names the whole-boot figure as emulated time" \
 	grep -q 'Whole boot, QEMU start to guest exit, timed by hyperfine (emulated time under TCG' "$run/report.md"
 check "report.html and summary.csv carry the boot rows" sh -c \
-	"grep -q '<h2>Whole boot (hyperfine)</h2>' '$run/report.html' &&
+	"grep -q 'aria-level=\"3\">Whole boot (hyperfine)<' '$run/report.html' &&
 	 test \$(grep -c '^\"boot\",\"ns_per_op\",\"ns\",\"measured\",' '$run/summary.csv') -eq 2"
 grep -E '^\| (O2|Os) \| [-+]' "$run/report.md" | tail -n 2 | sed 's/^/# /'
 
