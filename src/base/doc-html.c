@@ -61,6 +61,8 @@ static void spans(FILE *f, const struct kb_inline *in)
 			break;
 		case KB_SPAN_CODE:
 		case KB_SPAN_LINK:	/* the page links nowhere: a path is shown as code */
+			if (!*s->text)
+				break;	/* an empty name: no empty element */
 			fputs("<code>", f);
 			text(f, s->text, 0);
 			fputs("</code>", f);

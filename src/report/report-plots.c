@@ -300,8 +300,8 @@ void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 
 	if (m->baseline >= m->nv || !m->nc || m->nv < 2)
 		goto out;
-	/* the panels side by side, a row of 17 px per case */
-	plot_open_size(&p, 120 + 500 * (m->nv - 1), 110 + 17 * m->nc);
+	/* the panels side by side, a row of 17 px per case, 8 rows at least */
+	plot_open_size(&p, 120 + 500 * (m->nv - 1), 110 + 17 * (m->nc > 8 ? m->nc : 8));
 	for (size_t v = 0; v < m->nv; v++) {
 		size_t points = 0;
 
