@@ -137,9 +137,21 @@ check "the functions behind B's change: each with both ends' figures and sizes" 
 	.cases[0].functions | length > 0 and all(.[]; (.ins | length == 2) and (.size | length == 2))'
 
 check "explain.md: the text table and the case's three tables, each with sum, whole and rest" sh -c "
-	grep -q '^## Text size' '$run/explain.md' && grep -q '^## getppid' '$run/explain.md' &&
+	grep -q '^## Text size' '$run/explain.md' && grep -q '^### getppid' '$run/explain.md' &&
 	[ \$(grep -c '^| sum of the parts' '$run/explain.md') -eq 4 ] &&
 	[ \$(grep -c '^| rest: whole - sum' '$run/explain.md') -eq 4 ]"
+# (issue 25, item 4) explain opens as the report does: the answer, the text
+# size's attribution and its waterfall, one row a case; then the details
+# (folded in explain.html) and the method last
+whole=$(jq '.text.whole' "$j")
+check "explain.md's first screen: headline with the text table's whole ($whole bytes), text, by case, then details, method last" sh -c "
+	sed -n 3p '$run/explain.md' | grep -q \"is ${whole#-} bytes \" &&
+	grep '^## ' '$run/explain.md' | tr '\\n' '|' |
+		grep -qx '## Text size|## By case: modeled cycles per operation|## Details|## How these figures were made|' &&
+	[ \$(sed -n '/^## By case/,/^## Details/p' '$run/explain.md' | grep -c '^| getppid | ') -eq 1 ]"
+check "explain.html: each case folded, the waterfall before the details" sh -c "
+	grep -q '<details id=\"case-0\">' '$run/explain.html' &&
+	[ \$(grep -n '<svg' '$run/explain.html' | head -n 1 | cut -d: -f1) -lt \$(grep -n 'id=\"details\"' '$run/explain.html' | cut -d: -f1) ]"
 check "explain.html: the same tables and a waterfall per table" sh -c "
 	[ \$(grep -o '<svg' '$run/explain.html' | wc -l) -eq 4 ] &&
 	[ \$(grep -o 'sum of the parts' '$run/explain.html' | wc -l) -eq 4 ]"

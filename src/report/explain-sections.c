@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "explain.h"
 #include "miss-o-meter.h"
@@ -205,7 +206,7 @@ static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
 
 	if (!mm || !mm->n)
 		return;
-	kb_doc_fmt(kb_doc_heading(d, 3), "functions behind B's change (miss-o-meter, simulated)");
+	kb_doc_fmt(kb_doc_heading(d, 4), "functions behind B's change (miss-o-meter, simulated)");
 	t = kb_doc_table(d, 5);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "function");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "instructions/op A → B");
@@ -311,32 +312,200 @@ static void text_size(struct kb_doc *d, const struct kb_explain *x)
 	table(d, x, &x->text);
 }
 
-/* Per case a table per figure, then the functions behind B's change. */
+/* The table of case xc on the run's primary metric, else its last (the
+ * modeled cycles); NULL where it has none. */
+static const struct kb_explain_table *primary_table(const struct kb_explain *x,
+						    const struct kb_explain_case *xc)
+{
+	const char *name = x->model && x->model->primary < x->model->nm ?
+			   x->model->metrics[x->model->primary].name : NULL;
+
+	for (size_t i = 0; name && i < xc->nt; i++)
+		if (xc->tables[i].metric && !strcmp(xc->tables[i].metric, name))
+			return &xc->tables[i];
+	return xc->nt ? &xc->tables[xc->nt - 1] : NULL;
+}
+
+/* The part (by code) or setting (by flag) with the largest change in t, by
+ * size; its name in *name, its change returned (NAN: none). */
+static double largest(const struct kb_explain *x, const struct kb_explain_table *t, const char **name,
+		      const char **a_set, const char **b_set)
+{
+	double best = NAN;
+
+	*name = *a_set = *b_set = NULL;
+	if (x->by == KB_EXPLAIN_BY_CODE) {
+		for (size_t i = 0; i < t->nparts; i++)
+			if (isfinite(t->parts[i].change) &&
+			    (!isfinite(best) || fabs(t->parts[i].change) > fabs(best))) {
+				best = t->parts[i].change;
+				*name = t->parts[i].path;
+			}
+	} else {
+		for (size_t i = 0; i < t->nflags; i++)
+			if (isfinite(t->flags[i].one) &&
+			    (!isfinite(best) || fabs(t->flags[i].one) > fabs(best))) {
+				best = t->flags[i].one;
+				*name = t->flags[i].name;
+				*a_set = t->flags[i].a_set;
+				*b_set = t->flags[i].b_set;
+			}
+	}
+	return best;
+}
+
+/* The part or setting named, as the tables show it. */
+static void part_name(struct kb_inline *in, const char *name, const char *a_set, const char *b_set)
+{
+	kb_doc_code(in, *name ? name : ".");
+	if (a_set && b_set) {
+		kb_doc_fmt(in, " (");
+		kb_doc_code(in, a_set);
+		kb_doc_fmt(in, " → ");
+		kb_doc_code(in, b_set);
+		kb_doc_fmt(in, ")");
+	}
+}
+
+/* The first screen's answer, in two sentences: the text size B's change
+ * comes to and how much of it the parts (settings) explain; on the primary
+ * figure, how the whole's verdicts fall and which part moves it most. */
+static void headline(struct kb_doc *d, const struct kb_explain *x)
+{
+	const struct kb_explain_table *t = &x->text;
+	struct kb_inline *p = kb_doc_para(d);
+	double sum = x->by == KB_EXPLAIN_BY_CODE ? t->sum : t->sum1;
+	size_t faster = 0, slower = 0, other = 0;
+	const struct kb_explain_table *pt = NULL;
+
+	if (isfinite(t->whole)) {
+		kb_doc_code(p, x->b);
+		kb_doc_fmt(p, "'s text is %.0f bytes %s than ", fabs(t->whole),
+			   t->whole <= 0 ? "smaller" : "larger");
+		kb_doc_code(p, x->a);
+		kb_doc_fmt(p, "'s (measured)");
+		if (t->whole != 0 && isfinite(sum))
+			kb_doc_fmt(p, "; the %s explain %+.0f bytes of it (%.1f%%), and %+.0f bytes are %s",
+				   x->by == KB_EXPLAIN_BY_CODE ? "parts" : "settings one at a time",
+				   sum, 100.0 * sum / t->whole, t->whole - sum,
+				   x->by == KB_EXPLAIN_BY_CODE ? "their interaction or outside them" :
+				   "explained by no setting");
+		kb_doc_fmt(p, ". ");
+	}
+	for (size_t c = 0; c < x->nc; c++) {
+		const struct kb_explain_table *ct = primary_table(x, &x->cases[c]);
+		const char *v = ct && ct->whole_verdict ? ct->whole_verdict : "";
+
+		if (!ct)
+			continue;
+		pt = ct;
+		if (!strncmp(v, "faster", 6))
+			faster++;
+		else if (!strncmp(v, "slower", 6))
+			slower++;
+		else
+			other++;
+	}
+	if (pt) {
+		kb_doc_fmt(p, "On %s", pt->words);
+		if (!strstr(pt->words, pt->kind))
+			kb_doc_fmt(p, " (%s)", pt->kind);
+		kb_doc_fmt(p, ", %s is faster than A in %zu of %zu cases, slower in %zu, neither in "
+			   "%zu (", x->by == KB_EXPLAIN_BY_CODE ? "the B end" : "B over the parts",
+			   faster, x->nc, slower, other);
+		kb_doc_anchor(p, "by case", "by-case");
+		kb_doc_fmt(p, ").");
+	}
+}
+
+/* One row a case: the whole's change on the primary figure, its verdict,
+ * and the part (setting) that moves it most, with its share. */
+static void by_case(struct kb_doc *d, const struct kb_explain *x)
+{
+	struct kb_doc_table *dt;
+	const struct kb_explain_table *t0 = x->nc ? primary_table(x, &x->cases[0]) : NULL;
+
+	if (!t0)
+		return;
+	kb_doc_fmt(kb_doc_heading_id(d, 2, "by-case", 0), "By case: %s", t0->words);
+	dt = kb_doc_table(d, 5);
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "case");
+	head_with_unit(dt, x->by == KB_EXPLAIN_BY_CODE ? "whole: B end minus A" :
+		       "whole: B over the parts minus A", t0->unit, t0->kind);
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "verdict (the whole against A)");
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), x->by == KB_EXPLAIN_BY_CODE ?
+		   "part that moves it most" : "setting that moves it most (one at a time)");
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_RIGHT), "its change (share of the whole)");
+	for (size_t c = 0; c < x->nc; c++) {
+		const struct kb_explain_table *t = primary_table(x, &x->cases[c]);
+		const char *name, *a_set, *b_set;
+		double big;
+
+		if (!t)
+			continue;
+		big = largest(x, t, &name, &a_set, &b_set);
+		kb_doc_str(kb_doc_td(dt), x->cases[c].name);
+		cell_num(dt, t->whole);
+		kb_doc_fmt(kb_doc_td(dt), "%s", t->whole_verdict && *t->whole_verdict ?
+			   t->whole_verdict : " ");
+		if (name) {
+			part_name(kb_doc_td(dt), name, a_set, b_set);
+			if (isfinite(t->whole) && t->whole != 0)
+				kb_doc_fmt(kb_doc_td(dt), "%+.4g (%.1f%%)", big, 100.0 * big / t->whole);
+			else
+				kb_doc_fmt(kb_doc_td(dt), "%+.4g", big);
+		} else {
+			kb_doc_fmt(kb_doc_td(dt), " ");
+			kb_doc_fmt(kb_doc_td(dt), " ");
+		}
+	}
+}
+
+/* Per case, folded under "Details": a table per figure, then the functions
+ * behind B's change. */
 static void cases(struct kb_doc *d, const struct kb_explain *x)
 {
+	if (!x->nc)
+		return;
+	kb_doc_fmt(kb_doc_heading_id(d, 2, "details", 0), "Details");
 	for (size_t c = 0; c < x->nc; c++) {
 		const struct kb_explain_case *xc = &x->cases[c];
+		char *id = kb_xasprintf("case-%zu", c);
 
-		kb_doc_str(kb_doc_heading(d, 2), xc->name);
+		kb_doc_str(kb_doc_heading_id(d, 3, id, 1), xc->name);
+		free(id);
 		for (size_t i = 0; i < xc->nt; i++) {
-			kb_doc_fmt(kb_doc_heading(d, 3), "%s", xc->tables[i].words);
+			kb_doc_fmt(kb_doc_heading(d, 4), "%s", xc->tables[i].words);
 			table(d, x, &xc->tables[i]);
 		}
 		functions(d, xc->functions);
 	}
 }
 
+/* How the figures were made: the method, and by code what "whole - sum"
+ * holds. */
+static void how(struct kb_doc *d, const struct kb_explain *x)
+{
+	kb_doc_fmt(kb_doc_heading_id(d, 2, "how-these-figures-were-made", 0),
+		   "How these figures were made");
+	method(d, x);
+	coverage(d, x);
+}
+
 /* explain's sections, in order: each is the one definition of what
- * explain.md and explain.html show there. */
+ * explain.md and explain.html show there.  The first screen is the answer,
+ * the text size's attribution (its waterfall) and one row a case; each
+ * case's tables follow, folded, then the method. */
 static const struct {
 	const char *name;
 	void (*build)(struct kb_doc *d, const struct kb_explain *x);
 } sections[] = {
 	{ "title", title },
-	{ "method", method },
-	{ "coverage", coverage },
+	{ "headline", headline },
 	{ "text size", text_size },
+	{ "by case", by_case },
 	{ "cases", cases },
+	{ "how", how },
 };
 
 /* Every section of explain.md and explain.html, in order, into d. */
