@@ -247,18 +247,25 @@ struct todo {
 	int bad;		/* the disassembly did not give its instructions */
 };
 
-static int run_tool(char **argv, const char *what)
+/* Run a tool, its output into dir/tool.log: llvm-mca warns once for each
+ * block with a call or a return, megabytes for a kernel's blocks, and a
+ * pipe read only so far would fail it (EPIPE, exit status 74). */
+static int run_tool(char **argv, const char *what, const char *dir)
 {
-	char *out = NULL;
-	int r = kb_capture(argv, KB_CHILD_DEADLINE, 1 << 16, &out);
+	char *log = kb_xasprintf("%s/tool.log", dir), *out = NULL, *e;
+	int r;
 
+	unlink(log);
+	r = kb_run_argv(argv, NULL, log);
 	if (r != 0) {
-		kb_error("%s failed (exit status %d): %.400s", what, r, out ? out : "");
+		kb_read_file(log, &out, NULL);
+		e = out ? strstr(out, "error") : NULL;	/* the error, not the warnings before it */
+		kb_error("%s failed (exit status %d): %.400s", what, r, e ? e : out ? out : "");
 		free(out);
-		return -1;
 	}
-	free(out);
-	return 0;
+	unlink(log);
+	free(log);
+	return r != 0 ? -1 : 0;
 }
 
 /* "rep\t\tmovsb\t..." -> the table's row, else -1 */
@@ -303,7 +310,7 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 	{
 		char *argv[] = { m->mc, "--disassemble", "-triple=i386-linux-gnu", "-o", asmf, in, NULL };
 
-		if (run_tool(argv, "llvm-mc --disassemble") < 0)
+		if (run_tool(argv, "llvm-mc --disassemble", dir) < 0)
 			goto out;
 	}
 	g = fopen(asmf, "r");
@@ -377,7 +384,7 @@ static int simulate(struct kb_mca *m, struct todo *t, size_t n, const char *dir,
 				 "-instruction-info=false", "-o", outf, in, NULL };
 
 		m->st.calls++;
-		if (run_tool(argv, "llvm-mca") < 0)
+		if (run_tool(argv, "llvm-mca", dir) < 0)
 			goto out;
 	}
 	f = fopen(outf, "r");
