@@ -135,6 +135,13 @@ check "the B end's figures are Os's, exactly, in every table" jq_true "$j" '
 	all(.[]; .whole == .b_as_built)'
 check "the functions behind B's change: each with both ends' figures and sizes" jq_true "$j" '
 	.cases[0].functions | length > 0 and all(.[]; (.ins | length == 2) and (.size | length == 2))'
+if command -v llvm-mca >/dev/null 2>&1; then
+	check "and their modeled cycles, the model named (issue 24, item 6)" jq_true "$j" '
+		(.cases[0].functions_cycles_model | test("llvm-mca, -mcpu=skylake")) and
+		(.cases[0].functions | all(.[]; .cycles | length == 2))'
+else
+	skip "needs:llvm-mca" "the functions' modeled cycles"
+fi
 
 check "explain.md: the text table and the case's three tables, each with sum, whole and rest" sh -c "
 	grep -q '^## Text size' '$run/explain.md' && grep -q '^### getppid' '$run/explain.md' &&

@@ -8,7 +8,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "blocks.h"
+#include "mca.h"
 #include "miss-o-meter.h"
 #include "model.h"
 #include "rundir.h"
@@ -20,6 +23,7 @@ struct acc {
 	uint32_t fn;			/* its name in m->keys' function part */
 	const char *name;
 	double insn, miss;
+	double cyc;			/* modeled cycles */
 };
 
 /* One (variant, case): iterations and kernel totals over the matched
@@ -27,6 +31,8 @@ struct acc {
 struct cell {
 	double iters, insn_k, miss_k;
 	long long lines;
+	double cyc_k, cyc_u;		/* modeled cycles of kernel and user blocks */
+	long long priced;		/* lines whose region's blocks were read */
 	uint32_t *keys;
 	size_t n, cap;
 };
@@ -35,6 +41,7 @@ struct cell {
 struct iters {
 	struct kb_names keys;
 	long long *v;
+	int *layout;
 	size_t cap;
 	struct kb_pool *pool;
 	long torn;
@@ -69,8 +76,11 @@ static int sample_line(void *ctx, char *line, size_t len)
 			it->cap = 2 * (id + 1);
 			it->v = kb_xrealloc(it->v, it->cap * sizeof(*it->v));
 			memset(it->v + old, 0, (it->cap - old) * sizeof(*it->v));
+			it->layout = kb_xrealloc(it->layout, it->cap * sizeof(*it->layout));
+			memset(it->layout + old, 0, (it->cap - old) * sizeof(*it->layout));
 		}
 		it->v[id] = json_integer_value(n);
+		it->layout[id] = (int)json_integer_value(json_object_get(l, KB_RD_LAYOUT));
 	}
 	free(key);
 	json_decref(l);
@@ -98,8 +108,49 @@ static struct cell *cell_of(struct kb_miss *m, uint32_t v, uint32_t c)
 	return &m->cells[id];
 }
 
-static void add_function(struct kb_miss *m, struct cell *cl, const char *vc, const char *raw,
-			 double insn, double miss)
+/* The blocks files behind the matched lines: per boot, its regions' cells. */
+struct miss_region {
+	uint64_t seq;
+	uint32_t cell, v, c;
+};
+
+struct miss_boot {
+	const char *variant;
+	long vboot;
+	int layout;
+	struct miss_region *r;	/* sorted by seq once read */
+	size_t n, cap;
+};
+
+static void add_region(struct kb_miss *m, uint32_t v, uint32_t c, json_t *l, int layout)
+{
+	json_t *vb = json_object_get(l, KB_RD_VBOOT), *seq = json_object_get(l, KB_RD_REGION);
+	const char *variant = m->variants.v[v];
+	char *k, *cellk;
+	size_t before = m->boot_keys.n;
+	uint32_t id, cid;
+	struct miss_boot *b;
+
+	if (!json_is_integer(vb) || !json_is_integer(seq) || json_integer_value(seq) <= 0)
+		return;	/* its cycles stay unknown: the cell is not priced whole */
+	k = kb_xasprintf("%s\t%lld", variant, (long long)json_integer_value(vb));
+	id = kb_names_add(&m->boot_keys, &m->pool, k);
+	free(k);
+	if (m->boot_keys.n > before) {
+		m->boots = kb_xrealloc(m->boots, m->boot_keys.n * sizeof(*m->boots));
+		m->boots[id] = (struct miss_boot){ variant, (long)json_integer_value(vb), layout, NULL, 0, 0 };
+	}
+	b = &m->boots[id];
+	m->nboots = m->boot_keys.n;
+	if (b->n == b->cap)
+		b->r = kb_xrealloc(b->r, (b->cap = b->cap ? 2 * b->cap : 64) * sizeof(*b->r));
+	cellk = kb_xasprintf("%u\t%u", v, c);
+	cid = (uint32_t)kb_names_find(&m->cell_keys, cellk);
+	free(cellk);
+	b->r[b->n++] = (struct miss_region){ (uint64_t)json_integer_value(seq), cid, v, c };
+}
+
+static struct acc *acc_of(struct kb_miss *m, struct cell *cl, const char *vc, const char *raw)
 {
 	char *name = kb_bloat_name(raw), *k = kb_xasprintf("%s\t%s", vc, name);
 	uint32_t id = kb_names_add(&m->keys, &m->pool, k);
@@ -119,10 +170,18 @@ static void add_function(struct kb_miss *m, struct cell *cl, const char *vc, con
 		}
 		cl->keys[cl->n++] = id;
 	}
-	m->acc[id].insn += insn;
-	m->acc[id].miss += miss;
 	free(name);
 	free(k);
+	return &m->acc[id];
+}
+
+static void add_function(struct kb_miss *m, struct cell *cl, const char *vc, const char *raw,
+			 double insn, double miss)
+{
+	struct acc *a = acc_of(m, cl, vc, raw);
+
+	a->insn += insn;
+	a->miss += miss;
 }
 
 /* A symbol name as System.map has them (or the plugin's "[kernel]"):
@@ -170,6 +229,7 @@ static int sim_line(void *ctx, char *line, size_t len)
 	cl->insn_k += (double)json_integer_value(json_object_get(l, "insn_k"));
 	cl->miss_k += (double)json_integer_value(json_object_get(l, "l1i_miss_k"));
 	cl->lines++;
+	add_region(m, v, c, l, x->it->layout[id]);
 	vc = kb_xasprintf("%u\t%u", v, c);
 	json_array_foreach(funcs, i, f) {
 		const char *name = json_string_value(json_array_get(f, 0));
@@ -188,6 +248,233 @@ out:
 	free(key);
 	json_decref(l);
 	return 0;
+}
+
+/* ---- modeled cycles, from the blocks files ---- */
+
+/* [section] key's value in the run's copy of its configuration (malloc'd),
+ * or NULL: a line "key = value" or "key: value" under "[section]". */
+static char *conf_value(const char *run_dir, const char *section, const char *key)
+{
+	char *path = kb_xasprintf("%s/variants.conf", run_dir), *line = NULL, *val = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0, kl = strlen(key), sl = strlen(section);
+	int in = 0;
+
+	while (f && !val && getline(&line, &cap, f) > 0) {
+		char *p = line + strspn(line, " \t");
+
+		kb_rtrim(p);
+		if (*p == '#' || *p == ';' || !*p)
+			continue;
+		if (*p == '[') {
+			in = !strncmp(p + 1, section, sl) && p[1 + sl] == ']';
+			continue;
+		}
+		if (in && !strncmp(p, key, kl) && (p[kl] == ' ' || p[kl] == '\t' || p[kl] == '=' || p[kl] == ':')) {
+			p += kl + strspn(p + kl, " \t");
+			if (*p == '=' || *p == ':') {
+				p++;
+				p += strspn(p, " \t");
+				val = *p ? kb_xstrdup(p) : NULL;
+			}
+		}
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	free(path);
+	return val;
+}
+
+/* The build cache the run used: its [kernel] cache (relative: to the
+ * configuration's directory, as the manifest records it), else NULL. */
+static char *run_cache_dir(const char *run_dir)
+{
+	char *c = conf_value(run_dir, "kernel", "cache"), *path, *d = NULL;
+	json_t *man;
+
+	if (!c || c[0] == '/')
+		return c;
+	path = kb_xasprintf("%s/manifest.json", run_dir);
+	man = json_load_file(path, 0, NULL);
+	if (json_is_string(json_object_get(man, "config_dir")))
+		d = kb_xasprintf("%s/%s", json_string_value(json_object_get(man, "config_dir")), c);
+	json_decref(man);
+	free(path);
+	free(c);
+	return d;
+}
+
+static int cmp_region(const void *a, const void *b)
+{
+	const struct miss_region *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static const struct miss_region *region_of(const struct miss_boot *b, uint64_t seq)
+{
+	struct miss_region k = { .seq = seq };
+
+	return b->n ? bsearch(&k, b->r, b->n, sizeof(*b->r), cmp_region) : NULL;
+}
+
+struct fill {
+	struct kb_miss *m;
+	const struct miss_boot *b;
+	uint64_t seq;			/* the region of vc */
+	char *vc;
+};
+
+static int fill_want(void *ctx, uint64_t seq)
+{
+	const struct fill *x = ctx;
+
+	return region_of(x->b, seq) != NULL;
+}
+
+static void fill_unit(void *ctx, uint64_t seq, const struct kb_blocks_unit *u, uint64_t n)
+{
+	struct fill *x = ctx;
+	const struct miss_region *r = region_of(x->b, seq);
+	struct cell *cl = &x->m->cells[r->cell];
+	double c = u->cycles * (double)n;
+	struct acc *a;
+
+	if (!strcmp(u->function, "[user]")) {
+		cl->cyc_u += c;
+		return;
+	}
+	if (!x->vc || x->seq != seq) {
+		free(x->vc);
+		x->vc = kb_xasprintf("%u\t%u", r->v, r->c);
+		x->seq = seq;
+	}
+	cl->cyc_k += c;
+	a = acc_of(x->m, cl, x->vc, u->function);
+	a->cyc += c;
+}
+
+static void fill_end(void *ctx, uint64_t seq)
+{
+	struct fill *x = ctx;
+
+	x->m->cells[region_of(x->b, seq)->cell].priced++;
+}
+
+static char *boot_file(const struct kb_miss *m, const struct miss_boot *b, const char *what)
+{
+	char *vdir, *p;
+
+	if (!strcmp(what, "System.map")) {
+		vdir = kb_store_variant_dir(b->variant, b->layout);
+		p = kb_xasprintf("%s/%s/System.map", m->run_dir, vdir);
+		free(vdir);
+		return p;
+	}
+	return kb_xasprintf("%s/boots/%s-%ld.blocks", m->run_dir, b->variant, b->vboot);
+}
+
+/* Each matched line's region, priced from its boot's blocks file: cells
+ * and functions get their cycles.  What cannot be read is said in
+ * m->cycles_why; a cell of which a line is missing has no cycles. */
+static void read_cycles(struct kb_miss *m, const char *run_dir)
+{
+	char *cpu = m->cpu ? kb_xstrdup(m->cpu) : conf_value(run_dir, "run", "sim_cpu");
+	char *cache = run_cache_dir(run_dir), *why = NULL;
+	size_t read = 0;
+
+	m->run_dir = kb_pool_strdup(&m->pool, run_dir);
+	if (!m->nboots) {
+		free(cpu);
+		free(cache);
+		return;
+	}
+	m->mca = kb_mca_new(cpu ? cpu : "skylake", cache, &why);
+	if (!m->mca) {
+		m->cycles_why = kb_pool_strdup(&m->pool, why);
+		goto out;
+	}
+	for (size_t i = 0; i < m->nboots; i++) {
+		struct miss_boot *b = &m->boots[i];
+		char *blocks = boot_file(m, b, "blocks"), *mapf = boot_file(m, b, "System.map");
+		struct fill x = { m, b, 0, NULL };
+		struct kb_symmap *map = NULL;
+
+		qsort(b->r, b->n, sizeof(*b->r), cmp_region);
+		if (access(blocks, R_OK) != 0 || access(mapf, R_OK) != 0) {
+			if (!why)
+				why = kb_xasprintf("'%s' cannot be read: the cases of its samples have no modeled "
+						   "cycles", access(blocks, R_OK) ? blocks : mapf);
+		} else if (!(map = kb_symmap_load(mapf)) ||
+			   kb_blocks_read(blocks, m->mca, map, fill_want, fill_unit, fill_end, &x, NULL) < 0) {
+			if (!why)
+				why = kb_xasprintf("'%s' cannot be read: the cases of its samples have no modeled "
+						   "cycles", blocks);
+		} else {
+			read++;
+		}
+		kb_symmap_free(map);
+		free(x.vc);
+		free(blocks);
+		free(mapf);
+	}
+	if (read)
+		m->cycles_model = kb_pool_strdup(&m->pool, kb_mca_model(m->mca));
+	if (why)
+		m->cycles_why = kb_pool_strdup(&m->pool, why);
+out:
+	free(why);
+	free(cpu);
+	free(cache);
+}
+
+struct each {
+	struct kb_miss *m;
+	const struct miss_boot *b;
+	void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n);
+	void *ctx;
+};
+
+static int each_want(void *ctx, uint64_t seq)
+{
+	const struct each *x = ctx;
+
+	return region_of(x->b, seq) != NULL;
+}
+
+static void each_unit(void *ctx, uint64_t seq, const struct kb_blocks_unit *u, uint64_t n)
+{
+	const struct each *x = ctx;
+
+	x->fn(x->ctx, x->m->cases.v[region_of(x->b, seq)->c], u, n);
+}
+
+int kb_miss_each_unit(struct kb_miss *m, const char *variant,
+		      void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
+		      void *ctx)
+{
+	int ret = 0;
+
+	for (size_t i = 0; m->mca && i < m->nboots && ret == 0; i++) {
+		struct miss_boot *b = &m->boots[i];
+		char *blocks, *mapf;
+		struct kb_symmap *map;
+		struct each x = { m, b, fn, ctx };
+
+		if (strcmp(b->variant, variant))
+			continue;
+		blocks = boot_file(m, b, "blocks");
+		mapf = boot_file(m, b, "System.map");
+		map = kb_symmap_load(mapf);
+		if (!map || kb_blocks_read(blocks, m->mca, map, each_want, each_unit, NULL, &x, NULL) < 0)
+			ret = -1;
+		kb_symmap_free(map);
+		free(blocks);
+		free(mapf);
+	}
+	return ret;
 }
 
 int kb_miss_read(struct kb_miss *m, const char *run_dir)
@@ -209,8 +496,11 @@ int kb_miss_read(struct kb_miss *m, const char *run_dir)
 			kb_error("'%s': no such file: the run did not use the sim backend, which alone "
 				 "attributes instructions and misses to functions", sim);
 	}
+	if (r == 0 && !m->no_cycles)
+		read_cycles(m, run_dir);
 	kb_names_release(&it.keys);
 	free(it.v);
+	free(it.layout);
 	free(samples);
 	free(sim);
 	return r;
@@ -222,6 +512,11 @@ void kb_miss_release(struct kb_miss *m)
 		free(m->cells[i].keys);
 	free(m->cells);
 	free(m->acc);
+	for (size_t i = 0; i < m->nboots; i++)
+		free(m->boots[i].r);
+	free(m->boots);
+	kb_names_release(&m->boot_keys);
+	kb_mca_free(m->mca);
 	kb_names_release(&m->variants);
 	kb_names_release(&m->cases);
 	kb_names_release(&m->cell_keys);
@@ -251,6 +546,8 @@ static int cmp_row(const void *a, const void *b)
 		return x->d_ins < y->d_ins ? 1 : -1;
 	if (x->d_miss != y->d_miss)
 		return x->d_miss < y->d_miss ? 1 : -1;
+	if (x->d_cyc != y->d_cyc && !isnan(x->d_cyc) && !isnan(y->d_cyc))
+		return x->d_cyc < y->d_cyc ? 1 : -1;
 	return strcmp(x->name, y->name);
 }
 
@@ -276,9 +573,15 @@ int kb_miss_case(const struct kb_miss *m, const char *cas, const char *old, cons
 	out->cas = kb_pool_strdup(p, cas);
 	out->rows = kb_pool_array(p, cl[0]->n + cl[1]->n + 1, sizeof(*out->rows));
 	for (int s = 0; s < 2; s++) {
+		/* modeled cycles only where every line of the cell was priced */
+		int priced = m->cycles_model && cl[s]->priced == cl[s]->lines;
+
 		out->ins_k[s] = cl[s]->insn_k / cl[s]->iters;
 		out->miss_k[s] = cl[s]->miss_k / cl[s]->iters;
 		out->samples[s] = cl[s]->lines;
+		out->iters[s] = cl[s]->iters;
+		out->cyc_k[s] = priced ? cl[s]->cyc_k / cl[s]->iters : NAN;
+		out->cyc_u[s] = priced ? cl[s]->cyc_u / cl[s]->iters : NAN;
 		for (size_t i = 0; i < cl[s]->n; i++) {
 			const struct acc *a = &m->acc[cl[s]->keys[i]];
 			size_t before = names.n;
@@ -293,12 +596,19 @@ int kb_miss_case(const struct kb_miss *m, const char *cas, const char *old, cons
 			}
 			r->ins[s] = a->insn / cl[s]->iters;
 			r->miss[s] = a->miss / cl[s]->iters;
+			r->cyc[s] = a->cyc / cl[s]->iters;
 			out->attributed_ins[s] += r->ins[s];
 		}
 	}
 	for (size_t i = 0; i < out->n; i++) {
-		out->rows[i].d_ins = out->rows[i].ins[1] - out->rows[i].ins[0];
-		out->rows[i].d_miss = out->rows[i].miss[1] - out->rows[i].miss[0];
+		struct kb_miss_row *r = &out->rows[i];
+
+		for (int s = 0; s < 2; s++)
+			if (isnan(out->cyc_k[s]))
+				r->cyc[s] = NAN;
+		r->d_ins = r->ins[1] - r->ins[0];
+		r->d_miss = r->miss[1] - r->miss[0];
+		r->d_cyc = r->cyc[1] - r->cyc[0];
 	}
 	qsort(out->rows, out->n, sizeof(*out->rows), cmp_row);
 	kb_names_release(&names);
@@ -316,13 +626,26 @@ static void size_cell(FILE *f, long long s)
 
 static int shown(const struct kb_miss_row *r, double min)
 {
-	return fabs(r->d_ins) > min || fabs(r->d_miss) > min;
+	return fabs(r->d_ins) > min || fabs(r->d_miss) > min || fabs(r->d_cyc) > min;
+}
+
+static void cyc_cell(FILE *f, double c, int sign)
+{
+	if (isnan(c))
+		fprintf(f, " %10s", "-");
+	else if (sign)
+		fprintf(f, " %+10.1f", c);
+	else
+		fprintf(f, " %10.1f", c);
 }
 
 static void print_row(FILE *f, const struct kb_miss_row *r)
 {
 	fprintf(f, "%-40s %10.1f %10.1f %+10.1f %9.2f %9.2f %+9.2f", r->name, r->ins[0], r->ins[1], r->d_ins,
 		r->miss[0], r->miss[1], r->d_miss);
+	cyc_cell(f, r->cyc[0], 0);
+	cyc_cell(f, r->cyc[1], 0);
+	cyc_cell(f, r->d_cyc, 1);
 	size_cell(f, r->size[0]);
 	size_cell(f, r->size[1]);
 	if (r->size[0] >= 0 && r->size[1] >= 0)
@@ -332,7 +655,7 @@ static void print_row(FILE *f, const struct kb_miss_row *r)
 }
 
 void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const char *new,
-		   double min, size_t top)
+		   double min, size_t top, const char *cycles_model)
 {
 	size_t add = 0, rem = 0, grow = 0, shrink = 0, n_up = 0, n_down = 0, shown_down = 0;
 	double up = 0, down = 0;
@@ -355,6 +678,13 @@ void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const
 	fprintf(f, "kernel instructions %.1f -> %.1f (%+.1f), L1i misses %.2f -> %.2f (%+.2f)\n",
 		c->ins_k[0], c->ins_k[1], c->ins_k[1] - c->ins_k[0], c->miss_k[0], c->miss_k[1],
 		c->miss_k[1] - c->miss_k[0]);
+	if (!isnan(c->cyc_k[0]) && !isnan(c->cyc_k[1]))
+		fprintf(f, "kernel cycles %.1f -> %.1f (%+.1f), modeled: block costs by %s, no cache misses "
+			"or branch mispredictions (user blocks %.1f -> %.1f)\n", c->cyc_k[0], c->cyc_k[1],
+			c->cyc_k[1] - c->cyc_k[0], cycles_model, c->cyc_u[0], c->cyc_u[1]);
+	else
+		fprintf(f, "kernel cycles: not modeled (%s)\n",
+			cycles_model ? "blocks files of some samples missing" : "no block costs");
 	if (fabs(c->attributed_ins[0] - c->ins_k[0]) < 0.05 && fabs(c->attributed_ins[1] - c->ins_k[1]) < 0.05)
 		fprintf(f, "every kernel instruction attributed ([kernel]: outside System.map's functions)\n");
 	else
@@ -362,8 +692,9 @@ void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const
 			c->attributed_ins[0], c->attributed_ins[1]);
 	fprintf(f, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %.1f/%.1f (%+.1f)\n", add, rem, grow,
 		shrink, up, down, up + down);
-	fprintf(f, "%-40s %10s %10s %10s %9s %9s %9s %9s %9s %9s\n", "Function", "ins old", "ins new",
-		"delta", "miss old", "miss new", "delta", "size old", "size new", "delta");
+	fprintf(f, "%-40s %10s %10s %10s %9s %9s %9s %10s %10s %10s %9s %9s %9s\n", "Function", "ins old",
+		"ins new", "delta", "miss old", "miss new", "delta", "cyc old", "cyc new", "delta", "size old",
+		"size new", "delta");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct kb_miss_row *r = &c->rows[i];
 

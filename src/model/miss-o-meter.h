@@ -9,12 +9,19 @@
  * attribution by System.map, sim.jsonl, over the iterations of the same
  * samples in samples.jsonl), beside the function's size change as the
  * kernel's scripts/bloat-o-meter gives it (its names: "foo.isra.0" is
- * "foo.isra", same-named statics summed).  Simulated figures.
+ * "foo.isra", same-named statics summed).  Simulated figures; and beside
+ * them each function's modeled cycles per operation: the blocks the plugin
+ * counted in each sample's region (boots/<variant>-<n>.blocks), each
+ * priced by LLVM's machine model (mca.h: llvm-mca's steady state for a
+ * named CPU, block costs only, no cache misses, no branch mispredictions),
+ * times its executions, to the function that holds the block's first
+ * instruction in System.map of the boot's build (blocks.h).
  */
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "blocks.h"
 #include "bloat.h"
 #include "names.h"
 #include "pool.h"
@@ -25,6 +32,7 @@ struct kb_miss_row {
 	double ins[2], miss[2];		/* 0 where it did not run */
 	long long size[2];		/* bytes; -1 where the variant has no such function */
 	double d_ins, d_miss;		/* new - old */
+	double cyc[2], d_cyc;		/* modeled cycles; NAN where the run has none */
 };
 
 /* One case: its functions, and what the attribution leaves over. */
@@ -35,7 +43,28 @@ struct kb_miss_case {
 	double ins_k[2], miss_k[2];	/* the regions' kernel totals per operation */
 	double attributed_ins[2];	/* the sum over functions ("[kernel]" too) */
 	long long samples[2];		/* sim.jsonl lines matched to a sample */
+	double iters[2];		/* their iterations */
+	double cyc_k[2], cyc_u[2];	/* modeled cycles of kernel and user blocks; NAN: none */
 };
+
+/* A function whose modeled cycles per operation grow while its simulated
+ * instructions do not (fewer or as many), in the case where they grow
+ * most (kb_miss_cycles_top). */
+struct kb_miss_cyc {
+	const char *name, *cas;
+	double ins[2], cyc[2];		/* per operation, old and new */
+	double d_ins, d_cyc;
+	size_t cases;			/* the cases in which it does so */
+	/* The mnemonic ("divl", "rep movsl") that explains at least half of
+	 * d_cyc, or NULL: of those whose executions per operation grew, the
+	 * one whose removal from the function's blocks takes away the most
+	 * cycles (llvm-mca pricing the blocks without it), new minus old. */
+	const char *why;
+	double why_n, why_cyc;		/* its executions' change, its cycles' */
+};
+#define KB_MISS_TOP_CYC	10
+
+struct miss_boot;
 
 /* All of one run directory's per-function figures, read once. */
 struct kb_miss {
@@ -50,6 +79,18 @@ struct kb_miss {
 	long unmatched;				/* sim.jsonl lines with no sample */
 	long names;				/* lines and functions left out for their names */
 	long torn;
+
+	/* modeled cycles: set before kb_miss_read */
+	const char *cpu;			/* NULL: the run's [run] sim_cpu, else skylake */
+	int no_cycles;				/* none at all */
+	/* and what it found */
+	const char *cycles_model;		/* "LLVM 14.0.6 llvm-mca, -mcpu=skylake"; NULL: none */
+	const char *cycles_why;			/* NULL, or why some or all are missing */
+	struct kb_mca *mca;
+	const char *run_dir;
+	struct miss_boot *boots;		/* the blocks files of the samples' boots */
+	size_t nboots;
+	struct kb_names boot_keys;		/* "variant\tvboot" */
 };
 
 /* Read samples.jsonl (iterations) and sim.jsonl of run_dir.  0, or a
@@ -66,9 +107,25 @@ int kb_miss_case(const struct kb_miss *m, const char *cas, const char *old, cons
 		 struct kb_miss_case *out);
 
 /* bloat-o-meter's layout: a summary line, then one line per function whose
- * instructions or misses per operation changed by at least min (all when
- * top is 0, else the top ones by change, each way). */
+ * instructions, misses or modeled cycles per operation changed by more than
+ * min (all when top is 0, else the top ones by change, each way). */
 void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const char *new,
-		   double min, size_t top);
+		   double min, size_t top, const char *cycles_model);
+
+/* The top functions (at most top) whose modeled cycles per operation grow
+ * from old to new while their instructions do not, over every case, each
+ * once, in the case where its cycles grow most; largest growth first, each
+ * with the instruction that explains it where one does (a few small
+ * llvm-mc and llvm-mca calls, cached).  *out in p.  0 (*n may be 0, and is
+ * where the run has no modeled cycles), or -1 after a message. */
+int kb_miss_cycles_top(struct kb_miss *m, const char *old, const char *new, size_t top,
+		       struct kb_pool *p, struct kb_miss_cyc **out, size_t *n);
+/* For miss-cycles.c: every unit of the blocks of variant's samples, read
+ * again, with the case of its region.  0, or -1 after a message. */
+int kb_miss_each_unit(struct kb_miss *m, const char *variant,
+		      void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
+		      void *ctx);
+void kb_miss_cycles_print(FILE *f, const struct kb_miss_cyc *c, size_t n, const char *old, const char *new,
+			  const char *cycles_model);
 
 #endif

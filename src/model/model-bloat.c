@@ -322,6 +322,11 @@ static void miss_figures(struct kb_model *m, const char *run_dir, const struct k
 	if (ok[m->baseline])
 		tab[0] = kb_bloat_merged(&syms[m->baseline], KB_BLOAT_FUNC, &ntab[0], &total);
 	m->miss = kb_pool_array(&m->pool, (m->nv - 1) * m->nc + 1, sizeof(*m->miss));
+	m->cyc = kb_pool_array(&m->pool, m->nv, sizeof(*m->cyc));
+	if (x.cycles_model)
+		m->cycles_model = kb_pool_strdup(&m->pool, x.cycles_model);
+	if (x.cycles_why)
+		m->cycles_why = kb_pool_strdup(&m->pool, x.cycles_why);
 	for (size_t v = 0; v < m->nv; v++) {
 		if (v == m->baseline)
 			continue;
@@ -334,13 +339,27 @@ static void miss_figures(struct kb_model *m, const char *run_dir, const struct k
 			if (kb_miss_case(&x, m->cases[c], m->variants[m->baseline].name, m->variants[v].name,
 					 tab[0], ntab[0], tab[1], ntab[1], &tmp, &mc) == 0) {
 				*o = (struct kb_miss_model){ m->cases[c], v, { mc.ins_k[0], mc.ins_k[1] },
-							     { mc.miss_k[0], mc.miss_k[1] }, 0, NULL, 0 };
+							     { mc.miss_k[0], mc.miss_k[1] },
+							     { mc.cyc_k[0], mc.cyc_k[1] }, m->cycles_model,
+							     0, NULL, 0 };
 				miss_pick(m, &mc, o);
 				m->nmiss++;
 			}
 			kb_pool_release(&tmp);
 		}
 		free(tab[1]);
+		/* over every case: cycles that grow where instructions do not */
+		if (m->cycles_model) {
+			struct kb_cyc_model *cm = &m->cyc[m->ncyc];
+			struct kb_miss_cyc *rows;
+
+			if (kb_miss_cycles_top(&x, m->variants[m->baseline].name, m->variants[v].name,
+					       KB_MISS_TOP_CYC, &m->pool, &rows, &cm->n) == 0 && cm->n) {
+				cm->variant = v;
+				cm->rows = rows;
+				m->ncyc++;
+			}
+		}
 	}
 	free(tab[0]);
 out:

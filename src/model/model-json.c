@@ -289,15 +289,36 @@ static json_t *miss(const struct kb_model *m, const void *x)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct kb_miss_row *r = &c->rows[i];
 
-		json_array_append_new(rows, json_pack("{s:s,s:[f,f],s:[f,f],s:[o,o]}", "name", r->name,
+		json_array_append_new(rows, json_pack("{s:s,s:[f,f],s:[f,f],s:[o,o],s:[o,o]}", "name", r->name,
 						      "ins", r->ins[0], r->ins[1], "miss", r->miss[0], r->miss[1],
 						      "size", r->size[0] < 0 ? json_null() : json_integer(r->size[0]),
-						      r->size[1] < 0 ? json_null() : json_integer(r->size[1])));
+						      r->size[1] < 0 ? json_null() : json_integer(r->size[1]),
+						      "cycles", num(r->cyc[0]), num(r->cyc[1])));
 	}
-	return json_pack("{s:s,s:s,s:[f,f],s:[f,f],s:I,s:o}", "case", c->cas,
+	return json_pack("{s:s,s:s,s:[f,f],s:[f,f],s:[o,o],s:I,s:o}", "case", c->cas,
 			 "variant", m->variants[c->variant].name, "ins_k", c->ins_k[0], c->ins_k[1],
-			 "miss_k", c->miss_k[0], c->miss_k[1], "changed", (json_int_t)c->changed,
-			 "functions", rows);
+			 "miss_k", c->miss_k[0], c->miss_k[1], "cycles_k", num(c->cyc_k[0]), num(c->cyc_k[1]),
+			 "changed", (json_int_t)c->changed, "functions", rows);
+}
+
+/* The functions whose modeled cycles grow while their instructions do not. */
+static json_t *cyc(const struct kb_model *m, const void *x)
+{
+	const struct kb_cyc_model *c = x;
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct kb_miss_cyc *r = &c->rows[i];
+
+		json_array_append_new(rows, json_pack("{s:s,s:s,s:[f,f],s:[f,f],s:I,s:o}", "function", r->name,
+						      "case", r->cas, "ins", r->ins[0], r->ins[1], "cycles",
+						      r->cyc[0], r->cyc[1], "cases", (json_int_t)r->cases, "because",
+						      r->why ? json_pack("{s:s,s:f,s:f}", "instruction", r->why,
+									 "executed", r->why_n, "cycles",
+									 r->why_cyc) : json_null()));
+	}
+	return json_pack("{s:s,s:s,s:o}", "variant", m->variants[c->variant].name, "against",
+			 m->variants[m->baseline].name, "functions", rows);
 }
 
 static int dropped_any(const struct kb_model_dropped *d)
@@ -415,6 +436,15 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "bloat", ARRAY_OF(bloat, m->bloat, m->nbloat));
 	json_object_set_new(o, "executed_text", ARRAY_OF(exec_row, m->exec, m->nexec));
 	json_object_set_new(o, "miss_o_meter", ARRAY_OF(miss, m->miss, m->nmiss));
+	/* modeled cycles per function: only where the run has them */
+	if (m->cycles_model || m->cycles_why)
+		json_object_set_new(o, "function_cycles",
+				    json_pack("{s:o,s:o,s:s,s:o}", "model",
+					      m->cycles_model ? json_string(m->cycles_model) : json_null(), "why",
+					      m->cycles_why ? json_string(m->cycles_why) : json_null(), "rule",
+					      "modeled cycles per operation grow, simulated instructions do not (as many "
+					      "or fewer); each function in the case where its cycles grow most",
+					      "cycles_grow_instructions_not", ARRAY_OF(cyc, m->cyc, m->ncyc)));
 	if (m->boot_timing)
 		json_object_set_new(o, "boot_timing", model(m->boot_timing, 1));
 	return o;

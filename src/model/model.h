@@ -446,8 +446,20 @@ struct kb_miss_model {
 	const char *cas;
 	size_t variant;
 	double ins_k[2], miss_k[2];	/* per operation: the baseline's, the variant's */
+	double cyc_k[2];		/* modeled cycles of the kernel's blocks; NAN: none */
+	const char *cycles_model;	/* the rows' cyc: "LLVM ... -mcpu=skylake", or NULL */
 	size_t changed;			/* functions whose figures changed */
 	const struct kb_miss_row *rows;	/* the largest changes, growers first */
+	size_t n;
+};
+
+/* The functions whose modeled cycles per operation grow while their
+ * instructions do not (miss-o-meter.h, kb_miss_cycles_top): one variant
+ * against the baseline, over every case. */
+struct kb_miss_cyc;
+struct kb_cyc_model {
+	size_t variant;
+	const struct kb_miss_cyc *rows;	/* largest growth first */
 	size_t n;
 };
 
@@ -536,6 +548,10 @@ struct kb_model {
 	size_t nexec;
 	struct kb_miss_model *miss;	/* per variant off the baseline, then case */
 	size_t nmiss;
+	const char *cycles_model;	/* the miss-o-meter's modeled cycles, or NULL */
+	const char *cycles_why;		/* NULL, or why some or all are missing */
+	struct kb_cyc_model *cyc;	/* per variant off the baseline */
+	size_t ncyc;
 
 	struct kb_model *boot_timing;	/* whole boots (hyperfine), or NULL */
 	struct kb_timing *timing;	/* in boot_timing: timing.jsonl */

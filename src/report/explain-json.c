@@ -81,6 +81,9 @@ static json_t *functions_json(const struct kb_miss_model *mm)
 		json_object_set_new(o, "l1i_misses", json_pack("[ff]", r->miss[0], r->miss[1]));
 		json_object_set_new(o, "size", json_pack("[II]", (json_int_t)r->size[0],
 							 (json_int_t)r->size[1]));
+		if (mm->cycles_model)	/* modeled, as "cycles_model" says */
+			json_object_set_new(o, "cycles", json_pack("[oo]", kb_model_json_num(r->cyc[0]),
+								  kb_model_json_num(r->cyc[1])));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -114,6 +117,9 @@ static json_t *explain_json(const struct kb_explain *x)
 			json_object_set_new(jc, xc->tables[i].metric, table_json(x, &xc->tables[i]));
 		if (x->by == KB_EXPLAIN_BY_CODE)
 			json_object_set_new(jc, "functions", functions_json(xc->functions));
+		if (x->by == KB_EXPLAIN_BY_CODE && xc->functions && xc->functions->cycles_model)
+			json_object_set_new(jc, "functions_cycles_model",
+					    json_string(xc->functions->cycles_model));
 		json_array_append_new(cases, jc);
 	}
 	json_object_set_new(out, "cases", cases);

@@ -203,14 +203,18 @@ static void table(struct kb_doc *d, const struct kb_explain *x, const struct kb_
 static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
 {
 	struct kb_doc_table *t;
+	struct kb_inline *in;
 
 	if (!mm || !mm->n)
 		return;
-	kb_doc_fmt(kb_doc_heading(d, 4), "functions behind B's change (miss-o-meter, simulated)");
-	t = kb_doc_table(d, 5);
+	kb_doc_fmt(kb_doc_heading(d, 4), "functions behind B's change (miss-o-meter, simulated%s)",
+		   mm->cycles_model ? "; cycles modeled" : "");
+	t = kb_doc_table(d, mm->cycles_model ? 6 : 5);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "function");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "instructions/op A → B");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "L1i misses/op A → B");
+	if (mm->cycles_model)
+		kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "cycles/op A → B (modeled)");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "size Δ (bytes)");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "Δ instructions/op");
 	for (size_t k = 0; k < mm->n; k++) {
@@ -219,15 +223,26 @@ static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
 		kb_doc_code(kb_doc_td(t), r->name);
 		kb_doc_fmt(kb_doc_td(t), "%.1f → %.1f", r->ins[0], r->ins[1]);
 		kb_doc_fmt(kb_doc_td(t), "%.3f → %.3f", r->miss[0], r->miss[1]);
+		if (mm->cycles_model && isfinite(r->cyc[0]) && isfinite(r->cyc[1]))
+			kb_doc_fmt(kb_doc_td(t), "%.1f → %.1f", r->cyc[0], r->cyc[1]);
+		else if (mm->cycles_model)
+			kb_doc_fmt(kb_doc_td(t), "n/a");
 		if (r->size[0] >= 0 && r->size[1] >= 0)
 			kb_doc_fmt(kb_doc_td(t), "%+lld", r->size[1] - r->size[0]);
 		else
 			kb_doc_fmt(kb_doc_td(t), "%s", r->size[0] < 0 ? "new" : "gone");
 		kb_doc_fmt(kb_doc_td(t), "%+.1f", r->d_ins);
 	}
-	kb_doc_fmt(kb_doc_para(d), "Per operation, summed over the samples' regions of sim.jsonl; "
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Per operation, summed over the samples' regions of sim.jsonl; "
 		   "the %zu functions whose instructions or misses changed most (of %zu that changed); "
 		   "every one: kbench miss-o-meter RUN_DIR.", mm->n, mm->changed);
+	if (mm->cycles_model) {
+		kb_doc_fmt(in, " Cycles are modeled: each block the sim plugin counted, priced by ");
+		kb_doc_str(in, mm->cycles_model);
+		kb_doc_fmt(in, ", times its executions, to the function holding its first instruction; no "
+			   "cache misses, no branch mispredictions.");
+	}
 }
 
 static void title(struct kb_doc *d, const struct kb_explain *x)

@@ -77,6 +77,11 @@ int kb_report_write_term(const char *run_dir, const struct kb_model_opts *o, FIL
 
 /* Every section of the report, in order, into d (report-sections.c). */
 void kb_report_document(struct kb_doc *d, const struct kb_model *m);
+/* The functions whose modeled cycles grow while their instructions do not
+ * (report-cycles.c): a section of Details, after the miss-o-meter's, where
+ * present says the run has it (a sim run's miss-o-meter). */
+int kb_report_cycles_present(const struct kb_model *m);
+void kb_report_cycles_section(struct kb_doc *d, const struct kb_model *m);
 /* The plots, figures that only report.html shows (report-plots.c). */
 void kb_report_plot_size(struct kb_doc *d, const struct kb_model *m);
 void kb_report_plot_cost(struct kb_doc *d, const struct kb_model *m);

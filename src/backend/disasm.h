@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KB_DISASM_H
+#define KB_DISASM_H
+
+/*
+ * The instructions of blocks of i386 code, as LLVM's disassembler reads
+ * them (llvm-mc --disassemble --show-encoding, one call for many blocks):
+ * each one's mnemonic with its prefix ("divl", "rep movsl", "lock incl")
+ * and where its bytes lie in the block, so that a block can be priced
+ * again without some of them (mca.h prices bytes).
+ */
+
+#include <stddef.h>
+
+struct kb_insn {
+	const char *mnemonic;
+	unsigned off, len;	/* its bytes in the block */
+};
+
+/* For each block hex[i] (lowercase hex) that llvm-mc reads whole, its
+ * instructions in order: fn(ctx, i, insns, n).  A block it cannot read to
+ * its last byte (an instruction cut short) is left out.  0, or -1 after a
+ * message (no llvm-mc: it names Debian's package). */
+int kb_disasm_blocks(const char *const *hex, size_t n,
+		     void (*fn)(void *ctx, size_t i, const struct kb_insn *insns, size_t ninsns), void *ctx);
+
+#endif
