@@ -24,18 +24,15 @@ void kb_report_cycles_section(struct kb_doc *d, const struct kb_model *m)
 		kb_doc_fmt(in, ".");
 		return;
 	}
-	kb_doc_fmt(in, "Per variant against ");
+	kb_doc_fmt(in, "Against ");
 	kb_doc_code(in, m->baseline_name);
-	kb_doc_fmt(in, ", the %d kernel functions whose modeled cycles per operation grow most while their "
-		   "simulated instructions do not (as many or fewer), each in the case where its cycles grow "
-		   "most (\"cases\": in how many cases it does so). Cycles are modeled: each block of code the "
-		   "sim plugin counted, priced by ", KB_MISS_TOP_CYC);
+	kb_doc_fmt(in, ", the %d functions whose cycles per operation grow most while their "
+		   "instructions do not, each in its case of largest growth (\"cases\": how many cases it "
+		   "grows in). Cycles modeled: each block the sim plugin counted, priced by ", KB_MISS_TOP_CYC);
 	kb_doc_str(in, m->cycles_model);
-	kb_doc_fmt(in, " (steady-state cycles per execution), times its executions, to the function that "
-		   "holds its first instruction; no branch mispredictions, no data-cache misses, no L1i misses. "
-		   "Instructions are simulated (counted). \"Because\": the instruction whose executions grew and "
-		   "without which the function's blocks, priced again, lose at least half of the growth; none "
-		   "where no one instruction does. Every function and case: ");
+	kb_doc_fmt(in, ", times its executions, to the function of its first instruction; no branch "
+		   "mispredictions or cache misses. \"Because\": the instruction without which the growth "
+		   "halves, priced again. Every function: ");
 	kb_doc_code(in, "kbench miss-o-meter RUN_DIR");
 	kb_doc_fmt(in, ".");
 	if (m->cycles_why) {

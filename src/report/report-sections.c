@@ -1280,7 +1280,8 @@ static void text_size(struct kb_doc *d, const struct kb_model *m)
 }
 
 /* The symbol-level part of the size section: bloat-o-meter's counts
- * against the baseline, the top growers and shrinkers, the full list. */
+ * against the baseline, the full list, and (report.html) the top growers
+ * and shrinkers. */
 static void symbols(struct kb_doc *d, const struct kb_model *m)
 {
 	const char *base = m->baseline_name;
@@ -1332,6 +1333,7 @@ static void symbols(struct kb_doc *d, const struct kb_model *m)
 			kb_doc_fmt(in, "): ");
 			kb_doc_link(in, b->full_path, b->full_path);
 		}
+		kb_doc_html_only(d, 1);	/* report.md links the full list above */
 		for (int k = 0; k < 2; k++) {
 			const struct kb_bloat_change *ch = k ? b->shrinkers : b->growers;
 			size_t n = k ? b->n_shrinkers : b->n_growers;
@@ -1361,6 +1363,7 @@ static void symbols(struct kb_doc *d, const struct kb_model *m)
 					td(t, "%s", "");
 			}
 		}
+		kb_doc_html_only(d, 0);
 	}
 }
 
@@ -1376,9 +1379,10 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 		   "Does the shrink land in the code that runs?  Executed text is the sim backend's dynamic "
 		   "kernel footprint: the distinct bytes of kernel text executed in a measured region.  "
 		   "Beside it, the size of the functions that ran (their whole symbols, as bloat-o-meter "
-		   "names them: same-named statics summed).  Medians over the samples (sim.jsonl); "
-		   "simulated, not measured.");
-	t = kb_doc_table_heads(d, "case|variant|>text|>executed text|>vs {0}|>executed / text|"
+		   "names them: same-named statics summed); executed / text is a share of the "
+		   "variant's text (Text size).  Medians over the samples (sim.jsonl); simulated, not "
+		   "measured.");
+	t = kb_doc_table_heads(d, "case|variant|>executed text|>vs {0}|>executed / text|"
 			       ">functions that ran|>vs {0}|>samples", WORDS(d, m, NULL));
 	for (size_t i = 0; i < m->nexec; i++) {
 		const struct kb_exec_row *r = &m->exec[i];
@@ -1386,10 +1390,6 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 
 		td_str(t, r->cas);
 		td_str(t, v->name);
-		if (v->has_size)
-			td(t, "%lld", v->text);
-		else
-			td(t, "n/a");
 		td(t, "%.0f", r->executed);
 		td(t, "%s", kb_report_pct(r->executed_change).s);
 		if (isfinite(r->executed_share))
