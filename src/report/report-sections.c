@@ -1679,6 +1679,32 @@ static void variants(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
+/* What the guest's architecture ([kernel] arch) changes in what was
+ * measured: the calling convention and the system call entry. */
+static void guest_arch(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_inline *in = kb_doc_para(d);
+
+	if (!strcmp(m->kernel.arch, "i386"))
+		kb_doc_fmt(in, "i386: the kernel takes its first three arguments in registers "
+			   "(-mregparm=3), user code all of them on the stack; a system call enters by int "
+			   "0x80 (entry_INT80_32) or sysenter (entry_SYSENTER_32, through the vDSO). On "
+			   "x86_64 (arch = x86_64) both pass six in registers and enter by syscall: other "
+			   "figures.");
+	else
+		kb_doc_fmt(in, "x86_64: kernel and user code take six integer arguments in registers (the "
+			   "ABI, no -mregparm), 16 registers, 8-byte pointers, REX prefixes; a system call "
+			   "enters by syscall (entry_SYSCALL_64). On i386 (arch = i386) the kernel takes three "
+			   "in registers and enters by int 0x80 or sysenter: other figures.");
+}
+
+static int has_arch(const struct kb_model *m)
+{
+	const char *a = m->kernel.arch;
+
+	return a && (!strcmp(a, "i386") || !strcmp(a, "x86_64"));
+}
+
 static void footer(struct kb_doc *d, const struct kb_model *m)
 {
 	(void)m;
@@ -1733,6 +1759,7 @@ static const struct {
 	{ "Size against cost", "size-against-cost", has_correlation, correlation },
 	{ "Boots", "boots", always, boots },
 	{ "Variants", "variants", always, variants },
+	{ "Guest architecture", "guest-architecture", has_arch, guest_arch },
 };
 
 /* The answer, one paragraph per variant, then the way to the rest. */
