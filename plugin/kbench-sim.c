@@ -44,7 +44,7 @@
  * there, never when a block runs.
  *
  * Usage: -plugin file=kbench-sim.so,out=FILE[,l1i=SIZE:WAYS:LINE]
- *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=0xc0000000]
+ *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=HEX]
  *        [,mode=full|markers][,vl=K][,vl_seed=N][,vl_place=pad|shuffle][,vl_pads=N]
  *        [,vl_file=FILE][,vl_dump=FILE][,blocks=FILE]
  * mode=markers only times the regions (host wall clock): the reference for
@@ -281,8 +281,9 @@ struct fp_page {
 	uint8_t lines[4096 / 16 / 8];	/* lines of 16 bytes or more */
 	uint8_t bytes[4096 / 8];
 };
-static struct fp_page **fp_pages;	/* (addr - page_offset) >> 12 */
+static struct fp_page **fp_pages;	/* (addr - fp_base) >> 12 */
 static size_t fp_n;
+static uint64_t fp_base;
 
 static unsigned mark_bits(uint8_t *map, unsigned from, unsigned to)
 {
@@ -302,7 +303,7 @@ static unsigned mark_bits(uint8_t *map, unsigned from, unsigned to)
 static void footprint(uint64_t start, uint64_t end)
 {
 	while (start < end) {
-		uint64_t pg = (start - cfg.page_offset) >> 12, pend = ((start >> 12) + 1) << 12;
+		uint64_t pg = (start - fp_base) >> 12, pend = ((start >> 12) + 1) << 12;
 		uint64_t stop = end < pend ? end : pend;
 		unsigned off = (unsigned)(start & 4095), lim = (unsigned)(stop - (start & ~4095ull));
 		struct fp_page *p;
@@ -1395,6 +1396,7 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 					 int argc, char **argv)
 {
 	const char *out = NULL, *map = NULL, *blocks = NULL;
+	int page_offset_given = 0;
 
 	if (info->version.cur < KB_QEMU_PLUGIN_API || info->version.min > KB_QEMU_PLUGIN_API) {
 		fprintf(stderr, NAME ": built for QEMU plugin API %d, but this QEMU offers %d to %d: "
@@ -1430,7 +1432,7 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		else if (k == 2 && !strncmp(a, "l2", k))
 			bad = parse_geometry(v, &cfg.l2_size, &cfg.l2_ways, &cfg.l2_line);
 		else if (k == 11 && !strncmp(a, "page_offset", k))
-			bad = sscanf(v, "%" SCNx64, &cfg.page_offset) != 1;
+			bad = sscanf(v, "%" SCNx64, &cfg.page_offset) != 1 || !(page_offset_given = 1);
 		else if (k == 4 && !strncmp(a, "mode", k) && (!strcmp(v, "full") || !strcmp(v, "markers")))
 			cfg.markers_only = !strcmp(v, "markers");
 		else if (k == 2 && !strncmp(a, "vl", k))
@@ -1464,6 +1466,10 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		fprintf(stderr, NAME ": needs out=FILE\n");
 		return -1;
 	}
+	/* Where kernel addresses start: i386's 3G/1G split (PAGE_OFFSET), or
+	 * x86_64's upper canonical half, which holds all kernel mappings. */
+	if (!page_offset_given && !strcmp(info->target_name, "x86_64"))
+		cfg.page_offset = KB_SIM_PAGE_OFFSET_X86_64;
 	if (!cfg.system)
 		cfg.page_offset = UINT64_MAX;	/* user mode: everything is user code */
 	if (kb_cache_init(&l1, cfg.l1_size, cfg.l1_ways, cfg.l1_line) < 0 ||
@@ -1487,8 +1493,19 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	f_miss = calloc(n_funcs, sizeof(*f_miss));
 	s_insn = calloc(n_funcs, sizeof(*s_insn));
 	s_miss = calloc(n_funcs, sizeof(*s_miss));
+	/* The footprint's pages: i386's from page_offset to 4 GiB; x86_64's the
+	 * kernel image mapping, its top 2 GiB (__START_KERNEL_map), where the
+	 * kernel's code runs (code elsewhere is not counted). */
 	if (cfg.page_offset < UINT64_MAX) {
-		fp_n = (size_t)((((uint64_t)1 << 32) - cfg.page_offset) >> 12);
+		fp_base = cfg.page_offset;
+		if (!strcmp(info->target_name, "x86_64") && fp_base < KB_SIM_KERNEL_MAP_X86_64)
+			fp_base = KB_SIM_KERNEL_MAP_X86_64;
+		if (strcmp(info->target_name, "x86_64") && fp_base >= (uint64_t)1 << 32) {
+			fprintf(stderr, NAME ": page_offset=0x%" PRIx64 " is above i386's 4 GiB\n",
+				cfg.page_offset);
+			return -1;
+		}
+		fp_n = (size_t)(((strcmp(info->target_name, "x86_64") ? (uint64_t)1 << 32 : 0) - fp_base) >> 12);
 		fp_pages = calloc(fp_n, sizeof(*fp_pages));
 	}
 	if (!f_insn || !f_miss || !s_insn || !s_miss || (fp_n && !fp_pages)) {

@@ -76,6 +76,10 @@ enum kb_sim_vl_counter {
 	KB_SIM_VL_NCOUNTERS
 };
 
+/* x86_64 guests: kernel addresses are the upper canonical half; the kernel
+ * image (its code) is mapped in the top 2 GiB (__START_KERNEL_map). */
+#define KB_SIM_PAGE_OFFSET_X86_64	0xffff800000000000ull
+#define KB_SIM_KERNEL_MAP_X86_64	0xffffffff80000000ull
 #define KB_SIM_VL_MAX	64	/* virtual layouts in one run, at most */
 #define KB_SIM_VL_ALIGN	16	/* a moved function keeps its alignment, this at most */
 

@@ -68,6 +68,17 @@ perf_agrees "host PMU verdict agrees with perf stat" .host_pmu.usable instructio
 perf_agrees "software events verdict (host-sw) agrees with perf stat" .host_sw \
 	task-clock,page-faults,context-switches '^[0-9.]+,[^,]*,page-faults'
 
+# per guest architecture (issue 26): each one's QEMU, its version, TCG usable
+for arch in i386 x86_64; do
+	check "arches: $arch with qemu-system-$arch, its version, TCG usable, a KVM verdict" \
+		jq_true "$d/probe.json" ".arches | map(select(.arch == \"$arch\")) | length == 1 and
+			(.[0].qemu | test(\"qemu-system-$arch\$\")) and
+			.[0].version == \"$(qemu-system-$arch --version | head -n 1)\" and .[0].tcg.usable == true and
+			(.[0].kvm.why | length > 0)"
+done
 "$KBENCH" probe --no-kvm > "$d/human" 2>&1
 check "human-readable probe names the accelerators" grep -q '^kvm usable: *not probed' "$d/human"
+check "human-readable probe: a line per guest architecture" sh -c \
+	"grep -q '^arch i386 .*qemu-system-i386: QEMU.*tcg yes' '$d/human' &&
+	 grep -q '^arch x86_64 .*qemu-system-x86_64: QEMU.*tcg yes' '$d/human'"
 test_done

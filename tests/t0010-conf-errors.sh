@@ -110,4 +110,7 @@ check "--help-config documents every section" \
 
 "$KBENCH" frobnicate > /dev/null 2>&1
 check "unknown command: exit 2" test $? -eq 2
+# [kernel] arch: i386 or x86_64 (issue 26), nothing else
+expect_error archarm 3 "'arch': 'arm64' is not one of: i386, x86_64" '[run]\n[kernel]\narch = arm64\n[variant a]\n'
+expect_taken archx86_64 4 "arch = x86_64 is taken" '[kernel]\narch = x86_64\n[run]\nboots = 0\n[variant a]\n'
 test_done

@@ -65,7 +65,8 @@ static long first_id(const struct kb_backend_stage *st, const struct hf_opts *o,
 static long stage(void *priv, const struct kb_backend_stage *st)
 {
 	const struct hf_opts *o = priv;
-	struct kb_boottime_params p = { o->runs, o->warmup, st->timeout, st->memory };
+	struct kb_boottime_params p = { o->runs, o->warmup, st->timeout, st->memory,
+					st->arch ? st->arch : "i386" };
 	json_t *done = kb_boottime_done(st->store);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t *order = kb_xcalloc(st->n + 1, sizeof(*order)), n = 0, ndrop = 0;

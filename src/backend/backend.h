@@ -49,6 +49,7 @@ enum {
 /* What a backend is told when a run chooses its backends. */
 struct kb_backend_env {
 	const char *qemu;
+	const char *arch;		/* the guest's: "i386" or "x86_64" ([kernel] arch) */
 	enum kb_accel accel;		/* KVM or TCG, chosen before any backend */
 	const char *want_primary;	/* [run] backend: "auto" or a primary's name */
 	const char *want_host;		/* [run] host_counters: auto, off, hardware, software */
@@ -90,6 +91,7 @@ struct kb_backend_stage {
 	unsigned long long seed;
 	long timeout, memory;
 	int resume;
+	const char *arch;		/* the guest's ([kernel] arch) */
 };
 
 /* How the report names and qualifies a metric. */

@@ -142,6 +142,7 @@ int kb_boottime_variant(const struct kb_boottime_params *conf, struct kb_store *
 	fputs("boot-check ", f);
 	const char *args[][2] = {
 		{ "--accel", kb_accel_name(accel) }, { "--memory", memory }, { "--timeout", timeout },
+		{ "--arch", conf->arch ? conf->arch : "i386" },
 		{ "--kernel", bzimage }, { "--initrd", image }, { "--append", append },
 		{ "--log", log }, { "--qemu-log", qlog },
 	};

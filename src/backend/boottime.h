@@ -17,6 +17,7 @@
 struct kb_boottime_params {
 	long runs, warmup;		/* timed boots, and untimed ones first */
 	long timeout, memory;		/* per boot: seconds, MiB */
+	const char *arch;		/* the guest's: its QEMU (boot-check --arch) */
 };
 int kb_boottime_variant(const struct kb_boottime_params *p, struct kb_store *store, const char *variant,
 			const char *bzimage, const char *cmdline, enum kb_accel accel,

@@ -62,6 +62,7 @@ struct entry {
 
 struct kb_mca {
 	char *cpu, *model, *cache_file, *mca, *mc;
+	const char *triple;	/* i386-linux-gnu, or x86_64-linux-gnu (kb_mca_set_arch) */
 	struct entry *tab;	/* open addressing, by hex */
 	size_t cap, n;
 	struct kb_mca_stats st;
@@ -201,6 +202,7 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 		free(out);
 	}
 	m->cpu = kb_xstrdup(cpu);
+	m->triple = "i386-linux-gnu";
 	m->model = kb_xasprintf("LLVM %s llvm-mca, -mcpu=%s", v, cpu);
 	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_default_cache_dir();
 	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s", dir, v, cpu);
@@ -210,6 +212,28 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	m->tab = kb_xcalloc(m->cap, sizeof(*m->tab));
 	cache_load(m);
 	return m;
+}
+
+int kb_mca_set_arch(struct kb_mca *m, const char *arch)
+{
+	char *file;
+
+	if (!strcmp(arch, "i386"))
+		return 0;	/* kb_mca_new's */
+	if (strcmp(arch, "x86_64"))
+		return kb_error("llvm-mca: no guest architecture '%s' (i386 or x86_64)", arch);
+	/* the same bytes decode otherwise in 64-bit mode: a cache of their own */
+	m->triple = "x86_64-linux-gnu";
+	file = kb_xasprintf("%s.x86_64", m->cache_file);
+	free(m->cache_file);
+	m->cache_file = file;
+	for (size_t i = 0; i < m->cap; i++) {
+		free(m->tab[i].hex);
+		m->tab[i].hex = NULL;
+	}
+	m->n = 0;
+	cache_load(m);
+	return 0;
 }
 
 void kb_mca_free(struct kb_mca *m)
@@ -308,9 +332,12 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 		goto out;
 	}
 	{
-		char *argv[] = { m->mc, "--disassemble", "-triple=i386-linux-gnu", "-o", asmf, in, NULL };
+		char *triple = kb_xasprintf("-triple=%s", m->triple);
+		char *argv[] = { m->mc, "--disassemble", triple, "-o", asmf, in, NULL };
+		int r = run_tool(argv, "llvm-mc --disassemble", dir);
 
-		if (run_tool(argv, "llvm-mc --disassemble", dir) < 0)
+		free(triple);
+		if (r < 0)
 			goto out;
 	}
 	g = fopen(asmf, "r");
@@ -380,11 +407,15 @@ static int simulate(struct kb_mca *m, struct todo *t, size_t n, const char *dir,
 
 	snprintf(iters, sizeof(iters), "-iterations=%d", MCA_ITERATIONS);
 	{
-		char *argv[] = { m->mca, "-mtriple=i386-linux-gnu", cpu, iters, "-resource-pressure=false",
+		char *triple = kb_xasprintf("-mtriple=%s", m->triple);
+		char *argv[] = { m->mca, triple, cpu, iters, "-resource-pressure=false",
 				 "-instruction-info=false", "-o", outf, in, NULL };
+		int r;
 
 		m->st.calls++;
-		if (run_tool(argv, "llvm-mca", dir) < 0)
+		r = run_tool(argv, "llvm-mca", dir);
+		free(triple);
+		if (r < 0)
 			goto out;
 	}
 	f = fopen(outf, "r");

@@ -39,6 +39,10 @@ struct kb_mca_stats {
  * does not know the CPU. */
 struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why);
 void kb_mca_free(struct kb_mca *m);
+/* The guest's architecture, "i386" (kb_mca_new's) or "x86_64": the triple
+ * llvm-mc and llvm-mca decode with (x86_64-linux-gnu), and a cache of its
+ * own.  0, or -1 after a message. */
+int kb_mca_set_arch(struct kb_mca *m, const char *arch);
 /* Price n blocks (repeats allowed): from the cache, else by llvm-mca, the
  * new costs then added to the cache.  0, or -1 after a message. */
 int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);

@@ -45,6 +45,12 @@ static int option(void *ctx, int key, const char *value)
 	char *end;
 
 	switch (key) {
+	case KB_LONG('r'):
+		if (strcmp(value, "i386") && strcmp(value, "x86_64"))
+			return kb_command_usage_error(&kb_command_boot_check,
+						      "--arch: '%s' is neither i386 nor x86_64", value);
+		a->o.qemu = kb_qemu_path(value);
+		break;
 	case KB_LONG('k'): a->o.kernel = value; break;
 	case KB_LONG('i'): a->o.initrd = value; break;
 	case KB_LONG('a'): a->o.append = value; break;
@@ -74,7 +80,7 @@ static int option(void *ctx, int key, const char *value)
 
 static int cmd_boot_check(int argc, char **argv)
 {
-	struct args a = { .o = { .qemu = kb_qemu_path(), .accel = KB_ACCEL_TCG, .memory_mb = 128,
+	struct args a = { .o = { .qemu = kb_qemu_path("i386"), .accel = KB_ACCEL_TCG, .memory_mb = 128,
 				 .timeout = 300, .max_bytes = 1 << 20 } };
 	char *reason;
 	int r = kb_command_parse(&kb_command_boot_check, &argc, &argv, option, &a);
@@ -94,6 +100,7 @@ static int cmd_boot_check(int argc, char **argv)
 }
 
 static const struct kb_command_option options[] = {
+	{ "arch", KB_LONG('r'), "i386|x86_64", "the guest's architecture: its QEMU (default i386)" },
 	{ "kernel", KB_LONG('k'), "BZIMAGE", "the kernel" },
 	{ "initrd", KB_LONG('i'), "CPIO", "the guest runner's initramfs" },
 	{ "append", KB_LONG('a'), "CMDLINE", "the kernel's command line" },
@@ -109,7 +116,7 @@ const struct kb_command kb_command_boot_check = {
 	.name = "boot-check",
 	.summary = "one verified boot of the guest runner (what kbench run has hyperfine time)",
 	.usage = "usage: kbench boot-check --kernel BZIMAGE --initrd CPIO --append CMDLINE\n"
-		 "                         [--accel tcg|kvm] [--memory MIB] [--timeout S]\n"
+		 "                         [--arch i386|x86_64] [--accel tcg|kvm] [--memory MIB] [--timeout S]\n"
 		 "                         [--log FILE] [--qemu-log FILE]\n\n"
 		 "One boot of the guest runner; exit 0 only when it reported done and QEMU\n"
 		 "exited by itself.  What `kbench run` has hyperfine time for workload 'boot'.\n",

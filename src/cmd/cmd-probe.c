@@ -59,6 +59,17 @@ static int cmd_probe(int argc, char **argv)
 	printf("perf_event_paranoid: %ld\n", h.has_paranoid ? h.paranoid : 0);
 	printf("qemu:                %s\n", h.qemu.version ?: "not found");
 	printf("qemu plugins:        %s\n", yes_no(h.qemu.plugins));
+	for (size_t i = 0; i < KB_ARRAY_SIZE(h.arches); i++) {
+		const struct kb_host_arch *a = &h.arches[i];
+
+		if (!a->arch)
+			continue;
+		printf("arch %-7s         %s: %s; tcg %s, kvm %s%s%s%s, plugins %s\n", a->arch, a->path,
+		       a->version ?: "not found", yes_no(a->tcg.usable), yes_no(a->kvm.usable),
+		       a->kvm.usable >= 0 && a->kvm.why ? " (" : "",
+		       a->kvm.usable >= 0 && a->kvm.why ? a->kvm.why : "",
+		       a->kvm.usable >= 0 && a->kvm.why ? ")" : "", yes_no(a->plugins));
+	}
 	printf("compiler:            %s\n", h.compiler ?: "not found");
 	printf("backends:           ");
 	bs = kb_backends(&nb);
@@ -81,7 +92,8 @@ const struct kb_command kb_command_probe = {
 	.summary = "what this host can measure (KVM, PMU, caches, QEMU)",
 	.usage = "usage: kbench probe [--json] [--no-kvm]\n\n"
 		 "What this host can measure: KVM (a guest really run), host PMU,\n"
-		 "perf_event_paranoid, CPU and caches (libcpuid), QEMU and its plugin support,\n"
+		 "perf_event_paranoid, CPU and caches (libcpuid), QEMU and its plugin support\n"
+		 "(for each guest architecture, i386 and x86_64: its QEMU, TCG, KVM),\n"
 		 "the compiler, and the backends that can run here.\n",
 	.options = options,
 	.fn = cmd_probe,

@@ -250,7 +250,7 @@ static const struct kb_option options[] = {
 	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = kb_make_inert_path,
 	  .help = "kernel source: a tarball (.tar.xz, .tar.gz, ...) or a source tree" },
 	{ .name = "arch", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(arch),
-	  .def = "i386", .allowed = { "i386" },
+	  .def = "i386", .allowed = { "i386", "x86_64" },
 	  .help = "guest architecture (ARCH= for the kernel build)" },
 	{ .name = "base", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(base),
 	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" },

@@ -288,7 +288,7 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 	fclose(gf);
 	append = guest_cmdline(conf, rv->v, gargs);
 	struct kb_vm_opts o = {
-		.qemu = kb_qemu_path(), .accel = env->accel, .kernel = rv->k.bzimage,
+		.qemu = kb_qemu_path(conf->arch), .accel = env->accel, .kernel = rv->k.bzimage,
 		.initrd = env->image, .append = append, .memory_mb = conf->memory,
 		.timeout = (double)conf->timeout, .serial_log = serial, .qemu_log = qlog,
 		.max_bytes = (size_t)conf->serial_limit, .on_line = on_line, .ctx = &b,

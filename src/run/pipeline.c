@@ -23,8 +23,13 @@
 #include "rundir.h"
 #include "util.h"
 
-static char *find_runner(void)
+/* The guest runner for arch: kbench-runner (i386) or kbench-runner-x86_64,
+ * or $KBENCH_RUNNER / $KBENCH_RUNNER_X86_64. */
+static char *find_runner(const char *arch)
 {
+	if (!strcmp(arch, "x86_64"))
+		return kb_find_companion("KBENCH_RUNNER_X86_64", "../workloads/kbench-runner-x86_64",
+					 PKGLIBEXECDIR "/kbench-runner-x86_64");
 	return kb_find_companion("KBENCH_RUNNER", "../workloads/kbench-runner",
 				 PKGLIBEXECDIR "/kbench-runner");
 }
@@ -236,7 +241,7 @@ static long stages(const struct kb_conf *conf, const struct kb_boots *env, const
 	struct kb_backend_stage st = {
 		.store = env->store, .variants = sv, .n = conf->n_variants, .first_id = plan->total + 1,
 		.accel = env->accel, .image = env->image, .seed = conf->seed, .timeout = conf->timeout,
-		.memory = conf->memory, .resume = resume,
+		.memory = conf->memory, .resume = resume, .arch = conf->arch,
 	};
 	long bad = 0;
 
@@ -372,9 +377,9 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 		kb_error("no variant built: nothing to boot");
 		goto report;
 	}
-	runner = find_runner();
+	runner = find_runner(conf.arch);
 	image = kb_store_path(&store, "initramfs.cpio");
-	if (kb_image_write(image, runner) < 0) {
+	if (kb_image_write(image, runner, conf.arch) < 0) {
 		incomplete = "the guest's initramfs could not be written";
 		goto report;
 	}

@@ -323,7 +323,7 @@ static int kernel_boots_under_kvm(const struct kb_conf *conf, const struct kb_ru
 	char *append = kb_xasprintf("console=ttyS0 panic=-1 nokaslr quiet %s%skb_workloads=none",
 				    rv->v->cmdline ? rv->v->cmdline : "", rv->v->cmdline ? " " : "");
 	struct kb_vm_opts o = {
-		.qemu = kb_qemu_path(), .accel = KB_ACCEL_KVM, .kernel = rv->k.bzimage, .initrd = image,
+		.qemu = kb_qemu_path(conf->arch), .accel = KB_ACCEL_KVM, .kernel = rv->k.bzimage, .initrd = image,
 		.append = append, .memory_mb = conf->memory,
 		.timeout = conf->timeout < KVM_CHECK_TIMEOUT ? (double)conf->timeout : KVM_CHECK_TIMEOUT,
 		.serial_log = serial, .qemu_log = qlog, .max_bytes = (size_t)conf->serial_limit,
@@ -368,7 +368,7 @@ int kb_run_choose_accel(const struct kb_conf *conf, const struct kb_run_variant 
 		*accel = KB_ACCEL_TCG;
 		return 0;
 	}
-	if (kb_probe_accel(kb_qemu_path(), KB_ACCEL_KVM, 5, why)) {
+	if (kb_probe_accel(kb_qemu_path(conf->arch), KB_ACCEL_KVM, 5, why)) {
 		*accel = KB_ACCEL_KVM;
 		if (!rv || !image)
 			return 0;
@@ -413,7 +413,8 @@ static int ask(const struct kb_backend *b, struct kb_backend_env *env, const str
 int kb_run_choose_backends(const struct kb_conf *conf, enum kb_accel accel,
 			   struct kb_backends_chosen *c, char **failed_why)
 {
-	struct kb_backend_env env = { .qemu = kb_qemu_path(), .accel = accel, .want_primary = conf->backend,
+	struct kb_backend_env env = { .qemu = kb_qemu_path(conf->arch), .arch = conf->arch,
+				      .accel = accel, .want_primary = conf->backend,
 				      .want_host = conf->host_counters, .seed = conf->seed };
 	size_t n;
 	const struct kb_backend *const *table = kb_backends(&n);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,31 +32,56 @@ static const struct image_entry {
 	{ .name = "tmp",	 .type = AE_IFDIR, .perm = 01777 },
 };
 
-/* A dynamic or 64-bit /init would only show as a kernel panic in the guest;
- * say what is wrong here instead. */
-static int check_runner(const char *path, const unsigned char *buf, size_t len)
+/* A dynamic /init, or one for the other architecture, would only show as
+ * a kernel panic in the guest; say what is wrong here instead. */
+static int check_runner(const char *path, const char *arch, const unsigned char *buf, size_t len)
 {
-	Elf32_Ehdr eh;
+	int x86_64 = !strcmp(arch, "x86_64");
+	Elf64_Ehdr eh;		/* the fields read are where Elf32_Ehdr has them up to e_type */
+	uint64_t phoff;
+	unsigned phnum, phentsize;
 
-	if (len < sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG))
+	if (strcmp(arch, "i386") && !x86_64)
+		return kb_error("guest runner '%s': no guest architecture '%s' (i386 or x86_64)",
+				path, arch);
+	if (len < sizeof(Elf32_Ehdr) || memcmp(buf, ELFMAG, SELFMAG))
 		return kb_error("guest runner '%s': not an ELF file", path);
-	memcpy(&eh, buf, sizeof(eh));
-	if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_machine != EM_386 || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
-		return kb_error("guest runner '%s': not an i386 executable (build it with -m32 -static)",
-				path);
-	if (eh.e_phentsize != sizeof(Elf32_Phdr) || eh.e_phoff > len ||
-	    eh.e_phnum > (len - eh.e_phoff) / sizeof(Elf32_Phdr))
-		return kb_error("guest runner '%s': truncated program headers", path);
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		Elf32_Phdr ph;
+	if (buf[EI_CLASS] != (x86_64 ? ELFCLASS64 : ELFCLASS32) || buf[EI_DATA] != ELFDATA2LSB ||
+	    (x86_64 && len < sizeof(Elf64_Ehdr)))
+		goto wrong;
+	if (x86_64) {
+		memcpy(&eh, buf, sizeof(eh));
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+	} else {
+		Elf32_Ehdr e32;
 
-		memcpy(&ph, buf + eh.e_phoff + i * sizeof(ph), sizeof(ph));
-		if (ph.p_type == PT_INTERP)
+		memcpy(&e32, buf, sizeof(e32));
+		eh.e_type = e32.e_type;
+		eh.e_machine = e32.e_machine;
+		phoff = e32.e_phoff;
+		phnum = e32.e_phnum;
+		phentsize = e32.e_phentsize;
+	}
+	if (eh.e_machine != (x86_64 ? EM_X86_64 : EM_386) ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+		goto wrong;
+	if (phentsize != (x86_64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) || phoff > len ||
+	    phnum > (len - phoff) / phentsize)
+		return kb_error("guest runner '%s': truncated program headers", path);
+	for (unsigned i = 0; i < phnum; i++) {
+		uint32_t type;	/* p_type comes first in both classes */
+
+		memcpy(&type, buf + phoff + (uint64_t)i * phentsize, sizeof(type));
+		if (type == PT_INTERP)
 			return kb_error("guest runner '%s': dynamically linked (build it with -static)",
 					path);
 	}
 	return 0;
+wrong:
+	return kb_error("guest runner '%s': not an %s executable (build it with %s -static)", path,
+			arch, x86_64 ? "-m64" : "-m32");
 }
 
 /* What went wrong in libarchive: the system's own words where it names an
@@ -92,7 +118,7 @@ static int add_entry(struct archive *a, struct archive_entry *ae, const struct i
 	return 0;
 }
 
-int kb_image_write(const char *path, const char *runner_path)
+int kb_image_write(const char *path, const char *runner_path, const char *arch)
 {
 	struct archive_entry *ae = NULL;
 	struct archive *a = NULL;
@@ -106,7 +132,7 @@ int kb_image_write(const char *path, const char *runner_path)
 		ret = kb_error_errno(-ret, "cannot read guest runner '%s'", runner_path);
 		goto out;
 	}
-	ret = check_runner(runner_path, (const unsigned char *)runner, runner_len);
+	ret = check_runner(runner_path, arch, (const unsigned char *)runner, runner_len);
 	if (ret < 0) {
 		ret = -ENOEXEC;
 		goto out;

@@ -6,9 +6,10 @@
  * Write a cpio "newc" initramfs to path (atomically: temporary file, fsync,
  * rename) with libarchive: directories /dev /proc /sys /tmp, the character
  * device /dev/console (5,1, mode 0600), and /init = the runner binary (mode
- * 0755), which must be a static i386 ELF executable.  Same inputs, same bytes.
- * 0 or a negative errno after a message.
+ * 0755), which must be a static ELF executable for arch ("i386" or
+ * "x86_64", [kernel] arch).  Same inputs, same bytes.  0 or a negative
+ * errno after a message.
  */
-int kb_image_write(const char *path, const char *runner_path);
+int kb_image_write(const char *path, const char *runner_path, const char *arch);
 
 #endif

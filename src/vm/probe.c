@@ -189,22 +189,44 @@ static void probe_cpu(struct kb_host *h)
 			h->cpu.caches[h->cpu.n_caches++] = caches[i];
 }
 
+/* A guest architecture's QEMU: found, its version, plugins, KVM and TCG. */
+static void probe_arch(struct kb_host_arch *a, const char *arch, int check_kvm)
+{
+	char *qv[] = { NULL, "--version", NULL };
+
+	a->arch = arch;
+	a->path = kb_qemu_path(arch);
+	qv[0] = (char *)a->path;
+	a->version = kb_capture_line(qv, 0);
+	if (!a->version) {
+		a->kvm = (struct kb_host_check){ 0, kb_xasprintf("'%s' does not run", a->path) };
+		a->tcg = (struct kb_host_check){ 0, kb_xasprintf("'%s' does not run", a->path) };
+		return;
+	}
+	a->plugins = qemu_has_plugins(a->path);
+	if (check_kvm)
+		a->kvm.usable = kb_probe_accel(a->path, KB_ACCEL_KVM, 5, &a->kvm.why);
+	else
+		a->kvm = (struct kb_host_check){ -1, kb_xstrdup("not probed") };
+	a->tcg.usable = kb_probe_accel(a->path, KB_ACCEL_TCG, 10, &a->tcg.why);
+}
+
 void kb_probe_host(struct kb_host *h, int check_kvm)
 {
-	char *qv[] = { (char *)kb_qemu_path(), "--version", NULL };
+	char *qv[] = { (char *)kb_qemu_path("i386"), "--version", NULL };
 	char *cv[] = { "gcc", "--version", NULL };
 	char *par = NULL;
 
 	memset(h, 0, sizeof(*h));
 	probe_cpu(h);
 	if (check_kvm) {
-		h->kvm.usable = kb_probe_accel(kb_qemu_path(), KB_ACCEL_KVM, 5, &h->kvm.why);
+		h->kvm.usable = kb_probe_accel(kb_qemu_path("i386"), KB_ACCEL_KVM, 5, &h->kvm.why);
 	} else {
 		h->kvm.usable = -1;
 		h->kvm.why = kb_xstrdup("not probed");
 	}
 	/* The same probe under TCG shows that the probe itself works. */
-	h->tcg.usable = kb_probe_accel(kb_qemu_path(), KB_ACCEL_TCG, 10, &h->tcg.why);
+	h->tcg.usable = kb_probe_accel(kb_qemu_path("i386"), KB_ACCEL_TCG, 10, &h->tcg.why);
 	h->host_sw = host_sw();
 	h->host_pmu.why = host_pmu();
 	h->host_pmu.usable = h->host_pmu.why == NULL;
@@ -213,9 +235,15 @@ void kb_probe_host(struct kb_host *h, int check_kvm)
 		h->paranoid = strtol(par, NULL, 10);
 		free(par);
 	}
-	h->qemu.path = kb_qemu_path();
+	h->qemu.path = kb_qemu_path("i386");
 	h->qemu.version = kb_capture_line(qv, 0);
-	h->qemu.plugins = qemu_has_plugins(kb_qemu_path());
+	h->qemu.plugins = qemu_has_plugins(kb_qemu_path("i386"));
+	h->arches[0] = (struct kb_host_arch){ "i386", h->qemu.path,
+					      h->qemu.version ? kb_xstrdup(h->qemu.version) : NULL,
+					      h->qemu.plugins,
+					      { h->kvm.usable, h->kvm.why ? kb_xstrdup(h->kvm.why) : NULL },
+					      { h->tcg.usable, h->tcg.why ? kb_xstrdup(h->tcg.why) : NULL } };
+	probe_arch(&h->arches[1], "x86_64", check_kvm);
 	h->compiler = kb_capture_line(cv, 0);
 }
 
@@ -227,6 +255,11 @@ void kb_probe_host_release(struct kb_host *h)
 	free(h->tcg.why);
 	free(h->host_pmu.why);
 	free(h->qemu.version);
+	for (size_t i = 0; i < KB_ARRAY_SIZE(h->arches); i++) {
+		free(h->arches[i].version);
+		free(h->arches[i].kvm.why);
+		free(h->arches[i].tcg.why);
+	}
 	free(h->compiler);
 	memset(h, 0, sizeof(*h));
 }
@@ -265,7 +298,7 @@ static json_t *str_or_null(const char *s)
 
 json_t *kb_probe_host_json(const struct kb_host *h)
 {
-	json_t *j = json_object(), *kvm = json_object(), *q = json_object();
+	json_t *j = json_object(), *kvm = json_object(), *q = json_object(), *arches;
 
 	json_object_set_new(j, "cpu", cpu_json(h));
 	json_object_set_new(kvm, "usable", h->kvm.usable < 0 ? json_null() : json_boolean(h->kvm.usable));
@@ -282,6 +315,20 @@ json_t *kb_probe_host_json(const struct kb_host *h)
 	json_object_set_new(q, "version", str_or_null(h->qemu.version));
 	json_object_set_new(q, "plugins", json_boolean(h->qemu.plugins));
 	json_object_set_new(j, "qemu", q);
+	arches = json_array();
+	for (size_t i = 0; i < KB_ARRAY_SIZE(h->arches); i++) {
+		const struct kb_host_arch *a = &h->arches[i];
+
+		if (!a->arch)
+			continue;
+		json_array_append_new(arches, json_pack(
+			"{s:s,s:s,s:o,s:b,s:{s:o,s:o},s:{s:b,s:o}}", "arch", a->arch, "qemu", a->path,
+			"version", str_or_null(a->version), "plugins", a->plugins,
+			"kvm", "usable", a->kvm.usable < 0 ? json_null() : json_boolean(a->kvm.usable),
+			"why", str_or_null(a->kvm.why),
+			"tcg", "usable", a->tcg.usable, "why", str_or_null(a->tcg.why)));
+	}
+	json_object_set_new(j, "arches", arches);
 	json_object_set_new(j, "compiler", str_or_null(h->compiler));
 	return j;
 }

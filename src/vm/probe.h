@@ -54,7 +54,15 @@ struct kb_host {
 		const char *path;
 		char *version;		/* its --version line, or NULL: not found */
 		int plugins;
-	} qemu;
+	} qemu;			/* i386's (kvm and tcg above are its too) */
+	/* Per guest architecture ([kernel] arch): its QEMU and accelerators. */
+	struct kb_host_arch {
+		const char *arch;	/* "i386", "x86_64" */
+		const char *path;
+		char *version;		/* or NULL: not found */
+		int plugins;
+		struct kb_host_check kvm, tcg;
+	} arches[2];
 	char *compiler;			/* gcc --version's first line, or NULL */
 };
 

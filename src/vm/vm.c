@@ -20,11 +20,12 @@
 
 #define LINE_MAX_BYTES 4096
 
-const char *kb_qemu_path(void)
+const char *kb_qemu_path(const char *arch)
 {
-	const char *e = getenv("KBENCH_QEMU");
+	int x86_64 = arch && !strcmp(arch, "x86_64");
+	const char *e = getenv(x86_64 ? "KBENCH_QEMU_X86_64" : "KBENCH_QEMU");
 
-	return e && *e ? e : QEMU_SYSTEM_I386;
+	return e && *e ? e : x86_64 ? QEMU_SYSTEM_X86_64 : QEMU_SYSTEM_I386;
 }
 
 static void build_argv(const struct kb_vm_opts *o, char **argv, char *mem)

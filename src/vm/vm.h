@@ -12,7 +12,7 @@
 typedef void (*kb_vm_line_fn)(void *ctx, const char *line, size_t len);
 
 struct kb_vm_opts {
-	const char *qemu;		/* qemu-system-i386 */
+	const char *qemu;		/* qemu-system-i386 or -x86_64 */
 	enum kb_accel accel;		/* KVM or TCG */
 	const char *kernel;		/* -kernel, or NULL with bios */
 	const char *initrd;
@@ -35,8 +35,10 @@ struct kb_vm_opts {
 };
 #define KB_VM_MAX_EXTRA 16
 
-/* The QEMU binary: $KBENCH_QEMU, else the one configure found. */
-const char *kb_qemu_path(void);
+/* The QEMU binary for a guest architecture ([kernel] arch; NULL: i386):
+ * for i386 $KBENCH_QEMU, else the qemu-system-i386 configure found; for
+ * x86_64 $KBENCH_QEMU_X86_64, else its qemu-system-x86_64. */
+const char *kb_qemu_path(const char *arch);
 
 struct kb_vm_result {
 	int exited;		/* QEMU exited by itself */

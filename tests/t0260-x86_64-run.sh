@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# An x86_64 guest end to end ([kernel] arch = x86_64, issue 26): O2 and Os
+# x86_64 tinyconfig kernels (from the build cache; the first run builds
+# them: two more kernels than the i386 tests, ccache shares nothing across
+# arches) booted under qemu-system-x86_64 with the x86_64 runner, measured by
+# the sim backend, cut down to three workloads and two boots a kernel.
+# Checked against real things: the kernels are ELF64 x86-64; the report's
+# size rows are binutils size's; the bloat list is the kernel's own
+# scripts/bloat-o-meter's; every workload gives samples; the two boots of a
+# kernel give identical counts; the virtual layouts are there; the kernel's
+# time is in functions named from System.map, entered by syscall
+# (entry_SYSCALL_64); the report says what the arch changes.  A runner of
+# the other arch is refused before any boot.
+. "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+d=$(scratch)
+needs_kernel_source "x86_64 run"
+needs_cmd jq "x86_64 run"
+needs_cmd size "x86_64 run (binutils size)"
+find_bloat_o_meter "$d"
+[ -n "$bom" ] || skip_all "needs:bloat-o-meter" "x86_64 run"
+
+wls=getppid,pipe,icache
+write_tcg_conf "$d/variants.conf" backend=sim boots=2 samples=2 workloads=$wls sweep=0,32 \
+	sim_virtual_layouts=2 timeout=300 output="$d/results" -- O2 Os
+sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/variants.conf"
+sed 's/^/# /' "$d/variants.conf" | sed -n '1,4p'
+
+build_first "$d/variants.conf"
+run_in "$d" "$KBENCH" run "$d/variants.conf"
+check "kbench run exits 0 (got $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || { sed 's/^/# /' "$d/run.err" | tail -n 30; test_done; }
+j() { jq -r "$1" "$run/manifest.json" 2>/dev/null; }
+
+check "the manifest says arch x86_64, backend sim" test "$(j '.kernel.arch + " " + .backend')" = "x86_64 sim"
+check "the kernels are ELF64 x86-64" sh -c \
+	"file -L '$run/variants/O2/vmlinux' '$run/variants/Os/vmlinux' | grep -c 'ELF 64-bit LSB executable, x86-64' | grep -qx 2"
+check "every boot ran under qemu-system-x86_64: the plugin says target=x86_64, system mode" sh -c \
+	"[ \$(ls '$run'/boots/*.sim | wc -l) -eq 4 ] &&
+	 [ \$(head -qn 1 '$run'/boots/*.sim | grep -c ' target=x86_64 system=1 .* page_offset=0xffff800000000000 ') -eq 4 ]"
+
+# size: the report's rows are binutils size's, byte for byte
+sed -n '/^## Text size/,/^## /p' "$run/report.md" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' >"$d/size.report"
+(cd "$run" && size variants/O2/vmlinux variants/Os/vmlinux) >"$d/size.want"
+check "text size rows are binutils size's" cmp "$d/size.want" "$d/size.report"
+diag "$(sed -n 2,3p "$d/size.want")"
+check "summary.json's text is size's" test "$(jq -r '[.variants[] | .text] | join(" ")' "$run/summary.json")" = \
+	"$(awk 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' "$d/size.want")"
+
+# bloat: the kernel's own scripts/bloat-o-meter on the two vmlinux
+python3 "$bom" "$run/variants/O2/vmlinux" "$run/variants/Os/vmlinux" >"$d/bloat.want" 2>"$d/bloat.err"
+check "bloat-vs-O2.txt is scripts/bloat-o-meter's output" cmp "$d/bloat.want" "$run/variants/Os/bloat-vs-O2.txt"
+
+# every workload and case gives samples, for both kernels, in both boots
+check "samples for every case of $wls, both variants, both boots" test \
+	"$(jq -s '[.[] | select(.backend == "sim" and .fields.ins_k > 0) | [.variant, .case, .vboot]] | unique | length' "$run/samples.jsonl")" = \
+	$((2 * 4 * 2))
+check "virtual layouts: every sample has 2 (vl_l1i_k)" test \
+	"$(jq -s 'length > 0 and all(.[]; (.fields.vl_l1i_k | length) == 2 and (.fields.vl_model_cycles | length) == 2)' "$run/samples.jsonl")" = true
+check "two boots of a kernel, identical counts in every sample" test \
+	"$(jq -s 'group_by([.variant, .case, .rep]) | map(map(.fields) | unique | length) | (length == 16 and all(. == 1))' "$run/samples.jsonl")" = true
+check "two boots of a kernel, identical footprint and attribution" test \
+	"$(jq -s 'group_by([.variant, .case, .rep]) | map(map(del(.boot, .vboot)) | unique | length) | all(. == 1)' "$run/sim.jsonl")" = true
+check "getppid's kernel time: __x64_sys_getppid, entered by syscall (entry_SYSCALL_64)" test \
+	"$(jq -s '[.[] | select(.workload == "getppid") | .functions[][0]] | any(test("sys_getppid")) and any(. == "entry_SYSCALL_64") and (any(test("entry_INT80_32|entry_SYSENTER_32")) | not)' "$run/sim.jsonl")" = true
+check "per-function instructions sum to the region's" test \
+	"$(jq -s 'all(.[]; ([.functions[][1]] | add) == .insn_k + .insn_u)' "$run/sim.jsonl")" = true
+check "a dynamic kernel footprint in the x86_64 kernel mapping: lines and bytes" test \
+	"$(jq -s 'all(.[]; .kfoot_lines > 0 and .kfoot_bytes > .kfoot_lines and .kfoot_bytes <= 64 * .kfoot_lines)' "$run/sim.jsonl")" = true
+jq -r 'select(.vboot == 1 and .rep == 1) | "\(.variant) \(.case): \(.insn_k) kernel + \(.insn_u) user instructions, \(.l1i_miss_k) kernel L1i misses, \(.kfoot_lines) kernel lines"' "$run/sim.jsonl" |
+	sed 's/^/# /'
+check "no marker or plugin problems in any boot" test \
+	"$(jq -s 'length == 4 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
+check "the report says what x86_64 changes (registers, syscall)" sh -c \
+	"sed -n '/^## Guest architecture/,/^## /p' '$run/report.md' | grep -q 'entry_SYSCALL_64' &&
+	 sed -n '/^## Guest architecture/,/^## /p' '$run/report.md' | grep -q 'no -mregparm'"
+
+# the image check is per arch: the i386 runner as the x86_64 one is refused
+run_in "$d" KBENCH_RUNNER_X86_64="$KBENCH_RUNNER" "$KBENCH" run "$d/variants.conf"
+check "an i386 runner for an x86_64 guest: refused before any boot (exit $rc)" sh -c \
+	"[ $rc -ne 0 ] && grep -q 'not an x86_64 executable (build it with -m64 -static)' '$d/run.err' &&
+	 ! [ -s '$run/boots.jsonl' ]"
+test_done
