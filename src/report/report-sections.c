@@ -1695,7 +1695,11 @@ static void guest_arch(struct kb_doc *d, const struct kb_model *m)
 		kb_doc_fmt(in, "x86_64: kernel and user code take six integer arguments in registers (the "
 			   "ABI, no -mregparm), 16 registers, 8-byte pointers, REX prefixes; a system call "
 			   "enters by syscall (entry_SYSCALL_64). On i386 (arch = i386) the kernel takes three "
-			   "in registers and enters by int 0x80 or sysenter: other figures.");
+			   "in registers and enters by int 0x80 or sysenter: other figures. Sizes: an x86_64 "
+			   "vmlinux keeps its entry code between 2 MiB (PMD) boundaries (ALIGN_ENTRY_TEXT_BEGIN "
+			   "and _END in arch/x86/kernel/vmlinux.lds.S), padding included in .text, so binutils "
+			   "size's text moves little while the code is under 2 MiB: the symbols' total "
+			   "(bloat-o-meter, Symbols against the baseline) is what the code itself takes.");
 }
 
 static int has_arch(const struct kb_model *m)
