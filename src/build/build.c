@@ -912,7 +912,7 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 		      const struct kb_variant *v, const char *compiler, char inkey[65])
 {
 	size_t len = 0, cap = 64;
-	char *guest = kb_xcalloc(1, 1024), *kopts, *frag = NULL;
+	char *guest = kb_xcalloc(1, 1024), *kopts, *frag = NULL, *basetext = NULL;
 
 	for (const char *const *o = kb_guest_options; *o; o++)
 		len += (size_t)snprintf(guest + len, 1024 - len, "%s\n", *o);
@@ -926,13 +926,17 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 		len += (size_t)sprintf(kopts + len, "%s", kv);
 		free(kv);
 	}
-	if (conf->fragment && kb_read_file(conf->fragment, &frag, NULL) < 0) {
-		kb_error_errno(errno, "cannot read fragment '%s'", conf->fragment);
+	if ((conf->fragment && kb_read_file(conf->fragment, &frag, NULL) < 0) ||
+	    (kb_conf_base_is_file(conf) && kb_read_file(conf->base, &basetext, NULL) < 0)) {
+		kb_error_errno(errno, "cannot read '%s'",
+			       conf->fragment && !frag ? conf->fragment : conf->base);
 		free(guest);
 		free(kopts);
+		free(frag);
 		return -1;
 	}
-	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, conf->base, guest,
+	/* a base file is keyed by what it holds, not by its name */
+	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, basetext ? basetext : conf->base, guest,
 				 frag ? frag : "", kopts, v->cc, v->kcflags, compiler, v->hy_spec };
 
 	/* a hybrid has its own (its objects are not A's) */
@@ -940,7 +944,67 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 	free(guest);
 	free(kopts);
 	free(frag);
+	free(basetext);
 	return 0;
+}
+
+/* A lab's own .config as the base ([kernel] base = FILE): which of its
+ * options the final .config has otherwise (kbench's guest fragment, the
+ * [kernel] fragment, the variant's options, then olddefconfig), each a
+ * line in the build log and the first few in a message.  The number
+ * changed, or -1 when a file cannot be read. */
+static long base_changes(const char *base, const char *dotconfig, const char *variant,
+			 const char *log_path)
+{
+	char *btext = NULL, *ftext = NULL, name[256], want[256], buf[256], *list = NULL;
+	size_t listlen = 0;
+	long n = 0, total = 0;
+	FILE *log, *lf;
+
+	if (kb_read_file(base, &btext, NULL) < 0 || kb_read_file(dotconfig, &ftext, NULL) < 0) {
+		free(btext);
+		return -1;
+	}
+	log = fopen(log_path, "a");
+	lf = open_memstream(&list, &listlen);
+	if (!lf)
+		abort();
+	for (const char *l = btext; *l; ) {
+		size_t len = strcspn(l, "\n");
+		const char *got;
+		int k = 0;
+
+		if (sscanf(l, "CONFIG_%255[A-Za-z0-9_]=%n", name, &k) == 1 && k > 0 && (size_t)k <= len)
+			snprintf(want, sizeof(want), "%.*s", (int)(len - (size_t)k), l + k);
+		else if (sscanf(l, "# CONFIG_%255[A-Za-z0-9_] is not se%1[t]", name, buf) == 2)
+			snprintf(want, sizeof(want), "n");
+		else
+			name[0] = '\0';
+		l += len + (l[len] == '\n');
+		if (!name[0])
+			continue;
+		total++;
+		got = config_value(ftext, name, buf, sizeof(buf));
+		if (got ? !strcmp(got, want) : !strcmp(want, "n"))
+			continue;
+		if (log)
+			fprintf(log, "kbench: base config: CONFIG_%s=%s in '%s', %s%s in the final .config\n",
+				name, want, base, got ? "=" : "absent", got ? got : "");
+		if (n < 8)
+			fprintf(lf, "%sCONFIG_%s %s -> %s", n ? ", " : "", name, want, got ? got : "absent");
+		n++;
+	}
+	fclose(lf);
+	if (log)
+		fclose(log);
+	kb_info("variant '%s': %ld of the %ld options of base '%s' are otherwise in the final .config "
+		"(kbench's guest fragment, the fragment, the variant's options, olddefconfig)%s%s%s",
+		variant, n, total, base, n ? ": " : "", n ? list : "",
+		n > 8 ? ", ... (all in the build log)" : "");
+	free(list);
+	free(btext);
+	free(ftext);
+	return n;
 }
 
 /* v's .config in objdir: the base, then the guest's and the variant's
@@ -953,7 +1017,12 @@ static int configure(const struct kb_conf *conf, const struct kb_source *src,
 {
 	if (!is_file(stamp) || !is_file(dotconfig)) {
 		unlink(stamp);
-		if (run_make(conf, src, v, NULL, objdir, conf->base, 0, log_path) != 0) {
+		if (kb_conf_base_is_file(conf)) {	/* a lab's .config, as it is */
+			if (kb_copy_file(conf->base, dotconfig) < 0) {
+				out->failure = "base configuration failed";
+				return -1;
+			}
+		} else if (run_make(conf, src, v, NULL, objdir, conf->base, 0, log_path) != 0) {
 			out->failure = "base configuration failed";
 			kb_error("variant '%s': 'make %s' failed; log: %s", v->name, conf->base, log_path);
 			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
@@ -967,6 +1036,12 @@ static int configure(const struct kb_conf *conf, const struct kb_source *src,
 			kb_print_tail(stderr, log_path, 20, "kbench:   | ");
 			return -1;
 		}
+	}
+	/* said on every build, configured now or before */
+	if (kb_conf_base_is_file(conf) && base_changes(conf->base, dotconfig, v->name, log_path) < 0) {
+		out->failure = "base configuration failed";
+		return kb_error("variant '%s': cannot compare '%s' with '%s'", v->name, conf->base,
+				dotconfig);
 	}
 	if (check_all(dotconfig, v) < 0) {
 		out->failure = "Kconfig dropped options asked for";

@@ -253,8 +253,9 @@ static const struct kb_option options[] = {
 	  .def = "i386", .allowed = { "i386", "x86_64" },
 	  .help = "guest architecture (ARCH= for the kernel build)" },
 	{ .name = "base", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(base),
-	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" },
-	  .help = "base configuration target, before kbench's guest fragment and the variant's options" },
+	  .def = "tinyconfig", .allowed = { "tinyconfig", "defconfig" }, .check = kb_make_inert_path,
+	  .help = "base configuration: a target (tinyconfig, defconfig), or a .config file (a lab's "
+		  "own, for arch), before kbench's guest fragment and the variant's options" },
 	{ .name = "fragment", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(fragment),
 	  .check = kb_make_inert_path,
 	  .help = "extra Kconfig fragment applied to every variant after the guest fragment" },
@@ -928,7 +929,22 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 			}
 			return 0;
 		}
-		return perr(p, "'%s': '%s' is not one of: %s", o->name, value, list);
+		/* base: a target, else a file (an option with a check takes a path) */
+		if (o->check && *value && (strchr(value, '/') || strchr(value, '.'))) {
+			char *v = absolute(p->conf, value);
+			const char *bad = o->check(v);
+
+			if (bad) {
+				perr(p, "'%s': '%s': %s", o->name, v, bad);
+				free(v);
+				return 1;
+			}
+			free(*(char **)field);
+			*(char **)field = v;
+			return 0;
+		}
+		return perr(p, "'%s': '%s' is not one of: %s%s", o->name, value, list,
+			    o->check ? ", or a file (a path with '/' or '.')" : "");
 	}
 	case KB_OPT_WORKLOADS:
 		parse_workloads(p, (char **)field, value);
@@ -1564,6 +1580,57 @@ static int fragment_check(const struct kb_conf *conf)
 	return ret;
 }
 
+int kb_conf_base_is_file(const struct kb_conf *conf)
+{
+	return conf->base && conf->base[0] == '/';
+}
+
+/* The line of text that is exactly want (1-based), or 0. */
+static int line_of(const char *text, const char *want)
+{
+	int ln = 1;
+	size_t n = strlen(want);
+
+	for (const char *l = text; *l; ln++) {
+		size_t len = strcspn(l, "\n");
+
+		if (len == n && !strncmp(l, want, n))
+			return ln;
+		l += len + (l[len] == '\n');
+	}
+	return 0;
+}
+
+/* [kernel] base as a file: a readable kernel .config for x86 of conf's
+ * arch (its CONFIG_64BIT says which), else an error at base's line. */
+static int base_check(const struct kb_conf *conf)
+{
+	char *text = NULL;
+	int r = kb_read_file_max(conf->base, &text, NULL, 8 << 20), ln, bl, ret = 0;
+	int want64 = !strcmp(conf->arch, "x86_64");
+
+	bl = kb_conf_key_line(conf, KB_SEC_KERNEL, "base");
+	if (r < 0) {
+		key_error(conf, KB_SEC_KERNEL, "base", conf->base, kb_file_strerror(r));
+		return -1;
+	}
+	if (!line_of(text, "CONFIG_X86=y")) {
+		kb_eprint("%s:%d: 'base': '%s' is not a kernel .config for x86 (no line CONFIG_X86=y)",
+			  conf->path, bl, conf->base);
+		ret = -1;
+	} else if ((ln = line_of(text, want64 ? "# CONFIG_64BIT is not set" : "CONFIG_64BIT=y")) ||
+		   (ln = line_of(text, want64 ? "CONFIG_X86_32=y" : "CONFIG_X86_64=y"))) {
+		int al = kb_conf_key_line(conf, KB_SEC_KERNEL, "arch");
+
+		kb_eprint("%s:%d: 'base': '%s' is a .config for %s (its line %d), but arch = %s (%s%.0d)",
+			  conf->path, bl, conf->base, want64 ? "i386" : "x86_64", ln, conf->arch,
+			  al ? "line " : "the default", al);
+		ret = -1;
+	}
+	free(text);
+	return ret;
+}
+
 /* NULL if path is, or can be made, a directory kbench writes in; else why. */
 static const char *dir_usable(const char *path)
 {
@@ -1655,6 +1722,8 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 			  conf->source), bad = 1;
 	/* read once: a regular file, then its lines */
 	if (conf->fragment && fragment_check(conf) < 0)
+		bad = 1;
+	if (kb_conf_base_is_file(conf) && base_check(conf) < 0)
 		bad = 1;
 	for (size_t i = 0; i < conf->n_variants; i++) {
 		const struct kb_variant *v = &conf->variants[i];
