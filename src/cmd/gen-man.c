@@ -124,8 +124,9 @@ int main(void)
 	printf(".B kbench\n.I command\n.RI [ options ]\n");
 	section("DESCRIPTION");
 	printf("kbench builds each compiler-flag variant of a Linux kernel, tabulates its text\n"
-	       "size exactly as binutils size does, boots it under QEMU i386 (KVM when a guest\n"
-	       "really makes progress under it, TCG otherwise), runs syscall- and\n"
+	       "size exactly as binutils size does, boots it under QEMU i386 or x86_64 ([kernel]\n"
+	       "arch; KVM when a guest really makes progress under it, TCG otherwise), runs\n"
+	       "syscall- and\n"
 	       "instruction-cache-heavy workloads in the guest, and writes a report that sets\n"
 	       "size beside speed, with confidence intervals and a verdict per case.\n");
 	commands();
@@ -141,6 +142,7 @@ int main(void)
 	       "results/README.md.  Kernels are cached in $KBENCH_CACHE, else\n"
 	       "$XDG_CACHE_HOME/kbench, else ~/.cache/kbench.\n");
 	section("SEE ALSO");
-	printf(".BR size (1),\n.BR qemu\\-system\\-i386 (1),\n.BR hyperfine (1)\n");
+	printf(".BR size (1),\n.BR qemu\\-system\\-i386 (1),\n.BR qemu\\-system\\-x86_64 (1),\n"
+	       ".BR hyperfine (1)\n");
 	return fflush(stdout) == 0 && !ferror(stdout) ? KB_EXIT_OK : KB_EXIT_FAILED;
 }
