@@ -115,6 +115,98 @@ static int is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The source as a git work tree whose top is tree: 1 with *id "git:COMMIT",
+ * or "git:COMMIT+dirty:HASH" (allow_dirty = yes; HASH over git diff HEAD
+ * and each untracked file's name and contents); 0 when tree is no git work
+ * tree's top (or git is not installed); -1 after a message (changes not
+ * committed and allow_dirty = no, git failed).  Reads only: git status
+ * --no-optional-locks, so not even the index is refreshed. */
+static int git_source(const struct kb_conf *conf, const char *tree, char **id)
+{
+	char *top_argv[] = { "git", "-C", (char *)tree, "rev-parse", "--show-toplevel", NULL };
+	char *head_argv[] = { "git", "-C", (char *)tree, "rev-parse", "--verify", "HEAD", NULL };
+	char *st_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "status", "--porcelain",
+			    NULL };
+	char *diff_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "diff", "HEAD",
+			      "--binary", NULL };
+	char *un_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "ls-files", "--others",
+			    "--exclude-standard", NULL };
+	char *top = NULL, *head = NULL, *status = NULL, *diff = NULL, *untracked = NULL, *rt, *rp;
+	char *git = kb_path_lookup("git");
+	int ret = 0;
+
+	if (!git)
+		return 0;
+	top = kb_capture_line(top_argv, 0);
+	rt = top ? realpath(top, NULL) : NULL;	/* NULLs: freed at out */
+	rp = realpath(tree, NULL);
+	if (!rt || !rp || strcmp(rt, rp))
+		goto out;	/* not a work tree, or a subdirectory of one */
+	head = kb_capture_line(head_argv, 0);
+	if (!head || strspn(head, "0123456789abcdef") < 40) {
+		ret = kb_error("kernel source '%s': a git work tree without a commit (git rev-parse HEAD: "
+			       "%s)", tree, head ? head : "nothing");
+		goto out;
+	}
+	if (kb_capture(st_argv, 600, 1 << 24, &status) != 0) {
+		ret = kb_error("kernel source '%s': git status failed: %.200s", tree, status ? status : "");
+		goto out;
+	}
+	if (!*status) {
+		*id = kb_xasprintf("git:%s", head);
+		ret = 1;
+		goto out;
+	}
+	if (!conf->allow_dirty) {
+		ret = kb_error("kernel source '%s': a git work tree with changes not committed (git status "
+			       "--porcelain: %.*s%s): commit them, or set [kernel] allow_dirty = yes", tree,
+			       (int)strcspn(status, "\n"), status, strchr(status, '\n') &&
+			       strchr(status, '\n')[1] ? ", ..." : "");
+		goto out;
+	}
+	if (kb_capture(diff_argv, 600, (size_t)1 << 30, &diff) != 0 ||
+	    kb_capture(un_argv, 600, 1 << 24, &untracked) != 0) {
+		ret = kb_error("kernel source '%s': git diff or ls-files failed", tree);
+		goto out;
+	}
+	{
+		char *list = NULL, *save = NULL, h[65];
+		size_t len = 0;
+		FILE *lf = open_memstream(&list, &len);
+
+		if (!lf)
+			abort();
+		/* each untracked file: its name and its contents' hash */
+		for (char *l = strtok_r(untracked, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			char *path = kb_xasprintf("%s/%s", tree, l), fh[65];
+
+			if (kb_sha256_file(path, fh) < 0)
+				snprintf(fh, sizeof(fh), "unreadable");
+			fprintf(lf, "%s %s\n", fh, l);
+			free(path);
+		}
+		fclose(lf);
+		const char *fields[] = { head, diff, list };
+
+		kb_sha256_fields(h, fields, KB_ARRAY_SIZE(fields));
+		free(list);
+		*id = kb_xasprintf("git:%s+dirty:%.16s", head, h);
+		kb_info("kernel source '%s': commit %.12s with changes not committed (allow_dirty = yes: "
+			"keyed by their hash %.16s)", tree, head, h);
+		ret = 1;
+	}
+out:
+	free(git);
+	free(top);
+	free(rt);
+	free(rp);
+	free(head);
+	free(status);
+	free(diff);
+	free(untracked);
+	return ret;
+}
+
 /* Unpack a tarball into dir with libarchive, refusing paths that escape it. */
 static int unpack(const char *tarball, const char *dir)
 {
@@ -383,8 +475,13 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 					conf->source);
 		}
 		free(mk);
-		/* A tree that changes in place is identified by path and Makefile time. */
-		src->id = kb_xasprintf("tree:%s:%lld", src->tree, (long long)st.st_mtime);
+		/* A git work tree by its commit (and its changes); another tree
+		 * that changes in place by path and Makefile time. */
+		r = git_source(conf, src->tree, &src->id);
+		if (r < 0)
+			return -1;
+		if (!r)
+			src->id = kb_xasprintf("tree:%s:%lld", src->tree, (long long)st.st_mtime);
 		goto version;
 	}
 	r = kb_sha256_file(conf->source, hash);

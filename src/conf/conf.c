@@ -276,6 +276,11 @@ static const struct kb_option options[] = {
 	  .def = "auto", .allowed = { "auto", "on", "off" },
 	  .help = "compile through ccache, kept in the build cache: a variant that differs from "
 		  "a cached one in a few objects costs those and the link (auto: when installed)" },
+	{ .name = "allow_dirty", .section = KB_SEC_KERNEL, .type = KB_OPT_ENUM, .off = KOFF(allow_dirty),
+	  .def = "no", .allowed = { "no", "yes" },
+	  .help = "source a git work tree with changes not committed (git status --porcelain not "
+		  "empty): no refuses it; yes builds it, the build cache keyed by the commit and a "
+		  "hash of the changes (git diff HEAD and the untracked files)" },
 	{ .name = "unsafe_flags", .section = KB_SEC_KERNEL, .type = KB_OPT_ENUM, .off = KOFF(unsafe_flags),
 	  .def = "no", .allowed = { "no", "yes" },
 	  .help = "yes: take compiler flags (kcflags, cc, hybrid_cflags) that make the compiler "

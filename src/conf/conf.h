@@ -99,6 +99,7 @@ struct kb_conf {
 	long build_timeout;	/* seconds one make step may take */
 	long builds_at_once;	/* variants built at once (0: up to jobs) */
 	char *ccache;		/* auto, on or off */
+	long allow_dirty;	/* 1: a git work tree source may have changes */
 	long unsafe_flags;	/* 1: compiler flags that run or load other programs taken */
 
 	/* [run] */

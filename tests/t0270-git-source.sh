@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# [kernel] source = a git work tree (issue 26, item 3): Debian's Linux 6.1
+# tarball made into one here (git init; git add; git commit), built as an
+# i386 tinyconfig kernel: out of tree, so the work tree is the same after
+# the build (git status --porcelain --ignored empty: no new file, built or
+# ignored, no change); the cache key follows the commit (an empty commit
+# gives another kernel key; ccache makes that build a relink); a tree with
+# a change not committed is refused, and with allow_dirty = yes built under
+# a key with the changes' hash.  One full kernel build (ccache finds none of
+# it: the sources sit at another path) and two rebuilds from ccache: 13 min
+# 35 s in all on 2 cores shared with other builds (2026-12-05).
+. "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+d=$(scratch)
+needs_kernel_source "git source"
+needs_cmd git "git source"
+
+tar -xJf "$kernel_src" -C "$d" || skip_all "needs:room for the unpacked source" "git source"
+t=$d/linux-source-6.1
+g() { git -C "$t" -c user.name=kbench -c user.email=kbench@localhost "$@"; }
+# -f: Debian's .gitignore ignores everything at the top level (/*)
+g init -q && g add -A -f && g commit -q -m "Debian linux-source-6.1" ||
+	skip_all "needs:git that can commit" "git source"
+c1=$(g rev-parse HEAD)
+diag "tree $t at $c1"
+
+write_tcg_conf "$d/variants.conf" -- Os
+sed -i "s|^source = .*|source = $t|" "$d/variants.conf"
+key() { awk '$1 == "Os" { print $4 }' "$1" | xargs dirname | xargs basename; }
+
+"$KBENCH" build "$d/variants.conf" >"$d/b1.out" 2>"$d/b1.err"
+rc=$?
+check "kbench build from the git tree exits 0 (got $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || { sed 's/^/# /' "$d/b1.err" | tail -n 20; test_done; }
+check "the kernel is an i386 one" sh -c \
+	"file -L \"\$(awk '\$1 == \"Os\" { print \$4 }' '$d/b1.out' | xargs dirname)/vmlinux\" | grep -q 'ELF 32-bit LSB executable, Intel 80386'"
+check "the work tree is unchanged: git status --porcelain --ignored is empty" \
+	test -z "$(g status --porcelain --ignored)"
+check "... and HEAD is still the commit" test "$(g rev-parse HEAD)" = "$c1"
+k1=$(key "$d/b1.out")
+
+# a commit, its contents the same: another key
+g commit -q --allow-empty -m "an empty commit"
+"$KBENCH" build "$d/variants.conf" >"$d/b2.out" 2>"$d/b2.err"
+rc=$?
+k2=$(key "$d/b2.out")
+check "after a commit: built again under another kernel key (rc $rc)" sh -c \
+	"[ $rc -eq 0 ] && [ -n '$k2' ] && [ '$k1' != '$k2' ] && awk '\$1 == \"Os\" { exit \$2 != \"built\" }' '$d/b2.out'"
+check "the work tree is still unchanged" test -z "$(g status --porcelain --ignored)"
+
+# a change not committed: refused, then taken with allow_dirty = yes
+echo "# a local change" >>"$t/README"
+"$KBENCH" build "$d/variants.conf" >"$d/b3.out" 2>"$d/b3.err"
+rc=$?
+check "a change not committed: refused (rc $rc), naming it and allow_dirty" sh -c \
+	"[ $rc -ne 0 ] && grep -q \"kernel source '$t': a git work tree with changes not committed (git status --porcelain:  *M README).*allow_dirty = yes\" '$d/b3.err'"
+sed -i 's/^\[kernel\]$/[kernel]\nallow_dirty = yes/' "$d/variants.conf"
+"$KBENCH" build "$d/variants.conf" >"$d/b4.out" 2>"$d/b4.err"
+rc=$?
+k4=$(key "$d/b4.out")
+check "allow_dirty = yes: built (rc $rc) under a third key, the changes' hash said" sh -c \
+	"[ $rc -eq 0 ] && [ -n '$k4' ] && [ '$k4' != '$k2' ] && [ '$k4' != '$k1' ] &&
+	 grep -q 'with changes not committed (allow_dirty = yes: keyed by their hash [0-9a-f]*)' '$d/b4.err'"
+check "the work tree has only that change" test "$(g status --porcelain --ignored)" = " M README"
+test_done
