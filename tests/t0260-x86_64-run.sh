@@ -11,7 +11,8 @@
 # kernel give identical counts; the virtual layouts are there; the kernel's
 # time is in functions named from System.map, entered by syscall
 # (entry_SYSCALL_64); the report says what the arch changes.  A runner of
-# the other arch is refused before any boot.
+# the other arch is refused before any boot; t0120's hostile guests, built
+# -m64, are contained.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "x86_64 run"
@@ -81,4 +82,30 @@ run_in "$d" KBENCH_RUNNER_X86_64="$KBENCH_RUNNER" "$KBENCH" run "$d/variants.con
 check "an i386 runner for an x86_64 guest: refused before any boot (exit $rc)" sh -c \
 	"[ $rc -ne 0 ] && grep -q 'not an x86_64 executable (build it with -m64 -static)' '$d/run.err' &&
 	 ! [ -s '$run/boots.jsonl' ]"
+
+# Hostile x86_64 guests (t0120's, built -m64): a flood, garbage, a hang and
+# an init that exits are contained on an x86_64 kernel as on i386.
+write_tcg_conf "$d/hostile.conf" timeout=20 serial_limit=65536 output="$d/hostile" -- O2
+sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/hostile.conf"
+hostile() { rm -rf "$d/hostile"; run_in "$d" KBENCH_RUNNER_X86_64="$d/init-$1" "$KBENCH" run "$d/hostile.conf"; }
+status() { jq -r '.status' "$run/boots.jsonl" 2>/dev/null; }
+built=1
+for mode in FLOOD GARBAGE HANG EXIT; do
+	cc -m64 -static -O2 -DMODE=$mode -DCANARY='"/nonexistent/kb-canary"' -I"$TEST_SRCDIR/../src/base" \
+		-o "$d/init-$mode" "$TEST_SRCDIR/hostile-guest.c" || built=0
+done
+check "t0120's hostile guests build as static x86_64 programs" test $built = 1
+hostile FLOOD
+check "x86_64 flood: stopped at the serial limit, exit 1" sh -c \
+	"[ $rc -eq 1 ] && [ \"$(status)\" = flood ] && jq -e '.serial_bytes == 65536' '$run/boots.jsonl' >/dev/null"
+hostile GARBAGE
+check "x86_64 garbage: the boot ends, nothing forged believed, garbled and impossible lines counted" sh -c \
+	"[ \"$(status)\" = ok ] && [ ! -s '$run/samples.jsonl' ] &&
+	 jq -e '.garbled >= 3 and .rejected == 4' '$run/boots.jsonl' >/dev/null"
+hostile HANG
+check "x86_64 hang: killed at the deadline, exit 1" sh -c \
+	"[ $rc -eq 1 ] && [ \"$(status)\" = timeout ] && grep -q 'no end within 20 s' '$run/boots.jsonl'"
+hostile EXIT
+check "x86_64 init exits: kernel panic recorded as the reason" sh -c \
+	"[ $rc -eq 1 ] && [ \"$(status)\" = panic ] && grep -q 'Kernel panic' '$run/boots.jsonl'"
 test_done
