@@ -73,9 +73,9 @@ jq -r 'select(.vboot == 1 and .rep == 1) | "\(.variant) \(.case): \(.insn_k) ker
 check "no marker or plugin problems in any boot" test \
 	"$(jq -s 'length == 4 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
 check "the report says what x86_64 changes (registers, syscall)" sh -c \
-	"sed -n '/^## Guest architecture/,/^## /p' '$run/report.md' | grep -q 'entry_SYSCALL_64' &&
-	 sed -n '/^## Guest architecture/,/^## /p' '$run/report.md' | grep -q 'no -mregparm' &&
-	 sed -n '/^## Guest architecture/,/^## /p' '$run/report.md' | grep -q 'entry code between 2 MiB (PMD) boundaries'"
+	"sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'entry_SYSCALL_64' &&
+	 sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'no -mregparm' &&
+	 sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'entry code between 2 MiB (PMD) boundaries'"
 
 # the image check is per arch: the i386 runner as the x86_64 one is refused
 run_in "$d" KBENCH_RUNNER_X86_64="$KBENCH_RUNNER" "$KBENCH" run "$d/variants.conf"
