@@ -1585,11 +1585,6 @@ static int fragment_check(const struct kb_conf *conf)
 	return ret;
 }
 
-int kb_conf_base_is_file(const struct kb_conf *conf)
-{
-	return conf->base && conf->base[0] == '/';
-}
-
 /* The line of text that is exactly want (1-based), or 0. */
 static int line_of(const char *text, const char *want)
 {

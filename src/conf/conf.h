@@ -161,8 +161,12 @@ const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char 
  * is a tarball or a tree, the fragment a readable file.  0, or -1 after a
  * "file:line: 'key': ..." message per problem. */
 int kb_conf_check_paths(const struct kb_conf *conf);
-/* [kernel] base names a .config file (an absolute path), not a make target. */
-int kb_conf_base_is_file(const struct kb_conf *conf);
+/* [kernel] base names a .config file (an absolute path), not a make target
+ * (inline: the build layer asks it, and conf.c calls no build code back). */
+static inline int kb_conf_base_is_file(const struct kb_conf *conf)
+{
+	return conf->base && conf->base[0] == '/';
+}
 /* The line that set a [kernel] or [run] key, or 0 when it has its default. */
 int kb_conf_key_line(const struct kb_conf *conf, enum kb_opt_section sec, const char *key);
 /* A backend's [run] options (its struct, defaults filled in). */
