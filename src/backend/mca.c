@@ -3,7 +3,17 @@
  * Block costs from LLVM's machine model (mca.h).
  *
  * Which figure: llvm-mca's steady state, Total Cycles / Iterations over
- * MCA_ITERATIONS back-to-back runs of the block.  A block of kernel code
+ * back-to-back runs of the block: MCA_ITERATIONS for a block of up to 20
+ * instructions, fewer for a longer one (classes[]: about 2000 instructions
+ * simulated a block, 6 runs at least), since llvm-mca's time grows with the
+ * instructions it simulates and a kernel boot's regions hold a few thousand
+ * user blocks of 100 to 500 instructions (the icache workload's straight-
+ * line code): 48 s of llvm-mca for an O2 boot's 11250 blocks at 100 runs
+ * each, 11 s so.  What fewer runs cost, against 100 (a default run's O2
+ * blocks, skylake): 21-40 instructions at 50 runs +0.9% in all, 41-80 at
+ * 25 +0.7%, 81-160 at 12 +0.6% (at most +16% for one block); the pipeline
+ * fill that Total / Iterations keeps weighs more in a short block at 100
+ * runs (+3.4% against 1000 runs, blocks of up to 20).  A block of kernel code
  * runs amid others on an out-of-order core: its one-shot latency (the
  * critical path from an empty pipeline) would charge every block the
  * pipeline's fill and drain, which overlap with the blocks around it on
@@ -28,21 +38,50 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "mca.h"
 #include "util.h"
 
-#define MCA_ITERATIONS	100
-#define MCA_BATCH	4000	/* blocks per llvm-mca call */
-/* between blocks in llvm-mc's input: nopl 0xdeadbeef(%eax,%eax), which no
- * compiler emits; the disassembly is cut where it appears */
+#define MCA_ITERATIONS	100	/* runs of a block of up to 20 instructions */
+#define MCA_BATCH	4000	/* blocks per llvm-mc call */
+/* how costs are found: a change makes a new cache file (kb_mca_new) */
+#define MCA_METHOD	2
+/* between blocks in llvm-mc's input: PAD_N one-byte nops, then nopl
+ * 0xdeadbeef(%eax,%eax), which no compiler emits; the disassembly is cut
+ * where it appears.  A block whose last instruction lacks bytes (one the
+ * plugin read across a page, say) eats into the nops, not into the next
+ * block: it alone is unpriced (fewer than PAD_N nops before the cut). */
+#define PAD_N		16
+#define PAD_TEXT	"nop"
 #define SEP_BYTES	"0x0f 0x1f 0x84 0x00 0xef 0xbe 0xad 0xde"
 #define SEP_TEXT	"nopl\t-559038737(%eax,%eax)"
+
+/* Runs of a block by its instructions (see above): one llvm-mca call per
+ * class and batch. */
+static const struct {
+	unsigned most;		/* instructions, at most */
+	int iterations;
+} classes[] = {
+	{ 20, MCA_ITERATIONS }, { 40, 50 }, { 80, 25 }, { 160, 12 }, { ~0u, 6 },
+};
+#define NCLASSES KB_ARRAY_SIZE(classes)
+
+static size_t class_of(unsigned insns)
+{
+	size_t c = 0;
+
+	while (insns > classes[c].most)
+		c++;
+	return c;
+}
 
 /* AMD 25112 rev. 3.06 table 6 (see above): start-up cycles, and per element */
 static const struct {
@@ -56,8 +95,10 @@ static const struct {
 struct entry {
 	char *hex;
 	double cycles;
-	int unpriced;
-	int used;	/* asked for in this process */
+	unsigned char unpriced;
+	unsigned char known;	/* cycles is its cost (else queued, or a failed call's) */
+	unsigned char used;	/* asked for in this process */
+	unsigned long queued;	/* the kb_mca_price call that queued it */
 };
 
 struct kb_mca {
@@ -65,6 +106,8 @@ struct kb_mca {
 	const char *triple;	/* i386-linux-gnu, or x86_64-linux-gnu (kb_mca_set_arch) */
 	struct entry *tab;	/* open addressing, by hex */
 	size_t cap, n;
+	long cache_off;		/* the cache file read up to here */
+	unsigned long call;	/* kb_mca_price calls */
 	struct kb_mca_stats st;
 };
 
@@ -86,7 +129,8 @@ static struct entry *lookup(struct kb_mca *m, const char *hex)
 	return &m->tab[i];
 }
 
-static void insert(struct kb_mca *m, const char *hex, double cycles, int unpriced)
+/* hex's entry, made if it is not there */
+static struct entry *entry_of(struct kb_mca *m, const char *hex)
 {
 	struct entry *e;
 
@@ -104,14 +148,20 @@ static void insert(struct kb_mca *m, const char *hex, double cycles, int unprice
 	e = lookup(m, hex);
 	if (!e->hex) {
 		e->hex = kb_xstrdup(hex);
-		e->used = 0;
 		m->n++;
 	}
-	e->cycles = cycles;
-	e->unpriced = unpriced;
+	return e;
 }
 
-/* the first tool of names found in PATH, malloc'd, or NULL */
+static void set_cost(struct kb_mca *m, const char *hex, double cycles, int unpriced)
+{
+	struct entry *e = entry_of(m, hex);
+
+	e->cycles = cycles;
+	e->unpriced = (unsigned char)unpriced;
+	e->known = 1;
+}
+
 static char *find_tool(const char *const *names)
 {
 	char *f = NULL;
@@ -121,40 +171,46 @@ static char *find_tool(const char *const *names)
 	return f;
 }
 
-/* The cache file: "HEX CYCLES [unpriced]" a line. */
+static const char *const mca_names[] = { "llvm-mca", "llvm-mca-16", "llvm-mca-15", "llvm-mca-14", NULL };
+
+/* The cache file: "HEX CYCLES [unpriced]" a line, appended by whoever
+ * priced the block (boots at once share it: kb_mca_price).  The lines
+ * added since the last read; a line not yet complete waits for the next. */
 static void cache_load(struct kb_mca *m)
 {
 	FILE *f = fopen(m->cache_file, "r");
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 
 	if (!f)
 		return;
-	while (getline(&line, &cap, f) > 0) {
-		char *sp = strchr(line, ' '), *end;
-		double c;
+	if (fseek(f, m->cache_off, SEEK_SET) == 0)
+		while ((len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') {
+			char *sp = strchr(line, ' '), *end;
+			double c;
 
-		if (!sp)
-			continue;
-		*sp = '\0';
-		c = strtod(sp + 1, &end);
-		if (end == sp + 1 || strspn(line, "0123456789abcdef") != strlen(line))
-			continue;	/* a torn line: priced again */
-		insert(m, line, c, !strncmp(end, " unpriced", 9));
-	}
+			m->cache_off += len;
+			if (!sp)
+				continue;
+			*sp = '\0';
+			c = strtod(sp + 1, &end);
+			if (end == sp + 1 || !*line || strspn(line, "0123456789abcdef") != strlen(line))
+				continue;	/* a line torn by a crash: priced again */
+			set_cost(m, line, c, !strncmp(end, " unpriced", 9));
+		}
 	free(line);
 	fclose(f);
 }
 
 struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 {
-	static const char *const mcas[] = { "llvm-mca", "llvm-mca-16", "llvm-mca-15", "llvm-mca-14", NULL };
 	struct kb_mca *m = kb_xcalloc(1, sizeof(*m));
 	char *ver = NULL, *v, *dir, *out = NULL;
 	const char *mcs[2];
 
 	*why = NULL;
-	m->mca = find_tool(mcas);
+	m->mca = find_tool(mca_names);
 	if (m->mca) {	/* llvm-mc of the same version, beside it */
 		const char *suffix = strstr(strrchr(m->mca, '/'), "-mca") + 4;
 		char *name = kb_xasprintf("llvm-mc%s", suffix);
@@ -205,7 +261,7 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	m->triple = "i386-linux-gnu";
 	m->model = kb_xasprintf("LLVM %s llvm-mca, -mcpu=%s", v, cpu);
 	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_default_cache_dir();
-	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s", dir, v, cpu);
+	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s.v%d", dir, v, cpu, MCA_METHOD);
 	free(dir);
 	free(ver);
 	m->cap = 4096;
@@ -229,9 +285,10 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch)
 	m->cache_file = file;
 	for (size_t i = 0; i < m->cap; i++) {
 		free(m->tab[i].hex);
-		m->tab[i].hex = NULL;
+		memset(&m->tab[i], 0, sizeof(m->tab[i]));
 	}
 	m->n = 0;
+	m->cache_off = 0;
 	cache_load(m);
 	return 0;
 }
@@ -261,34 +318,96 @@ const char *kb_mca_model(const struct kb_mca *m)
 	return m->model;
 }
 
+const char *kb_mca_cpu(const struct kb_mca *m)
+{
+	return m->cpu;
+}
+
+const char *kb_mca_check_cpu(const char *cpu)
+{
+	static char *list;	/* " alderlake amdfam10 ... ": llvm-mca's, read once */
+	static int read;
+	char *key;
+	int found;
+
+	if (!*cpu || strspn(cpu, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != strlen(cpu))
+		return "not a CPU name (llvm-mca -mtriple=i386-linux-gnu -mcpu=help lists them: skylake, "
+		       "sandybridge, znver3, ...)";
+	if (!read) {
+		char *mca = find_tool(mca_names), *out = NULL, *p;
+		char *argv[] = { mca, "-mtriple=i386-linux-gnu", "-mcpu=help", NULL };
+		size_t len = 0;
+		FILE *f;
+
+		read = 1;
+		if (mca && (p = (kb_capture(argv, 15, 1 << 18, &out), out ? strstr(out, "Available CPUs") : NULL))) {
+			f = open_memstream(&list, &len);
+			if (!f)
+				abort();
+			fputc(' ', f);
+			/* "  NAME - Select the NAME processor." a line, until the features */
+			for (p = strchr(p, '\n'); p && *++p && strncmp(p, "Available features", 18); p = strchr(p, '\n')) {
+				size_t n = strspn(p, " ");
+
+				if (p[n] != '\n' && strstr(p, " - "))
+					fprintf(f, "%.*s ", (int)strcspn(p + n, " \n"), p + n);
+			}
+			fclose(f);
+		}
+		free(out);
+		free(mca);
+	}
+	if (!list)	/* no llvm-mca to ask: the run says so, and uses model_cycles */
+		return NULL;
+	key = kb_xasprintf(" %s ", cpu);
+	found = strstr(list, key) != NULL;
+	free(key);
+	return found ? NULL : "not a CPU that llvm-mca -mtriple=i386-linux-gnu -mcpu=help lists (skylake, "
+			      "sandybridge, znver3, ...)";
+}
+
 /* ---- pricing a batch ---- */
 
 struct todo {
-	const char *hex;
+	const char *hex;	/* its entry's */
 	unsigned insns;
 	double fixed;		/* string instructions, from the table */
-	int region;		/* its llvm-mca region, -1: none (nothing left to price) */
+	int region;		/* in an llvm-mca input, -1: none (nothing left to price) */
 	int bad;		/* the disassembly did not give its instructions */
 };
 
-/* Run a tool, its output into dir/tool.log: llvm-mca warns once for each
- * block with a call or a return, megabytes for a kernel's blocks, and a
- * pipe read only so far would fail it (EPIPE, exit status 74). */
-static int run_tool(char **argv, const char *what, const char *dir)
+/* argv with its output in dir/tool.log: llvm-mca warns of every call and
+ * ret it reads, far more than a pipe's worth for a kernel's blocks */
+static int run_tool(struct kb_mca *m, char **argv, const char *dir, const char *what)
 {
-	char *log = kb_xasprintf("%s/tool.log", dir), *out = NULL, *e;
+	char *log = kb_xasprintf("%s/tool.log", dir), *line = NULL;
+	struct rusage a, b;
 	int r;
 
-	unlink(log);
+	getrusage(RUSAGE_CHILDREN, &a);
 	r = kb_run_argv(argv, NULL, log);
+	getrusage(RUSAGE_CHILDREN, &b);
+	/* its CPU time, which a busy machine does not stretch as it does the wall's */
+	m->st.cpu_seconds += (double)(b.ru_utime.tv_sec - a.ru_utime.tv_sec + b.ru_stime.tv_sec - a.ru_stime.tv_sec) +
+			     (double)(b.ru_utime.tv_usec - a.ru_utime.tv_usec + b.ru_stime.tv_usec - a.ru_stime.tv_usec) / 1e6;
+
 	if (r != 0) {
-		kb_read_file(log, &out, NULL);
-		e = out ? strstr(out, "error") : NULL;	/* the error, not the warnings before it */
-		kb_error("%s failed (exit status %d): %.400s", what, r, e ? e : out ? out : "");
-		free(out);
+		FILE *f = fopen(log, "r");
+		size_t cap = 0;
+
+		/* the first line that is not one of those warnings and notes */
+		while (f && getline(&line, &cap, f) > 0 &&
+		       (!strncmp(line, "warning: found a", 16) || !strncmp(line, "note: ", 6)))
+			;
+		if (line)
+			line[strcspn(line, "\n")] = '\0';
+		kb_error("%s failed (exit status %d): %.400s", what, r, line ? line : "");
+		if (f)
+			fclose(f);
 	}
 	unlink(log);
 	free(log);
+	free(line);
 	return r != 0 ? -1 : 0;
 }
 
@@ -307,16 +426,21 @@ static int string_insn(const char *line)
 	return -1;
 }
 
-/* Disassemble t[0..n) with one llvm-mc call and write llvm-mca's input: a
- * code region per block that has something left to price. */
-static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *dir, int *nreg)
+static char *class_file(const char *dir, size_t c)
+{
+	return kb_xasprintf("%s/mca%zu.s", dir, c);
+}
+
+/* Disassemble t[0..n) with one llvm-mc call and write llvm-mca's inputs,
+ * one per class (mca<c>.s): a code region per block that has something
+ * left to price; nreg[c] of them in class c. */
+static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *dir, int nreg[NCLASSES])
 {
 	char *in = kb_xasprintf("%s/blocks.hex", dir), *asmf = kb_xasprintf("%s/blocks.s", dir);
-	char *mcaf = kb_xasprintf("%s/mca.s", dir);
-	FILE *f = fopen(in, "w"), *g = NULL, *h = NULL;
-	char *line = NULL;
-	size_t cap = 0, k = 0, got = 0;
-	int ret = -1, opened = 0;
+	FILE *f = fopen(in, "w"), *g = NULL, *h[NCLASSES] = { NULL };
+	char *line = NULL, **lines = NULL;
+	size_t cap = 0, k = 0, nl = 0, capl = 0;
+	int ret = -1;
 
 	if (!f) {
 		kb_error_errno(errno, "cannot create '%s'", in);
@@ -325,6 +449,9 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 	for (size_t i = 0; i < n; i++) {
 		for (const char *p = t[i].hex; p[0] && p[1]; p += 2)
 			fprintf(f, "0x%c%c ", p[0], p[1]);
+		fputc('\n', f);
+		for (int j = 0; j < PAD_N; j++)
+			fputs("0x90 ", f);
 		fputs("\n" SEP_BYTES "\n", f);
 	}
 	if (fclose(f)) {
@@ -334,69 +461,90 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 	{
 		char *triple = kb_xasprintf("-triple=%s", m->triple);
 		char *argv[] = { m->mc, "--disassemble", triple, "-o", asmf, in, NULL };
-		int r = run_tool(argv, "llvm-mc --disassemble", dir);
+		int r = run_tool(m, argv, dir, "llvm-mc --disassemble");
 
 		free(triple);
 		if (r < 0)
 			goto out;
 	}
 	g = fopen(asmf, "r");
-	h = fopen(mcaf, "w");
-	if (!g || !h) {
-		kb_error_errno(errno, "cannot open '%s' or '%s'", asmf, mcaf);
+	for (size_t c = 0; c < NCLASSES; c++) {
+		char *p = class_file(dir, c);
+
+		h[c] = fopen(p, "w");
+		nreg[c] = 0;
+		free(p);
+		if (!h[c])
+			break;
+	}
+	if (!g || !h[NCLASSES - 1]) {
+		kb_error_errno(errno, "cannot open llvm-mca's input in '%s'", dir);
 		goto out;
 	}
-	*nreg = 0;
 	while (k < n && getline(&line, &cap, g) > 0) {
 		char *p = line + strspn(line, " \t");
-		int s;
 
 		line[strcspn(line, "\n")] = '\0';
 		if (*p == '.' || !*p)
 			continue;	/* .text */
-		if (!strcmp(p, SEP_TEXT)) {	/* the block ends */
-			t[k].bad = got != t[k].insns;
-			if (opened) {
-				fputs("# LLVM-MCA-END\n", h);
-				opened = 0;
+		if (strcmp(p, SEP_TEXT)) {	/* an instruction of block k, or a pad */
+			if (nl == capl)
+				lines = kb_xrealloc(lines, (capl = capl ? 2 * capl : 64) * sizeof(*lines));
+			lines[nl++] = kb_xstrdup(p);
+			continue;
+		}
+		/* block k ends: its instructions are the lines before the pad */
+		{
+			size_t c = class_of(t[k].insns), pad = 0, got;
+			int opened = 0, s;
+
+			while (pad < PAD_N && pad < nl && !strcmp(lines[nl - 1 - pad], PAD_TEXT))
+				pad++;
+			got = nl - pad;
+			t[k].bad = pad != PAD_N || got != t[k].insns;
+			for (size_t i = 0; i < got && !t[k].bad; i++) {
+				if ((s = string_insn(lines[i])) >= 0) {
+					t[k].fixed += t[k].insns == 1 ? string_costs[s].per : string_costs[s].start;
+					continue;
+				}
+				if (!opened) {
+					fprintf(h[c], "# LLVM-MCA-BEGIN b%zu\n", k);
+					t[k].region = nreg[c]++;
+					opened = 1;
+				}
+				fprintf(h[c], "%s\n", lines[i]);
 			}
-			got = 0;
+			if (opened)
+				fputs("# LLVM-MCA-END\n", h[c]);
+			for (size_t i = 0; i < nl; i++)
+				free(lines[i]);
+			nl = 0;
 			k++;
-			continue;
 		}
-		got++;
-		if ((s = string_insn(p)) >= 0) {
-			t[k].fixed += t[k].insns == 1 ? string_costs[s].per : string_costs[s].start;
-			continue;
-		}
-		if (!opened) {
-			fprintf(h, "# LLVM-MCA-BEGIN b%zu\n", k);
-			t[k].region = (*nreg)++;
-			opened = 1;
-		}
-		fprintf(h, "%s\n", p);
 	}
-	if (opened)
-		fputs("# LLVM-MCA-END\n", h);
 	for (; k < n; k++)
 		t[k].bad = 1;
 	ret = 0;
 out:
 	if (g)
 		fclose(g);
-	if (h && fclose(h))
-		ret = -1;
+	for (size_t c = 0; c < NCLASSES; c++)
+		if (h[c] && fclose(h[c]))
+			ret = -1;
+	for (size_t i = 0; i < nl; i++)
+		free(lines[i]);
+	free(lines);
 	free(line);
 	free(in);
 	free(asmf);
-	free(mcaf);
 	return ret;
 }
 
-/* llvm-mca over mca.s: each region's Total Cycles / Iterations, by name */
-static int simulate(struct kb_mca *m, struct todo *t, size_t n, const char *dir, double *cyc)
+/* llvm-mca over class c's input: each region's Total Cycles / Iterations,
+ * by name */
+static int simulate(struct kb_mca *m, size_t c, size_t n, const char *dir, double *cyc)
 {
-	char *in = kb_xasprintf("%s/mca.s", dir), *outf = kb_xasprintf("%s/mca.out", dir);
+	char *in = class_file(dir, c), *outf = kb_xasprintf("%s/mca.out", dir);
 	char iters[32];
 	FILE *f = NULL;
 	char *line = NULL, *cpu = kb_xasprintf("-mcpu=%s", m->cpu);
@@ -405,7 +553,7 @@ static int simulate(struct kb_mca *m, struct todo *t, size_t n, const char *dir,
 	double it = 0;
 	int ret = -1;
 
-	snprintf(iters, sizeof(iters), "-iterations=%d", MCA_ITERATIONS);
+	snprintf(iters, sizeof(iters), "-iterations=%d", classes[c].iterations);
 	{
 		char *triple = kb_xasprintf("-mtriple=%s", m->triple);
 		char *argv[] = { m->mca, triple, cpu, iters, "-resource-pressure=false",
@@ -413,7 +561,7 @@ static int simulate(struct kb_mca *m, struct todo *t, size_t n, const char *dir,
 		int r;
 
 		m->st.calls++;
-		r = run_tool(argv, "llvm-mca", dir);
+		r = run_tool(m, argv, dir, "llvm-mca");
 		free(triple);
 		if (r < 0)
 			goto out;
@@ -438,7 +586,7 @@ static int simulate(struct kb_mca *m, struct todo *t, size_t n, const char *dir,
 out:
 	if (f)
 		fclose(f);
-	(void)t;
+	unlink(outf);
 	free(line);
 	free(cpu);
 	free(in);
@@ -446,11 +594,23 @@ out:
 	return ret;
 }
 
-static int price_batch(struct kb_mca *m, struct todo *t, size_t n, FILE *cache)
+/* One line of the cache, with one write: boots at once append to it. */
+static void cache_put(struct kb_mca *m, int fd, const char *hex, double c, int bad)
+{
+	/* %.17g: the cost read back is the cost used here, bit for bit */
+	char *line = kb_xasprintf("%s %.17g%s\n", hex, c, bad ? " unpriced" : "");
+	size_t len = strlen(line);
+
+	if (fd >= 0 && write(fd, line, len) != (ssize_t)len)
+		kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
+	free(line);
+}
+
+static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 {
 	char *dir = kb_xasprintf("%s/kbench-mca.XXXXXX", kb_tmpdir());
 	double *cyc = kb_xcalloc(n + 1, sizeof(*cyc));
-	int nreg = 0, ret = -1;
+	int nreg[NCLASSES] = { 0 }, ret = -1;
 
 	if (!mkdtemp(dir)) {
 		kb_error_errno(errno, "cannot create a temporary directory in '%s'", kb_tmpdir());
@@ -460,29 +620,35 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, FILE *cache)
 		t[i].region = -1;
 		cyc[i] = -1;
 	}
-	if (disassemble(m, t, n, dir, &nreg) < 0)
+	if (disassemble(m, t, n, dir, nreg) < 0)
 		goto out;
-	if (nreg > 0 && simulate(m, t, n, dir, cyc) < 0)
-		goto out;
+	for (size_t c = 0; c < NCLASSES; c++)
+		if (nreg[c] > 0 && simulate(m, c, n, dir, cyc) < 0)
+			goto out;
 	for (size_t i = 0; i < n; i++) {
 		int bad = t[i].bad || (t[i].region >= 0 && cyc[i] < 0);
 		double c = bad ? t[i].insns : t[i].fixed + (t[i].region >= 0 ? cyc[i] : 0);
 
-		insert(m, t[i].hex, c, bad);
+		set_cost(m, t[i].hex, c, bad);
 		if (bad)
 			m->st.unpriced++;
 		else
 			m->st.priced++;
-		if (cache)
-			fprintf(cache, "%s %.6g%s\n", t[i].hex, c, bad ? " unpriced" : "");
+		cache_put(m, fd, t[i].hex, c, bad);
 	}
 	ret = 0;
 out:
 	{	/* the batch's files: only those disassemble and simulate made */
-		static const char *const names[] = { "blocks.hex", "blocks.s", "mca.s", "mca.out" };
+		static const char *const names[] = { "blocks.hex", "blocks.s" };
 
 		for (size_t i = 0; i < KB_ARRAY_SIZE(names); i++) {
 			char *p = kb_xasprintf("%s/%s", dir, names[i]);
+
+			unlink(p);
+			free(p);
+		}
+		for (size_t c = 0; c < NCLASSES; c++) {
+			char *p = class_file(dir, c);
 
 			unlink(p);
 			free(p);
@@ -497,40 +663,68 @@ out:
 int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 {
 	struct todo *t = kb_xcalloc(n + 1, sizeof(*t));
-	size_t nt = 0;
+	size_t nq = 0, nt = 0;
 	double t0 = kb_now();
-	FILE *cache = NULL;
-	int ret = 0;
+	int ret = 0, fd = -1;
 
-	for (size_t i = 0; i < n; i++) {
+	m->call++;
+	for (size_t i = 0; i < n; i++) {	/* the distinct blocks not known yet */
 		struct entry *e = lookup(m, b[i].hex);
 
-		if (e->hex) {
+		if (e->hex && e->known) {
 			m->st.hits += !e->used;
 			e->used = 1;
 			continue;
 		}
-		insert(m, b[i].hex, -1, 0);	/* once per distinct block */
-		e = lookup(m, b[i].hex);
+		e = entry_of(m, b[i].hex);
+		if (e->queued == m->call)
+			continue;
+		e->queued = m->call;
 		e->used = 1;
-		t[nt].hex = e->hex;
-		t[nt].insns = b[i].insns;
-		nt++;
+		t[nq].hex = e->hex;
+		t[nq].insns = b[i].insns;
+		nq++;
 	}
-	if (nt) {
+	if (nq) {
 		char *dir = kb_xstrdup(m->cache_file);
 
 		*strrchr(dir, '/') = '\0';
 		if (kb_mkdir_p(dir, 0755) == 0)
-			cache = fopen(m->cache_file, "a");
-		if (!cache)
+			fd = open(m->cache_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd < 0)
 			kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
 		free(dir);
+		/* another process pricing (a boot beside this one) finishes first;
+		 * what it priced is then read, not priced again */
+		if (fd >= 0) {
+			double w = kb_now();
+
+			while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+				;
+			t0 += kb_now() - w;
+		}
+		cache_load(m);
+		for (size_t i = 0; i < nq; i++) {
+			const struct entry *e = lookup(m, t[i].hex);
+
+			if (e->known)
+				m->st.hits++;
+			else
+				t[nt++] = t[i];
+		}
 	}
 	for (size_t i = 0; i < nt && ret == 0; i += MCA_BATCH)
-		ret = price_batch(m, t + i, nt - i < MCA_BATCH ? nt - i : MCA_BATCH, cache);
-	if (cache && fclose(cache))
-		kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
+		ret = price_batch(m, t + i, nt - i < MCA_BATCH ? nt - i : MCA_BATCH, fd);
+	if (fd >= 0) {
+		/* under the lock, the file was read to its end and then only this
+		 * process wrote: read on after its own lines */
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		if (end >= 0)
+			m->cache_off = (long)end;
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
 	m->st.seconds += kb_now() - t0;
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		const struct entry *e = lookup(m, b[i].hex);
@@ -549,94 +743,212 @@ struct unit {
 	unsigned insns;
 };
 
+struct xline {
+	uint32_t id;		/* the unit, from 1 */
+	uint64_t n;
+};
+
+struct bregion {
+	uint64_t seq;
+	uint32_t id;
+	size_t x0, x1;		/* its x lines */
+};
+
+struct kb_blocks {
+	int fd;
+	uint64_t lineno;
+	char *part;		/* a line not yet complete */
+	size_t npart;
+	int header, bad;
+	struct unit *u;
+	size_t nu, cu;
+	struct xline *x;
+	size_t nx, cx;
+	size_t from;		/* the x lines of the region still open start here */
+	struct bregion *r;
+	size_t nr, cr;
+	char *path;		/* for messages */
+};
+
+struct kb_blocks *kb_blocks_new(void)
+{
+	struct kb_blocks *b = kb_xcalloc(1, sizeof(*b));
+
+	b->fd = -1;
+	return b;
+}
+
+void kb_blocks_free(struct kb_blocks *b)
+{
+	if (!b)
+		return;
+	if (b->fd >= 0)
+		close(b->fd);
+	for (size_t i = 0; i < b->nu; i++)
+		free(b->u[i].hex);
+	free(b->u);
+	free(b->x);
+	free(b->r);
+	free(b->part);
+	free(b->path);
+	free(b);
+}
+
+/* One line, without its newline: 0, or -1 after a message. */
+static int blocks_line(struct kb_blocks *b, char *line)
+{
+	unsigned long long a, c, d;
+	unsigned k, uu;
+	int off = 0;
+
+	b->lineno++;
+	if (b->lineno == 1) {
+		if (strncmp(line, "kbblocks 1 ", 11))
+			return kb_error("'%s': not a blocks file of the sim plugin (format 1)", b->path), -1;
+		b->header = 1;
+		return 0;
+	}
+	if (sscanf(line, "b %llu %llx %u %u %n", &a, &c, &k, &uu, &off) == 4 && off > 0) {
+		if (a != b->nu + 1 || strspn(line + off, "0123456789abcdef") != strlen(line + off))
+			goto bad;
+		if (b->nu == b->cu)
+			b->u = kb_xrealloc(b->u, (b->cu = b->cu ? 2 * b->cu : 4096) * sizeof(*b->u));
+		b->u[b->nu].hex = kb_xstrdup(line + off);
+		b->u[b->nu].insns = k + uu;
+		b->nu++;
+	} else if (sscanf(line, "x %llu %llu %llu", &a, &c, &d) == 3) {
+		if (!c || c > b->nu)
+			goto bad;
+		if (b->nx == b->cx)
+			b->x = kb_xrealloc(b->x, (b->cx = b->cx ? 2 * b->cx : 4096) * sizeof(*b->x));
+		b->x[b->nx++] = (struct xline){ (uint32_t)c, d };
+	} else if (sscanf(line, "r %llu %llx", &a, &c) == 2) {
+		if (b->nr == b->cr)
+			b->r = kb_xrealloc(b->r, (b->cr = b->cr ? 2 * b->cr : 64) * sizeof(*b->r));
+		b->r[b->nr++] = (struct bregion){ a, (uint32_t)c, b->from, b->nx };
+		b->from = b->nx;
+	} else if (strncmp(line, "end ", 4)) {
+		goto bad;
+	}
+	return 0;
+bad:
+	return kb_error("%s:%llu: not understood: '%.80s'", b->path, (unsigned long long)b->lineno, line), -1;
+}
+
+int kb_blocks_poll(struct kb_blocks *b, const char *path)
+{
+	char buf[65536];
+	ssize_t got;
+
+	if (b->bad)
+		return -1;
+	if (!b->path)
+		b->path = kb_xstrdup(path);
+	if (b->fd < 0) {
+		b->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (b->fd < 0)
+			return errno == ENOENT ? -ENOENT : (kb_error_errno(errno, "cannot open the blocks "
+								     "file '%s'", path), -1);
+	}
+	while ((got = read(b->fd, buf, sizeof(buf))) > 0) {
+		char *p = buf, *nl, *end = buf + got;
+
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+			char *line;
+
+			if (b->npart) {	/* the start of this line came in the last read */
+				b->part = kb_xrealloc(b->part, b->npart + (size_t)(nl - p) + 1);
+				memcpy(b->part + b->npart, p, (size_t)(nl - p));
+				b->part[b->npart + (size_t)(nl - p)] = '\0';
+				line = b->part;
+				b->npart = 0;
+			} else {
+				*nl = '\0';
+				line = p;
+			}
+			if (blocks_line(b, line) < 0) {
+				b->bad = 1;
+				return -1;
+			}
+			p = nl + 1;
+		}
+		if (p < end) {
+			b->part = kb_xrealloc(b->part, b->npart + (size_t)(end - p) + 1);
+			memcpy(b->part + b->npart, p, (size_t)(end - p));
+			b->npart += (size_t)(end - p);
+		}
+	}
+	if (got < 0)
+		return kb_error_errno(errno, "cannot read the blocks file '%s'", path), -1;
+	return 0;
+}
+
+/* region i's cycles under m (its units priced, from the cache where they are) */
+static int region_cycles(struct kb_mca *m, struct kb_blocks *b, size_t i, struct kb_mca_region *out)
+{
+	const struct bregion *g = &b->r[i];
+	size_t n = g->x1 - g->x0;
+	struct kb_mca_block *k = kb_xcalloc(n + 1, sizeof(*k));
+	int ret;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct unit *u = &b->u[b->x[g->x0 + j].id - 1];
+
+		k[j].hex = u->hex;
+		k[j].insns = u->insns;
+	}
+	ret = kb_mca_price(m, k, n);
+	*out = (struct kb_mca_region){ .seq = g->seq, .id = g->id };
+	for (size_t j = 0; ret == 0 && j < n; j++) {
+		out->cycles += (double)b->x[g->x0 + j].n * k[j].cycles;
+		out->insns += b->x[g->x0 + j].n * k[j].insns;
+	}
+	free(k);
+	return ret;
+}
+
+int kb_mca_region_of(struct kb_mca *m, struct kb_blocks *b, uint64_t seq, struct kb_mca_region *out)
+{
+	for (size_t i = b->nr; i-- > 0; )	/* the latest first: a boot asks in order */
+		if (b->r[i].seq == seq)
+			return region_cycles(m, b, i, out) < 0 ? -1 : 0;
+	return 1;
+}
+
 int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region **r, size_t *n)
 {
-	FILE *f = fopen(path, "r");
-	struct unit *u = NULL;
-	struct kb_mca_block *b;
-	struct { uint64_t seq; uint32_t id; uint64_t n; } *x = NULL;
-	size_t nu = 0, cu = 0, nx = 0, cx = 0, nr = 0, cr = 0, lineno = 0, from = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	int ret = -1;
+	struct kb_blocks *b = kb_blocks_new();
+	struct kb_mca_block *all;
+	int ret = kb_blocks_poll(b, path);
 
 	*r = NULL;
 	*n = 0;
-	if (!f) {
-		kb_error_errno(errno, "cannot open the blocks file '%s'", path);
+	if (ret == -ENOENT)
+		kb_error_errno(ENOENT, "cannot open the blocks file '%s'", path);
+	if (ret < 0 || (!b->header && (kb_error("'%s': not a blocks file of the sim plugin (format 1)",
+						 path), 1))) {
+		kb_blocks_free(b);
 		return -1;
 	}
-	while (getline(&line, &cap, f) > 0) {
-		unsigned long long a, c, d;
-		unsigned k, uu;
-		int off = 0;
-
-		lineno++;
-		line[strcspn(line, "\n")] = '\0';
-		if (lineno == 1) {
-			if (strncmp(line, "kbblocks 1 ", 11)) {
-				kb_error("'%s': not a blocks file of the sim plugin (format 1)", path);
-				goto out;
-			}
-			continue;
-		}
-		if (sscanf(line, "b %llu %llx %u %u %n", &a, &c, &k, &uu, &off) == 4 && off > 0) {
-			if (a != nu + 1 || strspn(line + off, "0123456789abcdef") != strlen(line + off))
-				goto bad;
-			if (nu == cu)
-				u = kb_xrealloc(u, (cu = cu ? 2 * cu : 4096) * sizeof(*u));
-			u[nu].hex = kb_xstrdup(line + off);
-			u[nu].insns = k + uu;
-			nu++;
-		} else if (sscanf(line, "x %llu %llu %llu", &a, &c, &d) == 3) {
-			if (!c || c > nu)
-				goto bad;
-			if (nx == cx)
-				x = kb_xrealloc(x, (cx = cx ? 2 * cx : 4096) * sizeof(*x));
-			x[nx].seq = a;
-			x[nx].id = (uint32_t)c;
-			x[nx].n = d;
-			nx++;
-		} else if (sscanf(line, "r %llu %llx", &a, &c) == 2) {
-			if (nr == cr)
-				*r = kb_xrealloc(*r, (cr = cr ? 2 * cr : 64) * sizeof(**r));
-			(*r)[nr] = (struct kb_mca_region){ .seq = a, .id = (uint32_t)c };
-			for (size_t i = from; i < nx; i++)
-				x[i].seq = nr;	/* index of the region, from here on */
-			from = nx;
-			nr++;
-		} else if (strncmp(line, "end ", 4)) {
-			goto bad;
-		}
+	/* every unit at once: the fewest llvm-mca calls */
+	all = kb_xcalloc(b->nu + 1, sizeof(*all));
+	for (size_t i = 0; i < b->nu; i++) {
+		all[i].hex = b->u[i].hex;
+		all[i].insns = b->u[i].insns;
 	}
-	nx = from;	/* x lines of a region never closed count nowhere */
-	b = kb_xcalloc(nu + 1, sizeof(*b));
-	for (size_t i = 0; i < nu; i++) {
-		b[i].hex = u[i].hex;
-		b[i].insns = u[i].insns;
+	ret = kb_mca_price(m, all, b->nu);
+	free(all);
+	if (ret == 0) {
+		*r = kb_xcalloc(b->nr + 1, sizeof(**r));
+		for (size_t i = 0; i < b->nr && ret == 0; i++)
+			ret = region_cycles(m, b, i, &(*r)[i]);
+		*n = b->nr;
 	}
-	ret = kb_mca_price(m, b, nu);
-	for (size_t i = 0; ret == 0 && i < nx; i++) {
-		struct kb_mca_region *g = &(*r)[x[i].seq];
-
-		g->cycles += (double)x[i].n * b[x[i].id - 1].cycles;
-		g->insns += x[i].n * u[x[i].id - 1].insns;
-	}
-	free(b);
-	*n = nr;
-	goto out;
-bad:
-	kb_error("%s:%zu: not understood: '%.80s'", path, lineno, line);
-out:
 	if (ret < 0) {
 		free(*r);
 		*r = NULL;
+		*n = 0;
 	}
-	for (size_t i = 0; i < nu; i++)
-		free(u[i].hex);
-	free(u);
-	free(x);
-	free(line);
-	fclose(f);
+	kb_blocks_free(b);
 	return ret;
 }

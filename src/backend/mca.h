@@ -5,7 +5,9 @@
  * llvm-mca for a named CPU, in cycles per execution, modeled.  The bytes go
  * through llvm-mc's disassembler and then llvm-mca, thousands of blocks per
  * call; costs are cached by (bytes, CPU, LLVM version) under the build
- * cache, so a block is priced once per CPU and LLVM.  rep movs/stos are
+ * cache (<cache>/mca/llvm-<version>/<cpu>.v2), so a block is priced once
+ * per CPU and LLVM, also by boots that run at once (they share the file,
+ * one pricing at a time).  rep movs/stos are
  * priced apart, from a vendor's table (mca.c).
  */
 #ifndef KB_MCA_H
@@ -30,7 +32,8 @@ struct kb_mca_stats {
 	unsigned long priced;	/* distinct blocks llvm-mca priced */
 	unsigned long hits;	/* distinct blocks found in the cache */
 	unsigned long unpriced;	/* distinct blocks llvm could not read */
-	double seconds;		/* host time in llvm-mc and llvm-mca */
+	double seconds;		/* host time pricing (wall; waits for another boot's pricing not counted) */
+	double cpu_seconds;	/* CPU time of llvm-mc and llvm-mca (user + system) */
 };
 
 /* The model for cpu (an llvm-mca -mcpu name) with its cache under
@@ -49,6 +52,11 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);
 const struct kb_mca_stats *kb_mca_stats(const struct kb_mca *m);
 /* "LLVM 14.0.6 llvm-mca, -mcpu=skylake": the model, named; owned by m. */
 const char *kb_mca_model(const struct kb_mca *m);
+/* Its CPU, as given to kb_mca_new. */
+const char *kb_mca_cpu(const struct kb_mca *m);
+/* NULL where llvm-mca -mtriple=i386-linux-gnu -mcpu=help lists cpu, or
+ * where there is no llvm-mca to ask; else what is wrong (static text). */
+const char *kb_mca_check_cpu(const char *cpu);
 
 /* The blocks file of one run of the plugin, priced: modeled cycles per
  * region (block costs times executions, misses not included). */
@@ -61,5 +69,20 @@ struct kb_mca_region {
 /* Read path (plugin/simfmt.h's blocks format) and price it.  *r (malloc'd)
  * gets its regions in order; 0, or -1 after a message. */
 int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region **r, size_t *n);
+
+/* A blocks file read as it grows, a boot's while QEMU runs: a region's
+ * counts are there once its "r" line is, which the plugin writes (and
+ * flushes) when the region's end marker runs, before the guest reports
+ * the sample. */
+struct kb_blocks;
+struct kb_blocks *kb_blocks_new(void);
+void kb_blocks_free(struct kb_blocks *b);
+/* Read the complete lines appended to path since the last call.  0,
+ * -ENOENT (not there yet), or -1 after a message (a line not understood:
+ * every later call fails too). */
+int kb_blocks_poll(struct kb_blocks *b, const char *path);
+/* Region seq of b (the latest of that number) priced under m into *out.
+ * 0; 1 when b has no such region (yet); -1 after a message. */
+int kb_mca_region_of(struct kb_mca *m, struct kb_blocks *b, uint64_t seq, struct kb_mca_region *out);
 
 #endif
