@@ -70,9 +70,12 @@ check "faster: the figures are the primary metric's kind, from the sim backend" 
 	jq_true "$s" '.primary_metric as $m | (.metrics[] | select(.name == $m) | .source) as $k |
 		.claims[1].figures == $k and .claims[1].backend == "sim" and .claims[1].own_tests == false'
 # the word follows the verdicts: supported only if faster in every case,
-# contradicted if slower in one (or no case differs at all)
+# contradicted if slower in one (or no case differs at all); and, with
+# more than one model of cycles (mca_cycles, issue 24), only where every
+# model gives that word
 check "faster: the word follows the verdicts" \
-	jq_true "$s" '.claims[1] | if .slower > 0 then .word == "contradicted"
+	jq_true "$s" '.claims[1] | if ([.by_model[]?.word] | unique | length) > 1 then .word == "not distinguishable"
+		elif .slower > 0 then .word == "contradicted"
 		elif .faster == (.per_case | length) then .word == "supported"
 		elif .same + .equivalent == (.per_case | length) then .word == "contradicted"
 		else .word == "not distinguishable" end'

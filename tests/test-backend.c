@@ -59,9 +59,11 @@ static int null_choose(const struct kb_backend_env *env, void **priv, char **why
 	return 1;
 }
 
-static void null_metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
+static void null_metric(const char *field, enum kb_accel accel, const json_t *described,
+			struct kb_metric_desc *d)
 {
 	(void)field;
+	(void)described;
 	(void)accel;
 	d->source = KB_FIG_MEASURED;
 }
@@ -215,24 +217,39 @@ static void metrics(void **state)
 	struct kb_metric_desc d;
 
 	(void)state;
-	kb_backend_metric("sim", "model_cycles", KB_ACCEL_TCG, &d);
+	kb_backend_metric("sim", "model_cycles", KB_ACCEL_TCG, NULL, &d);
 	assert_int_equal(d.source, KB_FIG_MODELED);
-	kb_backend_metric("sim", "ins_k", KB_ACCEL_TCG, &d);
+	assert_true(d.cycle_model);
+	assert_null(d.model);
+	{	/* mca_cycles names the CPU of its machine model, as the run recorded it */
+		json_t *sim = json_pack("{s:{s:s,s:s}}", "mca", "label", "LLVM sandybridge", "label_alt",
+				      "LLVM znver3");
+
+		kb_backend_metric("sim", "mca_cycles", KB_ACCEL_TCG, sim, &d);
+		assert_int_equal(d.source, KB_FIG_MODELED);
+		assert_true(d.cycle_model);
+		assert_string_equal(d.model, "LLVM sandybridge");
+		kb_backend_metric("sim", "mca_cycles_alt", KB_ACCEL_TCG, sim, &d);
+		assert_string_equal(d.model, "LLVM znver3");
+		assert_false(d.layout_free);
+		json_decref(sim);
+	}
+	kb_backend_metric("sim", "ins_k", KB_ACCEL_TCG, NULL, &d);
 	assert_int_equal(d.source, KB_FIG_SIMULATED);
-	kb_backend_metric("sim", NULL, KB_ACCEL_TCG, &d);
+	kb_backend_metric("sim", NULL, KB_ACCEL_TCG, NULL, &d);
 	assert_int_equal(d.source, KB_FIG_MODELED);
-	kb_backend_metric("hyperfine", NULL, KB_ACCEL_TCG, &d);
+	kb_backend_metric("hyperfine", NULL, KB_ACCEL_TCG, NULL, &d);
 	assert_string_equal(d.label, "whole boot time");
 	assert_string_equal(d.unit, "ns");
 	assert_non_null(strstr(d.note, "emulated time under TCG"));
-	kb_backend_metric("clock", NULL, KB_ACCEL_KVM, &d);
+	kb_backend_metric("clock", NULL, KB_ACCEL_KVM, NULL, &d);
 	assert_int_equal(d.source, KB_FIG_MEASURED);
 	assert_string_equal(d.note, "wall time in the guest");
-	kb_backend_metric("host-sw", "host_tclk_k", KB_ACCEL_TCG, &d);
+	kb_backend_metric("host-sw", "host_tclk_k", KB_ACCEL_TCG, NULL, &d);
 	assert_non_null(strstr(d.note, "vCPU thread"));
-	kb_backend_metric("pmu-host", "cyc_k", KB_ACCEL_KVM, &d);
+	kb_backend_metric("pmu-host", "cyc_k", KB_ACCEL_KVM, NULL, &d);
 	assert_non_null(strstr(d.note, "in the guest"));
-	kb_backend_metric("no-such-backend", NULL, KB_ACCEL_TCG, &d);	/* a run directory from elsewhere */
+	kb_backend_metric("no-such-backend", NULL, KB_ACCEL_TCG, NULL, &d);	/* a run directory from elsewhere */
 	assert_int_equal(d.source, KB_FIG_MEASURED);
 	assert_string_equal(kb_figure_kind_name(KB_FIG_SIMULATED), "simulated");
 }

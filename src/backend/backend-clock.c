@@ -25,8 +25,10 @@ static int usable(const struct kb_host *host)
 	return 1;
 }
 
-static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, const json_t *described,
+		   struct kb_metric_desc *d)
 {
+	(void)described;
 	d->source = KB_FIG_MEASURED;
 	if (field)
 		d->note = "hardware performance counters read in the guest (perf_event_open)";

@@ -42,8 +42,10 @@ static int usable(const struct kb_host *host)
 	return host->host_sw;
 }
 
-static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, const json_t *described,
+		   struct kb_metric_desc *d)
 {
+	(void)described;
 	kb_pmuhost_metric(field, accel, "host software events of the QEMU vCPU thread: what the "
 			  "region cost the host", d);
 }

@@ -108,8 +108,10 @@ static int usable(const struct kb_host *host)
 	return 1;	/* wherever QEMU runs; hyperfine's absence is said when it is missing */
 }
 
-static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, const json_t *described,
+		   struct kb_metric_desc *d)
 {
+	(void)described;
 	(void)field;
 	d->source = KB_FIG_MEASURED;
 	d->label = "whole boot time";

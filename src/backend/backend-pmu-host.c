@@ -63,8 +63,10 @@ static int usable(const struct kb_host *host)
 	return host->host_pmu.usable == 1 && host->kvm.usable == 1;
 }
 
-static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, const json_t *described,
+		   struct kb_metric_desc *d)
 {
+	(void)described;
 	kb_pmuhost_metric(field, accel, "guest-only hardware counters read on the host "
 			  "(exclude_host, QEMU vCPU thread)", d);
 }

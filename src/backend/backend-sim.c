@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "mca.h"
 #include "probe.h"
 #include "rundir.h"
 #include "sim.h"
@@ -22,6 +23,8 @@ struct sim_opts {
 	long virtual_layouts;
 	char *placement;	/* "pad" or "shuffle" */
 	long pads;
+	char *cpu, *cpu_alt;	/* llvm-mca -mcpu names; cpu_alt may be "off" */
+	char *primary;		/* "auto", "mca_cycles" or "model_cycles" */
 };
 
 static const char *check_l1i(const char *v)
@@ -38,6 +41,16 @@ static const char *check_l2(const char *v)
 	const char *why;
 
 	return strcmp(v, "auto") && kb_sim_geom_parse(v, 1, &g, &why) < 0 ? why : NULL;
+}
+
+static const char *check_cpu(const char *v)
+{
+	return kb_mca_check_cpu(v);
+}
+
+static const char *check_cpu_alt(const char *v)
+{
+	return strcmp(v, "off") ? kb_mca_check_cpu(v) : NULL;
 }
 
 #define OFF(f) offsetof(struct sim_opts, f)
@@ -79,6 +92,22 @@ static const struct kb_option options[] = {
 	  .help = "sim_virtual_placement = pad: padding points per virtual layout; 8 matched real "
 		  "padded builds best of 1, 2, 8 and 32 (bench/layout-study compare: medians, spreads "
 		  "and the Os/O2 ratio per case, 9 builds a side)" },
+	{ .name = "sim_cpu", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = OFF(cpu),
+	  .def = "skylake", .check = check_cpu,
+	  .help = "cycle model mca_cycles: the CPU whose LLVM machine model prices each block of code "
+		  "(llvm-mca -mcpu, one that llvm-mca -mtriple=i386-linux-gnu -mcpu=help lists), plus "
+		  "the miss penalties of model_cycles; needs Debian's llvm (else model_cycles alone)" },
+	{ .name = "sim_cpu_alt", .section = KB_SEC_RUN, .type = KB_OPT_STR, .off = OFF(cpu_alt),
+	  .def = "znver3", .check = check_cpu_alt,
+	  .help = "a second CPU model, whose mca_cycles (mca_cycles_alt) tell whether each verdict "
+		  "survives a change of machine model, as model_cycles tells it for the cycle model; "
+		  "off: none" },
+	{ .name = "primary_metric", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE, .off = OFF(primary),
+	  .def = "auto", .allowed = { "auto", "mca_cycles", "model_cycles" },
+	  .help = "the cycle model the verdicts are about: mca_cycles (LLVM's machine model of "
+		  "sim_cpu per block, plus miss penalties) or model_cycles (sim_cpi per instruction, "
+		  "plus the same penalties); auto: mca_cycles where llvm-mca is there, else "
+		  "model_cycles; the other models' verdicts are reported beside them" },
 	{ NULL },
 };
 
@@ -118,7 +147,67 @@ static void release(void *priv)
 		return;
 	free(sr->plugin);
 	free(sr->geom_why);
+	for (size_t i = 0; i < KB_SIM_NMCA; i++)
+		kb_mca_free(sr->mca[i]);
+	free(sr->mca_why);
 	free(sr);
+}
+
+/* The block cost models: sim_cpu's, then sim_cpu_alt's.  -1 with *why
+ * where primary_metric = mca_cycles asks for what is not there. */
+static int models(const struct sim_opts *o, const struct kb_backend_env *env, struct kb_sim_run *sr, char **why)
+{
+	char *w = NULL;
+
+	sr->primary = KB_SIM_MODEL_CYCLES;
+	sr->mca[0] = kb_mca_new(o->cpu, env->cache, &w);
+	if (!sr->mca[0]) {
+		if (!strcmp(o->primary, KB_SIM_MCA_CYCLES)) {	/* asked for: no fallback */
+			char *cut = strstr(w, ": install");
+
+			if (cut)
+				*cut = '\0';
+			*why = kb_xasprintf("[run] primary_metric = mca_cycles needs llvm-mca and llvm-mc "
+					    "(Debian package 'llvm'): %s", w);
+			free(w);
+			return -1;
+		}
+		kb_warn("%s", w);
+		sr->mca_why = w;
+		return 0;
+	}
+	if (strcmp(o->primary, KB_SIM_MODEL_CYCLES))
+		sr->primary = KB_SIM_MCA_CYCLES;
+	if (strcmp(o->cpu_alt, "off") && !(sr->mca[1] = kb_mca_new(o->cpu_alt, env->cache, &w))) {
+		kb_warn("[run] sim_cpu_alt: %s", w);
+		free(w);
+	}
+	/* the guest's blocks decode as its architecture's */
+	for (size_t i = 0; env->arch && i < KB_SIM_NMCA; i++)
+		if (sr->mca[i] && kb_mca_set_arch(sr->mca[i], env->arch) < 0) {
+			*why = kb_xasprintf("llvm-mca cannot price blocks of a '%s' guest", env->arch);
+			return -1;
+		}
+	return 0;
+}
+
+/* "verdicts on mca_cycles (LLVM ..., -mcpu=skylake), checked against
+ * model_cycles and mca_cycles_alt (..., -mcpu=znver3)" */
+static char *cycle_models_text(const struct kb_sim_run *sr)
+{
+	char *out = NULL, *m[KB_SIM_NMCA];
+	int mca = strcmp(sr->primary, KB_SIM_MODEL_CYCLES) != 0;
+
+	if (!sr->mca[0])
+		return kb_xstrdup("verdicts on model_cycles (no llvm-mca: no mca_cycles)");
+	for (size_t i = 0; i < KB_SIM_NMCA; i++)
+		m[i] = sr->mca[i] ? kb_xasprintf("%s (%s)", kb_sim_mca_fields[i], kb_mca_model(sr->mca[i]))
+				  : NULL;
+	out = kb_xasprintf("verdicts on %s, checked against %s%s%s", mca ? m[0] : KB_SIM_MODEL_CYCLES,
+			   mca ? KB_SIM_MODEL_CYCLES : m[0], m[1] ? " and " : "", m[1] ? m[1] : "");
+	for (size_t i = 0; i < KB_SIM_NMCA; i++)
+		free(m[i]);
+	return out;
 }
 
 static int choose(const struct kb_backend_env *env, void **priv, char **why)
@@ -126,7 +215,7 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	const struct sim_opts *o = env->opts;
 	int asked = !strcmp(env->want_primary, kb_backend_sim.name);
 	struct kb_sim_run *sr;
-	char *probe = NULL;
+	char *probe = NULL, *mca;
 
 	if (!asked && strcmp(env->want_primary, "auto")) {
 		*why = kb_xasprintf("backend = %s in the configuration", env->want_primary);
@@ -155,7 +244,7 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 		return 0;
 	}
 	free(probe);
-	if (geometry(o, sr, why) < 0) {
+	if (geometry(o, sr, why) < 0 || models(o, env, sr, why) < 0) {
 		release(sr);
 		return -1;
 	}
@@ -166,9 +255,11 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	sr->vl.seed = env->seed;
 	sr->vl.place = !strcmp(o->placement, "shuffle") ? "shuffle" : "pad";
 	sr->vl.pads = (unsigned)o->pads;
-	*why = kb_xasprintf("%s; %s", asked ? "backend = sim in the configuration"
+	mca = cycle_models_text(sr);
+	*why = kb_xasprintf("%s; %s; %s", asked ? "backend = sim in the configuration"
 				     : "TCG has no performance counters: kbench's plugin counts instead",
-			    sr->geom_why);
+			    sr->geom_why, mca);
+	free(mca);
 	*priv = sr;
 	return 1;
 }
@@ -199,6 +290,26 @@ static json_t *describe(const void *priv)
 		      "exception counts whole); L1i: set-associative LRU, cachegrind's counting; "
 		      "L2: instruction side only");
 	free(qargs);
+	json_object_set_new(j, "primary_metric", json_string(sr->primary));
+	if (sr->mca[0]) {
+		json_t *x = json_pack("{s:s,s:s,s:o,s:s}", "cpu", kb_mca_cpu(sr->mca[0]), "model",
+				      kb_mca_model(sr->mca[0]), "label",
+				      json_sprintf("LLVM %s", kb_mca_cpu(sr->mca[0])), "formula",
+				      "mca_cycles = sum over the region's blocks of executions x the block's "
+				      "cycles (llvm-mca's steady state for cpu, Total Cycles / Iterations; "
+				      "rep movs/stos from AMD's table: 15 + c, 14 + c) + l1i_penalty * L1i "
+				      "misses + l2_penalty * L2 misses: a model, not a measurement; no branch "
+				      "mispredictions, no data-cache misses");
+
+		if (sr->mca[1]) {
+			json_object_set_new(x, "cpu_alt", json_string(kb_mca_cpu(sr->mca[1])));
+			json_object_set_new(x, "model_alt", json_string(kb_mca_model(sr->mca[1])));
+			json_object_set_new(x, "label_alt", json_sprintf("LLVM %s", kb_mca_cpu(sr->mca[1])));
+		}
+		json_object_set_new(j, "mca", x);
+	} else {
+		json_object_set_new(j, "mca", json_pack("{s:s}", "missing", sr->mca_why ? sr->mca_why : ""));
+	}
 	if (sr->vl.n)	/* the manifest as before without them */
 		json_object_set_new(j, "virtual_layouts",
 				    json_pack("{s:i,s:o,s:i,s:s,s:i,s:s}", "n", (int)sr->vl.n, "seed",
@@ -243,8 +354,11 @@ static int on_sample(void *bs, const struct kb_backend_sample *s, json_t *fields
 static int boot_end(void *bs, json_t *rec)
 {
 	int problems = kb_sim_boot_finish(bs);
+	json_t *mca = kb_sim_boot_mca_json(bs);
 
 	json_object_set_new(rec, "sim_problems", json_integer(problems));
+	if (mca)
+		json_object_set_new(rec, KB_RD_MCA, mca);
 	return problems;
 }
 
@@ -258,7 +372,8 @@ static int usable(const struct kb_host *host)
 	return host->qemu.plugins;
 }
 
-static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc *d)
+static void metric(const char *field, enum kb_accel accel, const json_t *described,
+		   struct kb_metric_desc *d)
 {
 	(void)accel;
 	/* time under -icount and instruction counts do not depend on where
@@ -267,8 +382,16 @@ static void metric(const char *field, enum kb_accel accel, struct kb_metric_desc
 	if (!field) {
 		d->source = KB_FIG_MODELED;
 		d->note = "emulated time, paced by the instruction count";
+	} else if (!strcmp(field, KB_SIM_MCA_CYCLES) || !strcmp(field, KB_SIM_MCA_CYCLES_ALT)) {
+		d->source = KB_FIG_MODELED;
+		d->cycle_model = 1;
+		d->model = json_string_value(json_object_get(json_object_get(described, "mca"),
+							     strcmp(field, KB_SIM_MCA_CYCLES) ? "label_alt" : "label"));
+		d->note = "each block's cycles from LLVM's machine model (llvm-mca), and misses weighted "
+			  "by stated penalties; no branch mispredictions, no data-cache misses";
 	} else if (strstr(field, "cycles")) {
 		d->source = KB_FIG_MODELED;
+		d->cycle_model = 1;
 		d->note = "instructions and misses weighted by stated penalties";
 	} else {
 		d->source = KB_FIG_SIMULATED;
@@ -283,7 +406,8 @@ const struct kb_backend kb_backend_sim = {
 	.source = KB_FIG_SIMULATED,
 	.flags = KB_BACKEND_DETERMINISTIC | KB_BACKEND_NEEDS_TCG,
 	.help = "TCG with kbench's plugin: exact instructions, simulated L1i/L2 misses, modeled "
-		"cycles; deterministic under -icount",
+		"cycles (per instruction, and per block from LLVM's machine model); deterministic "
+		"under -icount",
 	.options = options,
 	.opts_size = sizeof(struct sim_opts),
 	.usable = usable,

@@ -117,13 +117,13 @@ void kb_backend_check_table(void)
 }
 
 void kb_backend_metric(const char *name, const char *field, enum kb_accel accel,
-		       struct kb_metric_desc *d)
+		       const json_t *described, struct kb_metric_desc *d)
 {
 	const struct kb_backend *b = kb_backend_find(name);
 
 	memset(d, 0, sizeof(*d));
 	d->note = "";
-	(b ? b : &kb_backend_clock)->metric(field, accel, d);
+	(b ? b : &kb_backend_clock)->metric(field, accel, b ? described : NULL, d);
 }
 
 int kb_backend_deterministic(const char *name)

@@ -44,7 +44,7 @@ enum {
 };
 
 /* The version of this interface; a backend built for another is refused. */
-#define KB_BACKEND_API 1
+#define KB_BACKEND_API 2
 
 /* What a backend is told when a run chooses its backends. */
 struct kb_backend_env {
@@ -56,6 +56,7 @@ struct kb_backend_env {
 	const struct kb_backend *primary; /* for overlays and stages: the primary chosen */
 	const char *declined;		/* for a fallback primary: why the ones before it declined */
 	unsigned long long seed;	/* [run] seed (chosen and recorded when 0) */
+	const char *cache;		/* [kernel] cache: the build cache directory, or NULL */
 	const void *opts;		/* this backend's [run] options (its opts_size struct) */
 };
 
@@ -102,6 +103,10 @@ struct kb_metric_desc {
 	const char *note;		/* static text; "" for none */
 	int layout_free;		/* deterministic and the same wherever the code
 					 * lands (instruction counts): one layout tells */
+	const char *model;		/* the machine model it rests on ("LLVM skylake"),
+					 * named beside it in every table; NULL: none */
+	int cycle_model;		/* one of the run's models of cycles: a verdict
+					 * on it is checked under the others */
 };
 
 struct kb_backend {
@@ -149,8 +154,11 @@ struct kb_backend {
 	long (*stage)(void *priv, const struct kb_backend_stage *st);
 
 	/* A metric of its samples: field is the sample field, or NULL for the
-	 * region's time (ns_per_op). */
-	void (*metric)(const char *field, enum kb_accel accel, struct kb_metric_desc *d);
+	 * region's time (ns_per_op); described: the run's record of this
+	 * backend's choice (the manifest's, from describe), or NULL.  Strings
+	 * set in d are static or described's. */
+	void (*metric)(const char *field, enum kb_accel accel, const json_t *described,
+		       struct kb_metric_desc *d);
 };
 
 #define KB_BACKEND(id, ops) extern const struct kb_backend ops;
@@ -180,9 +188,10 @@ size_t kb_backend_run_files(const char *files[KB_BACKEND_MAX_FILES]);
 /* Index of b in the table (conf.c keeps each backend's options by index). */
 size_t kb_backend_index(const struct kb_backend *b);
 
-/* The description of a metric of backend name (NULL or unknown: clock). */
+/* The description of a metric of backend name (NULL or unknown: clock);
+ * described: the manifest's record of that backend (NULL: none). */
 void kb_backend_metric(const char *name, const char *field, enum kb_accel accel,
-		       struct kb_metric_desc *d);
+		       const json_t *described, struct kb_metric_desc *d);
 /* Whether samples of backend name are deterministic (KB_BACKEND_DETERMINISTIC). */
 int kb_backend_deterministic(const char *name);
 

@@ -310,5 +310,5 @@ void kb_pmuhost_metric(const char *field, enum kb_accel accel, const char *host_
 		d->note = host_note;
 		return;
 	}
-	kb_backend_clock.metric(field, accel, d);	/* the guest's own figures */
+	kb_backend_clock.metric(field, accel, NULL, d);	/* the guest's own figures */
 }

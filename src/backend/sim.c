@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mca.h"
 #include "proto.h"
 #include "probe.h"
 #include "sim.h"
@@ -33,6 +34,8 @@ const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS] = {
 	KB_SIM_COUNTERS
 #undef KB_SIM_COUNTER
 };
+
+const char *const kb_sim_mca_fields[KB_SIM_NMCA] = { KB_SIM_MCA_CYCLES, KB_SIM_MCA_CYCLES_ALT };
 
 const char *const kb_sim_vl_counter_names[KB_SIM_VL_NCOUNTERS] = {
 #define KB_SIM_VL_COUNTER(name, help) #name,
@@ -394,13 +397,37 @@ char *kb_sim_error_text(const struct kb_sim_error *e)
 	return s;
 }
 
+/* the misses' cycles, as both cycle models weigh them */
+static double penalties(const struct kb_sim_region *r, const struct kb_sim_model *m)
+{
+	return m->l1i_penalty * (double)(r->c[KB_SIM_l1i_miss_k] + r->c[KB_SIM_l1i_miss_u]) +
+	       m->l2_penalty * (double)r->c[KB_SIM_l2_miss];
+}
+
+static double vl_penalties(const struct kb_sim_region *r, size_t k, const struct kb_sim_model *m)
+{
+	const uint64_t *v = r->vl[k];
+
+	return m->l1i_penalty * (double)(v[KB_SIM_VL_l1i_miss_k] + v[KB_SIM_VL_l1i_miss_u]) +
+	       m->l2_penalty * (double)(v[KB_SIM_VL_l2_miss_k] + v[KB_SIM_VL_l2_miss_u]);
+}
+
 uint64_t kb_sim_model_cycles(const struct kb_sim_region *r, const struct kb_sim_model *m)
 {
-	double c = m->cpi * (double)(r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) +
-		   m->l1i_penalty * (double)(r->c[KB_SIM_l1i_miss_k] + r->c[KB_SIM_l1i_miss_u]) +
-		   m->l2_penalty * (double)r->c[KB_SIM_l2_miss];
+	double c = m->cpi * (double)(r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) + penalties(r, m);
 
 	return (uint64_t)(c + 0.5);
+}
+
+uint64_t kb_sim_mca_cycles(const struct kb_sim_region *r, double block_cycles, const struct kb_sim_model *m)
+{
+	return (uint64_t)(block_cycles + penalties(r, m) + 0.5);
+}
+
+uint64_t kb_sim_vl_mca_cycles(const struct kb_sim_region *r, size_t k, double block_cycles,
+			      const struct kb_sim_model *m)
+{
+	return (uint64_t)(block_cycles + vl_penalties(r, k, m) + 0.5);
 }
 
 void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields)
@@ -417,10 +444,7 @@ void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, 
 
 uint64_t kb_sim_vl_model_cycles(const struct kb_sim_region *r, size_t k, const struct kb_sim_model *m)
 {
-	const uint64_t *v = r->vl[k];
-	double c = m->cpi * (double)(r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) +
-		   m->l1i_penalty * (double)(v[KB_SIM_VL_l1i_miss_k] + v[KB_SIM_VL_l1i_miss_u]) +
-		   m->l2_penalty * (double)(v[KB_SIM_VL_l2_miss_k] + v[KB_SIM_VL_l2_miss_u]);
+	double c = m->cpi * (double)(r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) + vl_penalties(r, k, m);
 
 	return (uint64_t)(c + 0.5);
 }
@@ -462,6 +486,22 @@ void kb_sim_vl_fields(const struct kb_sim_region *r, const struct kb_sim_model *
 		v[k] = kb_sim_vl_model_cycles(r, k, m);
 	per_layout(fields, "vl_model_cycles", v, n);
 	free(v);
+}
+
+void kb_sim_mca_fields_of(const struct kb_sim_region *r, const struct kb_sim_model *m, const char *name,
+			  double block_cycles, json_t *fields)
+{
+	json_object_set_new(fields, name, json_integer((json_int_t)kb_sim_mca_cycles(r, block_cycles, m)));
+	if (r->n_vl) {	/* the blocks are the same in every layout: only the misses move */
+		uint64_t *v = kb_xcalloc(r->n_vl, sizeof(*v));
+		char *vname = kb_xasprintf("vl_%s", name);
+
+		for (size_t k = 0; k < r->n_vl; k++)
+			v[k] = kb_sim_vl_mca_cycles(r, k, block_cycles, m);
+		per_layout(fields, vname, v, r->n_vl);
+		free(vname);
+		free(v);
+	}
 }
 
 void kb_sim_vl_arrays(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *j)
@@ -651,6 +691,9 @@ struct kb_sim_boot {
 	long boot, vboot;
 	size_t next[KB_ARRAY_SIZE(workload_names)];	/* first region not yet claimed */
 	long unmatched;
+	struct kb_blocks *bin;		/* the blocks file as it grows: block costs */
+	struct kb_mca_stats st0[KB_SIM_NMCA];	/* the models' pricing when the boot began */
+	long mca_missing;		/* samples without block costs */
 };
 
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
@@ -676,6 +719,13 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 	} else {
 		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL, sb->blocks);
 	}
+	if (sr->mca[0]) {
+		sb->bin = kb_blocks_new();
+		for (size_t i = 0; i < KB_SIM_NMCA; i++)
+			if (sr->mca[i])
+				sb->st0[i] = *kb_mca_stats(sr->mca[i]);
+	}
+	unlink(sb->blocks);	/* as out: an earlier attempt's regions are not this boot's */
 	sb->store = store;
 	sb->variant = kb_xstrdup(variant);
 	sb->boot = boot;
@@ -704,9 +754,42 @@ static int cmp_func(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Region r's block cycles under each model into bc[] (have[i]: there);
+ * the plugin wrote its blocks' counts before the guest reported it. */
+static void block_costs(struct kb_sim_boot *sb, const struct kb_sim_region *r, double bc[KB_SIM_NMCA],
+			int have[KB_SIM_NMCA])
+{
+	int polled = sb->bin ? kb_blocks_poll(sb->bin, sb->blocks) : -1, missing = 0;
+
+	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
+		struct kb_mca_region g;
+
+		have[i] = 0;
+		if (!sb->sr->mca[i])
+			continue;
+		if (polled < 0 || kb_mca_region_of(sb->sr->mca[i], sb->bin, r->seq, &g) != 0) {
+			missing = 1;
+			continue;
+		}
+		/* the blocks' instructions are the region's, exactly (simfmt.h) */
+		if (g.insns != r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u]) {
+			kb_warn("variant '%s' boot %ld: sim: region %" PRIu64 ": its blocks hold %" PRIu64
+				" instructions, the region %" PRIu64 ": no %s", sb->variant, sb->vboot, r->seq,
+				g.insns, r->c[KB_SIM_insn_k] + r->c[KB_SIM_insn_u], kb_sim_mca_fields[i]);
+			missing = 1;
+			continue;
+		}
+		bc[i] = g.cycles;
+		have[i] = 1;
+	}
+	sb->mca_missing += missing;
+}
+
 int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
 		       json_t *fields, const char **why)
 {
+	double bc[KB_SIM_NMCA];
+	int have[KB_SIM_NMCA];
 	struct kb_sim_region *r = NULL;
 	size_t w;
 	json_t *j, *funcs;
@@ -742,6 +825,10 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	r->claimed = 1;
 	kb_sim_fields(r, &sb->sr->model, fields);
 	kb_sim_vl_fields(r, &sb->sr->model, fields);
+	block_costs(sb, r, bc, have);
+	for (size_t i = 0; i < KB_SIM_NMCA; i++)
+		if (have[i])
+			kb_sim_mca_fields_of(r, &sb->sr->model, kb_sim_mca_fields[i], bc[i], fields);
 
 	/* footprint and attribution: one line per sample in sim.jsonl */
 	if (r->n_funcs)	/* qsort's base must not be NULL, even for 0 items */
@@ -760,6 +847,17 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	json_object_set_new(j, KB_RD_MODEL_CYCLES,
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
 	kb_sim_vl_arrays(r, &sb->sr->model, j);
+	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
+		char vname[64];
+
+		if (!have[i])
+			continue;
+		json_object_set_new(j, i ? KB_RD_MCA_BLOCK_CYCLES_ALT : KB_RD_MCA_BLOCK_CYCLES, json_real(bc[i]));
+		json_object_set(j, kb_sim_mca_fields[i], json_object_get(fields, kb_sim_mca_fields[i]));
+		snprintf(vname, sizeof(vname), "vl_%s", kb_sim_mca_fields[i]);
+		if (json_object_get(fields, vname))
+			json_object_set(j, vname, json_object_get(fields, vname));
+	}
 	json_object_set_new(j, KB_RD_FUNCTIONS, funcs);
 	if (sb->store)
 		kb_store_append(sb->store, KB_RD_SIM, j);
@@ -806,7 +904,37 @@ int kb_sim_boot_finish(struct kb_sim_boot *sb)
 			sb->variant, sb->vboot, sb->out);
 		problems++;
 	}
+	if (sb->mca_missing) {
+		kb_warn("variant '%s' boot %ld: sim: %ld samples without their block costs (%s): "
+			"model_cycles only for them", sb->variant, sb->vboot, sb->mca_missing, sb->blocks);
+		problems++;
+	}
 	return problems;
+}
+
+json_t *kb_sim_boot_mca_json(const struct kb_sim_boot *sb)
+{
+	json_t *j;
+
+	if (!sb->bin)
+		return NULL;
+	j = json_object();
+	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
+		const struct kb_mca_stats *s;
+
+		if (!sb->sr->mca[i])
+			continue;
+		s = kb_mca_stats(sb->sr->mca[i]);
+		json_object_set_new(j, kb_mca_cpu(sb->sr->mca[i]),
+				    json_pack("{s:I,s:I,s:I,s:I,s:f,s:f}", "calls",
+					      (json_int_t)(s->calls - sb->st0[i].calls), "priced",
+					      (json_int_t)(s->priced - sb->st0[i].priced), "cache_hits",
+					      (json_int_t)(s->hits - sb->st0[i].hits), "unpriced",
+					      (json_int_t)(s->unpriced - sb->st0[i].unpriced), "seconds",
+					      s->seconds - sb->st0[i].seconds, "cpu_seconds",
+					      s->cpu_seconds - sb->st0[i].cpu_seconds));
+	}
+	return j;
 }
 
 void kb_sim_boot_free(struct kb_sim_boot *sb)
@@ -814,6 +942,7 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 	if (!sb)
 		return;
 	kb_sim_out_release(&sb->o);
+	kb_blocks_free(sb->bin);
 	free(sb->out);
 	free(sb->spec);
 	free(sb->vl_dump);

@@ -19,6 +19,19 @@ struct kb_store;
 /* The backend's name (backend-sim.c), which its sim.jsonl lines carry. */
 #define KB_SIM_BACKEND "sim"
 
+struct kb_mca;
+struct kb_blocks;
+
+/* The cycle models of a sample, its fields: model_cycles (CPI x
+ * instructions), and where llvm-mca is there mca_cycles under [run]
+ * sim_cpu and mca_cycles_alt under sim_cpu_alt (LLVM's machine model of
+ * each block), each with the same miss penalties. */
+#define KB_SIM_MODEL_CYCLES	"model_cycles"
+#define KB_SIM_MCA_CYCLES	"mca_cycles"
+#define KB_SIM_MCA_CYCLES_ALT	"mca_cycles_alt"
+#define KB_SIM_NMCA		2	/* mca_cycles, mca_cycles_alt */
+extern const char *const kb_sim_mca_fields[KB_SIM_NMCA];
+
 /* The counters' names, as the plugin writes them (simfmt.h). */
 extern const char *const kb_sim_counter_names[KB_SIM_NCOUNTERS];
 /* The per-virtual-layout counters' names (simfmt.h). */
@@ -111,6 +124,17 @@ struct kb_sim_model {
 };
 void kb_sim_fields(const struct kb_sim_region *r, const struct kb_sim_model *m, json_t *fields);
 uint64_t kb_sim_model_cycles(const struct kb_sim_region *r, const struct kb_sim_model *m);
+/* mca_cycles: the region's block cycles (LLVM's machine model, kb_mca)
+ * plus its misses weighted as model_cycles weighs them; and virtual
+ * layout k's (the same blocks, that layout's misses). */
+uint64_t kb_sim_mca_cycles(const struct kb_sim_region *r, double block_cycles, const struct kb_sim_model *m);
+uint64_t kb_sim_vl_mca_cycles(const struct kb_sim_region *r, size_t k, double block_cycles,
+			      const struct kb_sim_model *m);
+/* Field name (kb_sim_mca_fields) and "vl_<name>" (where the region has
+ * virtual layouts) into fields, for a region whose blocks cost
+ * block_cycles. */
+void kb_sim_mca_fields_of(const struct kb_sim_region *r, const struct kb_sim_model *m, const char *name,
+			  double block_cycles, json_t *fields);
 /* Virtual layout k's modeled cycles: the region's instructions, that
  * layout's misses. */
 uint64_t kb_sim_vl_model_cycles(const struct kb_sim_region *r, size_t k, const struct kb_sim_model *m);
@@ -133,6 +157,12 @@ struct kb_sim_run {
 	struct kb_sim_model model;
 	char *geom_why;			/* where the geometry came from */
 	struct kb_sim_vl vl;		/* virtual layouts: [run] sim_virtual_layouts, seed */
+	/* block costs: [run] sim_cpu's and sim_cpu_alt's models (NULL: none,
+	 * llvm-mca missing or sim_cpu_alt = off); their samples' fields
+	 * kb_sim_mca_fields[] */
+	struct kb_mca *mca[KB_SIM_NMCA];
+	char *mca_why;			/* why there are none, or NULL */
+	const char *primary;		/* the field the verdicts are about */
 };
 
 /* $KBENCH_PLUGIN, else the build tree's plugin/kbench-sim.so beside this
@@ -176,6 +206,10 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 /* QEMU has ended: read the rest, report marker errors and a cut-short file
  * (messages name the variant and boot).  Returns the number of problems. */
 int kb_sim_boot_finish(struct kb_sim_boot *sb);
+/* The boot's block pricing, for its boots.jsonl line: per CPU, llvm-mca
+ * calls, blocks priced, found in the cache, host seconds; NULL without
+ * block costs.  A new reference. */
+json_t *kb_sim_boot_mca_json(const struct kb_sim_boot *sb);
 void kb_sim_boot_free(struct kb_sim_boot *sb);
 
 #endif

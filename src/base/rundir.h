@@ -71,6 +71,13 @@
  * are named by sim.h's kb_sim_counter_names */
 #define KB_RD_REGION		"region"
 #define KB_RD_MODEL_CYCLES	"model_cycles"
+/* the region's block cycles under sim_cpu and sim_cpu_alt (LLVM's machine
+ * model, misses not included): mca_cycles and mca_cycles_alt less their
+ * miss penalties, before rounding */
+#define KB_RD_MCA_BLOCK_CYCLES	"mca_block_cycles"
+#define KB_RD_MCA_BLOCK_CYCLES_ALT "mca_block_cycles_alt"
+/* boots.jsonl: the boot's block pricing, per CPU (sim.h) */
+#define KB_RD_MCA		"mca"
 #define KB_RD_FUNCTIONS		"functions"	/* [[name, insn, miss], ...] */
 
 struct kb_store;

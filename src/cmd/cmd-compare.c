@@ -32,7 +32,7 @@ static void term_table(const struct kb_compare *c)
 			continue;
 		rows[n++] = (struct kb_term_row){ b->cases[r->b->cas], vb->name,
 						 va->has_size && vb->has_size && va->text > 0 ?
-						 (double)vb->text / (double)va->text - 1 : NAN, &r->t };
+						 (double)vb->text / (double)va->text - 1 : NAN, &r->t, NULL };
 	}
 	title = kb_xasprintf("%s (%s) and text, B against A, ratio [the verdict's interval]:",
 			     b->nm ? b->metrics[b->primary].unit : "",

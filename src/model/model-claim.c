@@ -140,21 +140,22 @@ static void judge_speed(const struct kb_model *m, struct kb_pred *x)
 	}
 }
 
-static void speed(struct kb_model *m, struct kb_pred *x, gsl_rng *rng)
+/* The prediction judged on metric k. */
+static void speed_on(struct kb_model *m, struct kb_pred *x, gsl_rng *rng, size_t k)
 {
 	unsigned char *want = kb_xcalloc(m->nc + 1, 1);
 	struct kb_test **tests;
 	size_t *family;
 
 	x->backend = m->backend;
-	x->metric = m->primary;
-	x->source = m->nm ? m->metrics[m->primary].source : KB_FIG_MEASURED;
+	x->metric = k;
+	x->source = m->nm ? m->metrics[k].source : KB_FIG_MEASURED;
 	x->own_tests = x->vb != m->baseline;
 	pick_cases(m, x, want);
 	x->per_case = kb_pool_array(&m->pool, m->nc + 1, sizeof(*x->per_case));
 	for (size_t c = 0; c < m->nc; c++) {
-		const struct kb_row *ra = kb_model_row(m, c, m->primary, x->va);
-		const struct kb_row *rb = kb_model_row(m, c, m->primary, x->vb);
+		const struct kb_row *ra = kb_model_row(m, c, k, x->va);
+		const struct kb_row *rb = kb_model_row(m, c, k, x->vb);
 		struct kb_pred_case *pc;
 
 		if (!want[c])
@@ -170,7 +171,7 @@ static void speed(struct kb_model *m, struct kb_pred *x, gsl_rng *rng)
 			continue;
 		}
 		pc->t.deterministic = ra->t.deterministic && rb->t.deterministic;
-		pc->t.moves_with_layout = m->metrics[m->primary].moves_with_layout;
+		pc->t.moves_with_layout = m->metrics[k].moves_with_layout;
 		gsl_rng_set(rng, kb_stats_seed(m->seed + 2, m->cases[c], x->a, x->b));
 		kb_model_versus(&pc->t, ra, rb, rng, &m->o);
 	}
@@ -194,6 +195,36 @@ static void speed(struct kb_model *m, struct kb_pred *x, gsl_rng *rng)
 	}
 	free(want);
 	judge_speed(m, x);
+}
+
+/* On the primary metric, and where the run has two or more cycle models
+ * on each of them: supported or contradicted only where every one says
+ * so (a word that depends on the model of cycles is none). */
+static void speed(struct kb_model *m, struct kb_pred *x, gsl_rng *rng)
+{
+	const char *first = NULL;
+
+	speed_on(m, x, rng, m->primary);
+	if (m->nrobust < 2)
+		return;
+	x->nby_model = m->nrobust;
+	x->by_model = kb_pool_array(&m->pool, m->nrobust, sizeof(*x->by_model));
+	x->by_model[0] = x->word;
+	for (size_t i = 1; i < m->nrobust; i++) {
+		struct kb_pred y = { .kind = x->kind, .a = x->a, .b = x->b, .va = x->va, .vb = x->vb,
+				     .asked = x->asked, .nasked = x->nasked };
+
+		speed_on(m, &y, rng, m->robust[i]);
+		x->by_model[i] = y.word;
+		if (y.word != x->word && !first)
+			first = kb_pool_printf(&m->pool, "%s on %s", kb_word_name(y.word),
+					       m->metrics[m->robust[i]].unit);
+	}
+	if (!first)
+		return;
+	x->why = kb_pool_printf(&m->pool, "%s on %s (%s), but %s: the word depends on the model of cycles",
+				kb_word_name(x->word), m->metrics[m->primary].unit, x->why, first);
+	x->word = KB_WORD_UNDISTINGUISHED;
 }
 
 static const char *pstr(struct kb_model *m, json_t *o, const char *key)

@@ -106,13 +106,19 @@ static json_t *metric(const struct kb_model *m, const void *x)
 	size_t built = m->nlayouts ? m->nlayouts : 1;
 
 	enum kb_unit unit = kb_model_unit(m, (size_t)(k - m->metrics));
+	json_t *o = json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s,s:I,s:I,s:I}}", "name", k->name, "field",
+			      k->field, "label", k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source),
+			      "note", k->note, "moves_with_layout", k->moves_with_layout, "replicates", "unit",
+			      k->by_layout ? "layout" : "boot", "test_unit", kb_unit_name(unit), "built_layouts",
+			      (json_int_t)built, "virtual_layouts", (json_int_t)k->virtual_layouts, "per_variant",
+			      (json_int_t)(k->by_layout ? built * (k->virtual_layouts + 1) : 0));
 
-	return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s,s:I,s:I,s:I}}", "name", k->name, "field",
-			 k->field, "label", k->label, "unit", k->unit, "source", kb_figure_kind_name(k->source),
-			 "note", k->note, "moves_with_layout", k->moves_with_layout, "replicates", "unit",
-			 k->by_layout ? "layout" : "boot", "test_unit", kb_unit_name(unit), "built_layouts",
-			 (json_int_t)built, "virtual_layouts", (json_int_t)k->virtual_layouts, "per_variant",
-			 (json_int_t)(k->by_layout ? built * (k->virtual_layouts + 1) : 0));
+	/* only where there is one: a run without them keeps its summary */
+	if (*k->model)
+		json_object_set_new(o, "model", json_string(k->model));
+	if (k->cycle_model)
+		json_object_set_new(o, "cycle_model", json_true());
+	return o;
 }
 
 static json_t *row(const struct kb_model *m, const void *x)
@@ -143,7 +149,33 @@ static json_t *row(const struct kb_model *m, const void *x)
 		json_object_set_new(o, "build_spread", num(r->build_spread));
 
 	kb_model_json_test(o, &r->t, r->variant == m->baseline);
+	if (r->robust != KB_ROBUST_UNJUDGED) {	/* the primary's verdict under each cycle model */
+		json_t *by = json_object();
+
+		for (size_t i = 0; i < m->nrobust; i++)
+			json_object_set_new(by, m->metrics[m->robust[i]].name,
+					    json_string(kb_verdict_name(kb_model_row(m, r->cas, m->robust[i],
+										     r->variant)->t.verdict)));
+		json_object_set_new(o, "model_robust", json_boolean(r->robust == KB_ROBUST_SAME));
+		json_object_set_new(o, "verdicts_by_model", by);
+	}
 	return o;
+}
+
+/* The cycle models every verdict was checked under, and the rows that flip. */
+static json_t *robustness(const struct kb_model *m)
+{
+	json_t *names = json_array(), *flips = json_array();
+
+	for (size_t i = 0; i < m->nrobust; i++)
+		json_array_append_new(names, json_string(m->metrics[m->robust[i]].name));
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++)
+			if (kb_model_row(m, c, m->primary, v)->robust == KB_ROBUST_FLIPS)
+				json_array_append_new(flips, json_pack("{s:s,s:s}", "case", m->cases[c],
+								       "variant", m->variants[v].name));
+	return json_pack("{s:o,s:I,s:I,s:o}", "metrics", names, "judged", (json_int_t)m->robust_judged,
+			 "flips", (json_int_t)m->robust_flips, "flipped", flips);
 }
 
 static json_t *correlation(const struct kb_model *m, const void *x)
@@ -202,6 +234,15 @@ static json_t *prediction(const struct kb_model *m, const void *v)
 					    "not_distinguishable", (json_int_t)x->undecided,
 					    "equivalent", (json_int_t)x->equivalent,
 					    "missing", (json_int_t)x->missing, "per_case", cases));
+	if (x->nby_model) {
+		json_t *by = json_array();
+
+		for (size_t i = 0; i < x->nby_model; i++)
+			json_array_append_new(by, json_pack("{s:s,s:s}", "metric",
+							    m->metrics[m->robust[i]].name, "word",
+							    kb_word_name(x->by_model[i])));
+		json_object_set_new(o, "by_model", by);
+	}
 	return o;
 }
 
@@ -418,6 +459,8 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "cases", cases);
 	json_object_set_new(o, "metrics", ARRAY_OF(metric, m->metrics, m->nm));
 	json_object_set_new(o, "results", ARRAY_OF(row, m->rows, m->nrows));
+	if (m->nrobust)
+		json_object_set_new(o, "robustness", robustness(m));
 	json_object_set_new(o, "caveats", caveats);
 	json_object_set_new(o, "caveat_ids", ids);
 	json_object_set_new(o, "build_sensitive", ARRAY_OF(build_sensitive, m->sensitive, m->nsensitive));

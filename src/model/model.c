@@ -83,24 +83,36 @@ const char *kb_ignored_name(enum kb_ignored why)
 
 /* ---- what backends' figures are: asked of the backend table ---- */
 
-/* backend table (backend.h): how the report names a metric of a backend */
-static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char *field)
+/* backend table (backend.h): how the report names a metric of a backend,
+ * from what the run recorded of it (the manifest's object of that name) */
+static void describe_metric(struct kb_model *m, struct kb_metric *mt, const char *field, const json_t *described)
 {
 	struct kb_metric_desc d;
+	const char *label, *unit;
 
-	kb_backend_metric(m->backend, field, kb_accel_from_name(m->accel), &d);
+	kb_backend_metric(m->backend, field, kb_accel_from_name(m->accel), described, &d);
 	mt->field = kb_pool_strdup(&m->pool, field);
 	mt->source = d.source;
 	mt->moves_with_layout = !d.layout_free;
+	mt->cycle_model = d.cycle_model;
 	mt->note = d.note ? d.note : "";
+	/* from the manifest, and said in kbench's own words (a claim's why):
+	 * plain text or nothing */
+	mt->model = d.model && *d.model && strlen(d.model) <= 64 &&
+		    strspn(d.model, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-") ==
+		    strlen(d.model) ? kb_pool_strdup(&m->pool, d.model) : "";
 	if (d.label)
-		mt->label = d.label;
+		label = d.label;
 	else
-		mt->label = field ? kb_pool_printf(&m->pool, "%s per operation", field) : "time per operation";
+		label = field ? kb_pool_printf(&m->pool, "%s per operation", field) : "time per operation";
 	if (d.unit)
-		mt->unit = d.unit;
+		unit = d.unit;
 	else
-		mt->unit = field ? kb_pool_printf(&m->pool, "%s/op", field) : "ns/op";
+		unit = field ? kb_pool_printf(&m->pool, "%s/op", field) : "ns/op";
+	/* the machine model beside the metric, wherever a table shows it */
+	mt->label = *mt->model ? kb_pool_printf(&m->pool, "%s (%s)", label, mt->model) : label;
+	mt->unit = *mt->model ? kb_pool_printf(&m->pool, "%s (%s)", unit, mt->model) : unit;
+	mt->bare_unit = unit;
 }
 
 /* backend table: time that is not a CPU's under TCG (the per-region clock of
@@ -480,22 +492,31 @@ static void metrics(struct kb_model *m, const struct kb_model_build_args *a)
 {
 	const struct kb_names *fields = &a->in->fields;
 
+	const json_t *described = json_object_get(a->manifest, m->backend);
+
 	m->nm = fields->n + 1;
 	m->metrics = kb_pool_array(&m->pool, m->nm, sizeof(*m->metrics));
 	m->metrics[0].name = "ns_per_op";
-	describe_metric(m, &m->metrics[0], NULL);
+	describe_metric(m, &m->metrics[0], NULL, described);
 	for (size_t i = 0; i < fields->n; i++) {
 		m->metrics[i + 1].name = kb_pool_printf(&m->pool, "%s_per_op", fields->v[i]);
-		describe_metric(m, &m->metrics[i + 1], fields->v[i]);
+		describe_metric(m, &m->metrics[i + 1], fields->v[i], described);
 	}
 }
 
-/* The figure a verdict is about: where time is not measured (sim's is a
- * model), modeled cycles or simulated instructions; else time. */
-static size_t primary_metric(const struct kb_model *m)
+/* The figure a verdict is about: the field the run's backend recorded
+ * ([run] primary_metric, as the sim backend resolved it), where the
+ * samples have it; else, where time is not measured (sim's is a model),
+ * modeled cycles or simulated instructions; else time. */
+static size_t primary_metric(const struct kb_model *m, const json_t *manifest)
 {
 	static const char *const want[] = { "cycles", "instructions" };
+	const char *rec = json_string_value(json_object_get(json_object_get(manifest, m->backend),
+							    "primary_metric"));
 
+	for (size_t i = 1; rec && i < m->nm; i++)
+		if (!strcmp(m->metrics[i].field, rec))
+			return i;
 	if (m->metrics[0].source == KB_FIG_MEASURED)
 		return 0;
 	for (size_t w = 0; w < KB_ARRAY_SIZE(want); w++)
@@ -1077,6 +1098,45 @@ static void rows(struct kb_model *m, const struct kb_model_input *in, const stru
 	free(g.cell);
 }
 
+/* ---- across cycle models ---- */
+
+/* The verdict of each primary row under every other cycle model: the same
+ * or not (kb_row.robust). */
+static void robustness(struct kb_model *m)
+{
+	size_t n = 0;
+
+	if (m->primary >= m->nm || !m->metrics[m->primary].cycle_model)
+		return;
+	m->robust = kb_pool_array(&m->pool, m->nm, sizeof(*m->robust));
+	m->robust[n++] = m->primary;
+	for (size_t k = 0; k < m->nm; k++)
+		if (k != m->primary && m->metrics[k].cycle_model)
+			m->robust[n++] = k;
+	if (n < 2)
+		return;
+	m->nrobust = n;
+	for (size_t c = 0; c < m->nc; c++)
+		for (size_t v = 0; v < m->nv; v++) {
+			struct kb_row *r = &m->rows[(c * m->nm + m->primary) * m->nv + v];
+			int differ = 0, none = 0;
+			enum kb_robust rb;
+
+			if (v == m->baseline || r->t.verdict == KB_VERDICT_NONE)
+				continue;
+			for (size_t i = 1; i < n; i++) {
+				enum kb_verdict o = kb_model_row(m, c, m->robust[i], v)->t.verdict;
+
+				none |= o == KB_VERDICT_NONE;	/* no data under that model */
+				differ |= o != KB_VERDICT_NONE && o != r->t.verdict;
+			}
+			rb = differ ? KB_ROBUST_FLIPS : none ? KB_ROBUST_UNJUDGED : KB_ROBUST_SAME;
+			r->robust = rb;
+			m->robust_judged += rb != KB_ROBUST_UNJUDGED;
+			m->robust_flips += rb == KB_ROBUST_FLIPS;
+		}
+}
+
 /* ---- across variants ---- */
 
 static void correlations(struct kb_model *m, gsl_rng *rng)
@@ -1347,12 +1407,13 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a)
 		kb_model_free(m);
 		return NULL;
 	}
-	m->primary = primary_metric(m);
+	m->primary = primary_metric(m, a->manifest);
 	m->deterministic = a->in->samples > 0 && a->in->deterministic;
 	m->nlayouts = count_layouts(a->in);
 	replicate_kinds(m, a->in);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
 	rows(m, a->in, &maps, rng);
+	robustness(m);
 	correlations(m, rng);
 	claims(m);
 	build_sensitive(m);

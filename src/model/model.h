@@ -33,7 +33,10 @@
  *                  compiler, vmlinux}
  *   cases[]       case names, in the order the report shows them
  *   metrics[]     {name, field, label, unit, source (measured, simulated or
- *                  modeled), note, moves_with_layout, replicates{unit
+ *                  modeled), note, moves_with_layout, model (the machine
+ *                  model it rests on, "LLVM skylake": only where there is
+ *                  one, and then in label and unit too), cycle_model (true,
+ *                  only on the run's models of cycles), replicates{unit
  *                  ("layout" with 2 or more built layouts or with virtual
  *                  layouts of the metric, else "boot"), test_unit
  *                  (kb_unit_name), built_layouts N, virtual_layouts K (the samples
@@ -64,7 +67,15 @@
  *                  verdict_level, verdict_ci[lo, hi],
  *                  verdict (faster, slower, same, not distinguishable,
  *                  equivalent, this layout only),
- *                  needed{replicates, unit, for} (not distinguishable)}
+ *                  needed{replicates, unit, for} (not distinguishable),
+ *                  -- the primary metric's rows, in a run of two or more
+ *                  cycle models, where each gives a verdict --
+ *                  model_robust (every cycle model gives this verdict),
+ *                  verdicts_by_model{metric name: verdict}}
+ *   robustness    {metrics[] (the cycle models, the primary first), judged,
+ *                  flips, flipped[] {case, variant}}  (only in a run of two
+ *                  or more cycle models: sim's model_cycles, mca_cycles,
+ *                  mca_cycles_alt)
  *   caveats[]     sentences (hyperfine's warnings); caveat_ids[] says which
  *                 each is (kb_caveat_name: emulated_time, few_boots, ...)
  *   build_sensitive[] {case, variant, metric, builds, min, max, spread}
@@ -84,7 +95,10 @@
  *                  -- the others -- metric, layouts, own_tests, faster,
  *                  slower, same, not_distinguishable, equivalent, missing,
  *                  per_case[] {case, and a result's test figures: ratio,
- *                  ratio_ci, p_holm, verdict...}}  (one per prediction)
+ *                  ratio_ci, p_holm, verdict...}, by_model[] {metric, word}
+ *                  (with two or more cycle models: the word under each;
+ *                  word is supported or contradicted only where they all
+ *                  say so)}  (one per prediction)
  *   boots         {ok, total, failed[] {variant, boot, status, reason, serial}}
  *   bloat[]       {variant, categories[] {what, add, remove, grow, shrink,
  *                  up, down, old_total, new_total, percent}, growers[],
@@ -179,6 +193,11 @@ struct kb_metric {
 	size_t virtual_layouts;		/* K: per built layout, K more replicates */
 	int moves_with_layout;		/* where code lands changes it (misses, modeled
 					 * cycles; the backend table says) */
+	const char *model;		/* the machine model it rests on ("LLVM skylake"),
+					 * also in its label and unit; "" for none */
+	const char *bare_unit;		/* unit without the model: "mca_cycles/op" */
+	int cycle_model;		/* one of the run's models of cycles (the
+					 * backend table says): the robustness set */
 };
 
 /* What a test's replicates are: boots; builds (the built layouts, each
@@ -237,6 +256,13 @@ struct kb_test {
 	enum kb_verdict verdict;
 };
 
+/* Whether a verdict holds under each of the run's cycle models. */
+enum kb_robust {
+	KB_ROBUST_UNJUDGED,	/* another metric, the baseline, or no verdict under one */
+	KB_ROBUST_SAME,		/* every cycle model gives the same verdict */
+	KB_ROBUST_FLIPS,	/* the verdict flips with the model */
+};
+
 /* A variant's figures of one metric in one case. */
 struct kb_row {
 	size_t cas, metric, variant;	/* indexes into the model's arrays */
@@ -268,6 +294,9 @@ struct kb_row {
 	double build_spread;		/* (max - min) / |median| of the builds' medians;
 					 * NAN with fewer than 2 builds */
 	struct kb_test t;
+	/* the primary metric's row, in a run of two or more cycle models
+	 * (the model's robust[]): whether each of them gives its verdict */
+	enum kb_robust robust;
 };
 /* A row's replicates for the rank test: its builds' medians where the
  * model has 2 or more builds, else its layouts' (one build's, virtual
@@ -349,6 +378,11 @@ struct kb_pred {
 	long long missing;		/* cases asked for that no row of both has */
 	enum kb_word word;
 	const char *why;		/* kbench's own words: what decided the word */
+	/* the word under each cycle model (the model's robust[], the primary
+	 * first), where the run has two or more: word is supported or
+	 * contradicted only where they all say so */
+	enum kb_word *by_model;
+	size_t nby_model;
 };
 
 struct kb_claim_check {
@@ -504,6 +538,12 @@ struct kb_model {
 	struct kb_model_opts o;
 	int deterministic;		/* every sample from a deterministic backend */
 	size_t primary;			/* the metric verdicts are about */
+	/* the run's models of cycles (metrics with cycle_model), the primary
+	 * first, where it is one and there are two or more (else none): a
+	 * verdict is robust where each gives it (kb_row.robust) */
+	size_t *robust;
+	size_t nrobust;
+	size_t robust_judged, robust_flips;	/* primary rows judged, and flipping */
 	size_t nlayouts;		/* distinct built layouts the samples name ("layout");
 					 * >= 2: the layout is the unit of replication */
 	size_t virtual_layouts;		/* the most virtual layouts a metric has (K), 0: none */

@@ -602,6 +602,39 @@ static const char *const answers[] = {
 };
 _Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_EQUIVALENT + 1, "a sentence for every answer");
 
+/* How many of a variant's verdicts each other model of cycles gives too,
+ * and the cases where one does not. */
+static void robust_claim(struct kb_inline *in, const struct kb_model *m, size_t v)
+{
+	size_t judged = 0, flips = 0, shown = 0;
+
+	if (!m->nrobust)
+		return;
+	for (size_t c = 0; c < m->nc; c++) {
+		enum kb_robust rb = kb_model_row(m, c, m->primary, v)->robust;
+
+		judged += rb != KB_ROBUST_UNJUDGED;
+		flips += rb == KB_ROBUST_FLIPS;
+	}
+	kb_doc_fmt(in, " Under the other models of cycles (");
+	for (size_t i = 1; i < m->nrobust; i++) {
+		kb_doc_fmt(in, "%s", i > 1 ? ", " : "");
+		kb_doc_str(in, m->metrics[m->robust[i]].unit);
+	}
+	kb_doc_fmt(in, "), %zu of %zu verdicts are the same", judged - flips, judged);
+	if (!flips) {
+		kb_doc_fmt(in, ".");
+		return;
+	}
+	kb_doc_fmt(in, "; %zu flip with the model (", flips);
+	for (size_t c = 0; c < m->nc; c++)
+		if (kb_model_row(m, c, m->primary, v)->robust == KB_ROBUST_FLIPS) {
+			kb_doc_fmt(in, "%s", shown++ ? ", " : "");
+			kb_doc_str(in, m->cases[c]);
+		}
+	kb_doc_fmt(in, ").");
+}
+
 /* The answer for one variant: its size against the baseline's, its
  * verdicts on the primary metric, and what that says about the claim. */
 static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_claim *c)
@@ -636,6 +669,7 @@ static void claim(struct kb_doc *d, const struct kb_model *m, const struct kb_cl
 		kb_doc_fmt(in, "%s", answers[c->answer]);
 	else
 		kb_doc_strong(in, answers[c->answer]);
+	robust_claim(in, m, c->variant);
 	boot_claim(in, m, c->variant);
 }
 
@@ -768,6 +802,7 @@ struct verdict_col {
 	const char *head, *head_vlayout;	/* the second where the tests' unit is
 						 * one build's layouts (NULL: the same) */
 	void (*cell)(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r);
+	int (*shown)(const struct kb_model *m);	/* NULL: always */
 };
 
 static void col_case(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
@@ -823,24 +858,59 @@ static void col_verdict(struct kb_doc_table *t, const struct kb_model *m, size_t
 		kb_doc_fmt(in, " (build-sensitive)");
 }
 
+/* Whether the verdict is the same under the run's other cycle models,
+ * and where not, what each says. */
+static void col_robust(struct kb_doc_table *t, const struct kb_model *m, size_t c, size_t v, const struct kb_row *r)
+{
+	struct kb_inline *in;
+
+	(void)c, (void)v;
+	if (r->robust == KB_ROBUST_UNJUDGED) {
+		td(t, "n/a");
+		return;
+	}
+	if (r->robust == KB_ROBUST_SAME) {
+		td(t, "same");
+		return;
+	}
+	in = td(t, "flips:");
+	in->cls = "caveat";
+	for (size_t i = 1; i < m->nrobust; i++) {
+		kb_doc_fmt(in, "%s ", i > 1 ? "," : "");
+		kb_doc_str(in, m->metrics[m->robust[i]].unit);
+		kb_doc_fmt(in, " %s", kb_verdict_name(kb_model_row(m, r->cas, m->robust[i], r->variant)->t.verdict));
+	}
+}
+
+/* a run of two or more cycle models (sim's model_cycles and mca_cycles) */
+static int robust_shown(const struct kb_model *m)
+{
+	return m->nrobust > 0;
+}
+
 /* The verdict table's columns, left to right: a new column is one line
  * here.  What every row's figures are (measured, simulated, modeled) is
  * said once, in the headers. */
 static const struct verdict_col verdict_cols[] = {
-	{ "case", NULL, col_case },
-	{ "variant", NULL, col_variant },
-	{ ">text vs {0} (measured)", NULL, col_text },
-	{ ">{1} vs {0} [{2}% CI]", NULL, col_ratio },
-	{ ">interval for the verdict", NULL, col_verdict_ci },
-	{ ">p (Holm)", NULL, col_p },
-	{ ">Cliff's delta", NULL, col_delta },
-	{ "verdict", "verdict (under simulated layouts of one build)", col_verdict },
+	{ "case", NULL, col_case, NULL },
+	{ "variant", NULL, col_variant, NULL },
+	{ ">text vs {0} (measured)", NULL, col_text, NULL },
+	{ ">{1} vs {0} [{2}% CI]", NULL, col_ratio, NULL },
+	{ ">interval for the verdict", NULL, col_verdict_ci, NULL },
+	{ ">p (Holm)", NULL, col_p, NULL },
+	{ ">Cliff's delta", NULL, col_delta, NULL },
+	{ "verdict", "verdict (under simulated layouts of one build)", col_verdict, NULL },
+	{ "under the other cycle models", NULL, col_robust, robust_shown },
 };
 
-/* The primary metric's unit and kind, for headers: "model_cycles/op (modeled)". */
+/* The primary metric's unit and kind, for headers: "model_cycles/op
+ * (modeled)", "mca_cycles/op (modeled, LLVM skylake)". */
 static const char *unit_kind(struct kb_doc *d, const struct kb_model *m, size_t k)
 {
-	return kb_pool_printf(&d->pool, "%s (%s)", m->metrics[k].unit, kb_figure_kind_name(m->metrics[k].source));
+	const struct kb_metric *mt = &m->metrics[k];
+
+	return kb_pool_printf(&d->pool, "%s (%s%s%s)", mt->bare_unit, kb_figure_kind_name(mt->source),
+			      *mt->model ? ", " : "", mt->model);
 }
 
 static void verdict_table(struct kb_doc *d, const struct kb_model *m)
@@ -854,8 +924,9 @@ static void verdict_table(struct kb_doc *d, const struct kb_model *m)
 	if (!f)
 		abort();
 	for (size_t i = 0; i < KB_ARRAY_SIZE(verdict_cols); i++)
-		fprintf(f, "%s%s", i ? "|" : "", vl && verdict_cols[i].head_vlayout ? verdict_cols[i].head_vlayout :
-			verdict_cols[i].head);
+		if (!verdict_cols[i].shown || verdict_cols[i].shown(m))
+			fprintf(f, "%s%s", i ? "|" : "", vl && verdict_cols[i].head_vlayout ?
+				verdict_cols[i].head_vlayout : verdict_cols[i].head);
 	fclose(f);
 	t = kb_doc_table_heads(d, heads, WORDS(d, m, unit_kind(d, m, m->primary)));
 	free(heads);
@@ -866,7 +937,8 @@ static void verdict_table(struct kb_doc *d, const struct kb_model *m)
 			if (v == m->baseline)
 				continue;
 			for (size_t i = 0; i < KB_ARRAY_SIZE(verdict_cols); i++)
-				verdict_cols[i].cell(t, m, c, v, r);
+				if (!verdict_cols[i].shown || verdict_cols[i].shown(m))
+					verdict_cols[i].cell(t, m, c, v, r);
 		}
 	build_sensitive_table(d, m);
 }

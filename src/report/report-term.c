@@ -89,14 +89,19 @@ static void widen(int *w, const char *s)
 
 void kb_report_term_table(FILE *f, const char *title, const struct kb_term_row *rows, size_t n, int color)
 {
-	static const char *const heads[] = { "case", "variant", "text", "ratio [CI]", "verdict" };
+	static const char *const heads[] = { "case", "variant", "text", "ratio [CI]", "verdict", "models" };
 	struct cells *c = kb_xcalloc(n ? n : 1, sizeof(*c));
-	int w[4];
+	int w[5], models = 0;
 	char buf[256];
 
 	for (size_t k = 0; k < KB_ARRAY_SIZE(w); k++)
 		w[k] = (int)strlen(heads[k]);
 	for (size_t i = 0; i < n; i++) {
+		models |= rows[i].models != NULL;
+		if (rows[i].t->verdict == KB_VERDICT_NONE)
+			widen(&w[4], "no data");
+		else
+			widen(&w[4], kb_verdict_name(rows[i].t->verdict));
 		inert(c[i].cas, sizeof(c[i].cas), rows[i].cas);
 		inert(c[i].variant, sizeof(c[i].variant), rows[i].variant);
 		c[i].text = kb_report_pct(rows[i].text_change);
@@ -107,15 +112,20 @@ void kb_report_term_table(FILE *f, const char *title, const struct kb_term_row *
 		widen(&w[3], c[i].ratio.s);
 	}
 	fprintf(f, "%s\n", inert(buf, sizeof(buf), title));
-	fprintf(f, "%-*s  %-*s  %*s  %-*s  %s\n", w[0], heads[0], w[1], heads[1], w[2], heads[2], w[3], heads[3],
+	fprintf(f, "%-*s  %-*s  %*s  %-*s  %s", w[0], heads[0], w[1], heads[1], w[2], heads[2], w[3], heads[3],
 		heads[4]);
+	if (models)	/* the verdict's column padded only where one follows */
+		fprintf(f, "%*s  %s", w[4] - (int)strlen(heads[4]), "", heads[5]);
+	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		enum kb_verdict v = rows[i].t->verdict;
-		const char *on = color ? verdict_color(v) : NULL;
+		const char *on = color ? verdict_color(v) : NULL, *vn = v == KB_VERDICT_NONE ? "no data" : kb_verdict_name(v);
 
-		fprintf(f, "%-*s  %-*s  %*s  %-*s  %s%s%s\n", w[0], c[i].cas, w[1], c[i].variant, w[2], c[i].text.s,
-			w[3], c[i].ratio.s, on ? on : "", v == KB_VERDICT_NONE ? "no data" : kb_verdict_name(v),
-			on ? "\033[0m" : "");
+		fprintf(f, "%-*s  %-*s  %*s  %-*s  %s%s%s", w[0], c[i].cas, w[1], c[i].variant, w[2], c[i].text.s,
+			w[3], c[i].ratio.s, on ? on : "", vn, on ? "\033[0m" : "");
+		if (models)
+			fprintf(f, "%*s  %s", w[4] - (int)strlen(vn), "", rows[i].models ? rows[i].models : "");
+		fputc('\n', f);
 	}
 	free(c);
 }
@@ -160,15 +170,19 @@ void kb_report_term(FILE *f, const struct kb_model *m, int color)
 			if (v == m->baseline || !r)
 				continue;
 			rows[n++] = (struct kb_term_row){ m->cases[c], m->variants[v].name,
-							 m->variants[v].text_change, &r->t };
+							 m->variants[v].text_change, &r->t,
+							 !m->nrobust ? NULL : r->robust == KB_ROBUST_SAME ? "same" :
+							 r->robust == KB_ROBUST_FLIPS ? "flips" : "n/a" };
 		}
 	level = one_level(m);
 	if (level)
 		snprintf(at, sizeof(at), "%.4g%%", 100 * level);
 	else
 		snprintf(at, sizeof(at), "family's");
-	title = kb_xasprintf("%s (%s) and text against %s, ratio [the verdict's %s interval]:", mt->unit,
-			     kb_figure_kind_name(mt->source), base, at);
+	/* "mca_cycles/op (modeled, LLVM skylake)": the machine model beside the kind */
+	title = kb_xasprintf("%s (%s%s%s) and text against %s, ratio [the verdict's %s interval]%s:",
+			     mt->bare_unit, kb_figure_kind_name(mt->source), *mt->model ? ", " : "", mt->model,
+			     base, at, m->nrobust ? "; models: the verdict under the other models of cycles" : "");
 	kb_report_term_table(f, title, rows, n, color);
 	free(title);
 	free(rows);

@@ -53,6 +53,9 @@ struct kb_term_row {
 	const char *cas, *variant;
 	double text_change;		/* NAN: not known */
 	const struct kb_test *t;
+	const char *models;		/* the verdict under the other cycle models
+					 * ("same", "flips"): a column where a row
+					 * has it; NULL: none */
 };
 
 /*

@@ -415,7 +415,8 @@ int kb_run_choose_backends(const struct kb_conf *conf, enum kb_accel accel,
 {
 	struct kb_backend_env env = { .qemu = kb_qemu_path(conf->arch), .arch = conf->arch,
 				      .accel = accel, .want_primary = conf->backend,
-				      .want_host = conf->host_counters, .seed = conf->seed };
+				      .want_host = conf->host_counters, .seed = conf->seed,
+				      .cache = conf->cache };
 	size_t n;
 	const struct kb_backend *const *table = kb_backends(&n);
 	char *why = NULL, *declined = NULL;
