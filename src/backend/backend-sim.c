@@ -103,11 +103,13 @@ static const struct kb_option options[] = {
 		  "survives a change of machine model, as model_cycles tells it for the cycle model; "
 		  "off: none" },
 	{ .name = "primary_metric", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE, .off = OFF(primary),
-	  .def = "auto", .allowed = { "auto", "mca_cycles", "model_cycles" },
-	  .help = "the cycle model the verdicts are about: mca_cycles (LLVM's machine model of "
-		  "sim_cpu per block, plus miss penalties) or model_cycles (sim_cpi per instruction, "
-		  "plus the same penalties); auto: mca_cycles where llvm-mca is there, else "
-		  "model_cycles; the other models' verdicts are reported beside them" },
+	  .def = "model_cycles", .allowed = { "auto", "mca_cycles", "model_cycles" },
+	  .help = "the cycle model the verdicts are about: model_cycles (sim_cpi per instruction, "
+		  "plus miss penalties; the default, while LLVM's models price a popl at about 6 "
+		  "cycles, chained through %esp, and sti or cli at 100) or mca_cycles (LLVM's machine "
+		  "model of sim_cpu per block, plus the same penalties); auto: mca_cycles where "
+		  "llvm-mca is there, else model_cycles; the other models' verdicts are reported "
+		  "beside them" },
 	{ NULL },
 };
 
