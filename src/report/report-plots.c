@@ -228,6 +228,11 @@ void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m)
 		if (m->variants[v].has_size)
 			sized[n++] = (struct sized){ m->variants[v].text, v };
 	qsort(sized, n, sizeof(*sized), cmp_text);
+	if (n < 3) {	/* two points a case: the forest plot's ratios again */
+		free(sized);
+		free(unit);
+		return;
+	}
 	plot_open(&p);
 	fprintf(p.sf, "set xlabel 'text (bytes)'\nset ylabel '%s relative to the baseline'\n"
 		"set format x '%%.0f'\nset xtics rotate by -30\n"

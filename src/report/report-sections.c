@@ -1452,10 +1452,10 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 		   "kernel footprint: the distinct bytes of kernel text executed in a measured region.  "
 		   "Beside it, the size of the functions that ran (their whole symbols, as bloat-o-meter "
 		   "names them: same-named statics summed); executed / text is a share of the "
-		   "variant's text (Text size).  Medians over the samples (sim.jsonl); simulated, not "
+		   "variant's text (Text size).  Medians over the samples (sim.jsonl: the Boots' count); simulated, not "
 		   "measured.");
 	t = kb_doc_table_heads(d, "case|variant|>executed text|>vs {0}|>executed / text|"
-			       ">functions that ran|>vs {0}|>samples", WORDS(d, m, NULL));
+			       ">functions that ran|>vs {0}", WORDS(d, m, NULL));
 	for (size_t i = 0; i < m->nexec; i++) {
 		const struct kb_exec_row *r = &m->exec[i];
 		const struct kb_model_variant *v = &m->variants[r->variant];
@@ -1473,7 +1473,6 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 		else
 			td(t, "n/a");
 		td(t, "%s", kb_report_pct(r->functions_change).s);
-		td(t, "%zu", r->samples);
 	}
 }
 
@@ -1640,9 +1639,20 @@ static void correlation(struct kb_doc *d, const struct kb_model *m)
 		   "metric (positive: bigger is costlier), with an exact permutation p-value (every "
 		   "ordering up to 8 variants, else %zu random ones); and whether the variant with the "
 		   "least text is also the cheapest.", m->o.resamples);
-	/* the primary metric's, then (report.html only) the others' */
+	size_t most = 0;
+
+	for (size_t i = 0; i < m->ncorr; i++)
+		most = m->corr[i].n > most ? m->corr[i].n : most;
+	/* the primary metric's, then (report.html only) the others', unless
+	 * no case has three variants: then each rho is +-1 with p = 1 */
 	for (int primary = 1; primary >= 0; primary--) {
 		kb_doc_html_only(d, !primary);
+		if (!primary && most < 3) {
+			kb_doc_fmt(kb_doc_para(d), "The other metrics' rows are left out: with two "
+				   "variants a rank correlation is +1 or -1, with p = 1 (summary.json has "
+				   "them).");
+			break;
+		}
 		t = kb_doc_table_heads(d, "case|metric|>variants|>Spearman rho|>p (permutation)|smallest|cheapest|"
 				       "smallest is cheapest", NULL);
 		for (size_t i = 0; i < m->ncorr; i++)
@@ -1852,14 +1862,18 @@ static void answer(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_anchor(in, "How these figures were made", "how-these-figures-were-made");
 	kb_doc_fmt(in, ". ");
 	kb_doc_anchor(in, "Details", "details");
-	kb_doc_fmt(in, ":");
+	kb_doc_fmt(in, ".");
+	/* a link to each, to open its <details>; report.md's reader scrolls */
+	kb_doc_html_only(d, 1);
+	in = kb_doc_para(d);
 	for (size_t i = 0, n = 0; i < KB_ARRAY_SIZE(details); i++) {
 		if (!details[i].present(m))
 			continue;
-		kb_doc_fmt(in, "%s", n++ ? ", " : " ");
+		kb_doc_fmt(in, "%s", n++ ? ", " : "");
 		kb_doc_anchor(in, details[i].title, details[i].id);
 	}
 	kb_doc_fmt(in, ".");
+	kb_doc_html_only(d, 0);
 }
 
 /* Method and provenance, said once: what every figure of the first
