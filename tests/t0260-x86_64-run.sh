@@ -40,6 +40,12 @@ check "every boot ran under qemu-system-x86_64: the plugin says target=x86_64, s
 	"[ \$(ls '$run'/boots/*.sim | wc -l) -eq 4 ] &&
 	 [ \$(head -qn 1 '$run'/boots/*.sim | grep -c ' target=x86_64 system=1 .* page_offset=0xffff800000000000 ') -eq 4 ]"
 
+# llvm-mca priced the x86_64 blocks (in 64-bit mode): not one cycle an
+# instruction for want of reading them (then mca_cycles = model_cycles)
+check "x86_64 blocks priced by llvm-mca: under 1% unpriced in every boot, mca_cycles not model_cycles" sh -c "
+	jq -se 'length == 4 and all(.[].mca | to_entries[].value; .unpriced * 100 < .priced + .cache_hits)' '$run/boots.jsonl' >/dev/null &&
+	jq -se 'any(.[].fields; .mca_cycles != .model_cycles)' '$run/samples.jsonl' >/dev/null"
+
 # size: the report's rows are binutils size's, byte for byte
 # (issue 25: under Details)
 sed -n '/^### Text size/,/^### /p' "$run/report.md" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' >"$d/size.report"

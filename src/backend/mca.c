@@ -62,7 +62,9 @@
 #define PAD_N		16
 #define PAD_TEXT	"nop"
 #define SEP_BYTES	"0x0f 0x1f 0x84 0x00 0xef 0xbe 0xad 0xde"
+/* the separator as llvm-mc prints it: its registers are the mode's */
 #define SEP_TEXT	"nopl\t-559038737(%eax,%eax)"
+#define SEP_TEXT_64	"nopl\t-559038737(%rax,%rax)"
 
 /* Runs of a block by its instructions (see above): one llvm-mca call per
  * class and batch. */
@@ -104,6 +106,7 @@ struct entry {
 struct kb_mca {
 	char *cpu, *model, *cache_file, *mca, *mc;
 	const char *triple;	/* i386-linux-gnu, or x86_64-linux-gnu (kb_mca_set_arch) */
+	const char *sep;	/* SEP_TEXT, or SEP_TEXT_64 */
 	struct entry *tab;	/* open addressing, by hex */
 	size_t cap, n;
 	long cache_off;		/* the cache file read up to here */
@@ -259,6 +262,7 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	}
 	m->cpu = kb_xstrdup(cpu);
 	m->triple = "i386-linux-gnu";
+	m->sep = SEP_TEXT;
 	m->model = kb_xasprintf("LLVM %s llvm-mca, -mcpu=%s", v, cpu);
 	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_default_cache_dir();
 	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s.v%d", dir, v, cpu, MCA_METHOD);
@@ -280,7 +284,10 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch)
 		return kb_error("llvm-mca: no guest architecture '%s' (i386 or x86_64)", arch);
 	/* the same bytes decode otherwise in 64-bit mode: a cache of their own */
 	m->triple = "x86_64-linux-gnu";
-	file = kb_xasprintf("%s.x86_64", m->cache_file);
+	m->sep = SEP_TEXT_64;
+	/* ".x86_64" held every block unpriced: the separator was looked for
+	 * with i386's registers, so no block ended */
+	file = kb_xasprintf("%s.x86_64.2", m->cache_file);
 	free(m->cache_file);
 	m->cache_file = file;
 	for (size_t i = 0; i < m->cap; i++) {
@@ -291,6 +298,11 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch)
 	m->cache_off = 0;
 	cache_load(m);
 	return 0;
+}
+
+const char *kb_mca_triple(const struct kb_mca *m)
+{
+	return m->triple;
 }
 
 void kb_mca_free(struct kb_mca *m)
@@ -487,7 +499,7 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 		line[strcspn(line, "\n")] = '\0';
 		if (*p == '.' || !*p)
 			continue;	/* .text */
-		if (strcmp(p, SEP_TEXT)) {	/* an instruction of block k, or a pad */
+		if (strcmp(p, m->sep)) {	/* an instruction of block k, or a pad */
 			if (nl == capl)
 				lines = kb_xrealloc(lines, (capl = capl ? 2 * capl : 64) * sizeof(*lines));
 			lines[nl++] = kb_xstrdup(p);
