@@ -17,6 +17,7 @@
 #define PAD_N		16
 #define SEP_BYTES	"0x0f 0x1f 0x84 0x00 0xef 0xbe 0xad 0xde"
 #define SEP_TEXT	"nopl\t-559038737(%eax,%eax)"
+#define SEP_TEXT_64	"nopl\t-559038737(%rax,%rax)"
 #define MAX_INSNS	4096
 
 static const char *const prefixes[] = { "lock", "rep", "repe", "repne", "data16", "data32", NULL };
@@ -105,10 +106,12 @@ static void add_line(struct block *b, const char *p, unsigned bytes)
 	b->at += len;
 }
 
-int kb_disasm_blocks(const char *const *hex, size_t n,
+int kb_disasm_blocks(const char *triple, const char *const *hex, size_t n,
 		     void (*fn)(void *ctx, size_t i, const struct kb_insn *insns, size_t ninsns), void *ctx)
 {
 	char *mc = find_mc(), *dir = NULL, *in = NULL, *out = NULL, *log = NULL, *line = NULL;
+	/* the separator as llvm-mc prints it: its registers are the mode's */
+	const char *sep = strncmp(triple, "x86_64", 6) ? SEP_TEXT : SEP_TEXT_64;
 	struct block *b = NULL;
 	size_t cap = 0, k = 0;
 	FILE *f;
@@ -147,10 +150,11 @@ int kb_disasm_blocks(const char *const *hex, size_t n,
 		goto out;
 	}
 	{
-		char *argv[] = { mc, "--disassemble", "--show-encoding", "-triple=i386-linux-gnu", "-o", out, in,
-				 NULL };
+		char *t = kb_xasprintf("-triple=%s", triple);
+		char *argv[] = { mc, "--disassemble", "--show-encoding", t, "-o", out, in, NULL };
 
 		r = kb_run_argv(argv, NULL, log);	/* its warnings into the log, however many */
+		free(t);
 		if (r != 0) {
 			kb_error("llvm-mc --disassemble failed (exit status %d)", r);
 			goto out;
@@ -169,7 +173,7 @@ int kb_disasm_blocks(const char *const *hex, size_t n,
 		line[strcspn(line, "\n")] = '\0';
 		if (*p == '.' || *p == '#' || !*p)
 			continue;	/* .text, a fixup's note */
-		if (!strncmp(p, SEP_TEXT, strlen(SEP_TEXT))) {	/* block k ends */
+		if (!strncmp(p, sep, strlen(sep))) {	/* block k ends */
 			if (!b->bad && b->at == bytes && !*b->prefix)
 				fn(ctx, k, b->in, b->n);
 			memset(b, 0, sizeof(*b));

@@ -20,8 +20,9 @@ struct kb_insn {
 /* For each block hex[i] (lowercase hex) that llvm-mc reads whole, its
  * instructions in order: fn(ctx, i, insns, n).  A block it cannot read to
  * its last byte (an instruction cut short) is left out.  0, or -1 after a
- * message (no llvm-mc: it names Debian's package). */
-int kb_disasm_blocks(const char *const *hex, size_t n,
+ * message (no llvm-mc: it names Debian's package).  triple: llvm-mc's
+ * (i386-linux-gnu, x86_64-linux-gnu: kb_mca_triple). */
+int kb_disasm_blocks(const char *triple, const char *const *hex, size_t n,
 		     void (*fn)(void *ctx, size_t i, const struct kb_insn *insns, size_t ninsns), void *ctx);
 
 #endif

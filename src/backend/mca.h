@@ -46,6 +46,8 @@ void kb_mca_free(struct kb_mca *m);
  * llvm-mc and llvm-mca decode with (x86_64-linux-gnu), and a cache of its
  * own.  0, or -1 after a message. */
 int kb_mca_set_arch(struct kb_mca *m, const char *arch);
+/* Its target triple, as llvm-mc and llvm-mca take it (i386-linux-gnu...). */
+const char *kb_mca_triple(const struct kb_mca *m);
 /* Price n blocks (repeats allowed): from the cache, else by llvm-mca, the
  * new costs then added to the cache.  0, or -1 after a message. */
 int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);

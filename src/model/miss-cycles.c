@@ -298,7 +298,7 @@ static int reasons(struct kb_miss *m, struct kb_miss_cyc *rows, size_t n, const 
 	w.first = kb_xcalloc(w.hex.n + 1, sizeof(*w.first));
 	w.count = kb_xcalloc(w.hex.n + 1, sizeof(*w.count));
 	if (ret == 0)
-		ret = kb_disasm_blocks(w.hex.v, w.hex.n, count_insns, &w);
+		ret = kb_disasm_blocks(kb_mca_triple(m->mca), w.hex.v, w.hex.n, count_insns, &w);
 	if (ret == 0)
 		ret = explain_rows(m, &w, iters);
 	for (size_t r = 0; r < n; r++)	/* the names live in w's pool */

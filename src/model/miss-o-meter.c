@@ -264,6 +264,7 @@ static char *conf_value(const char *run_dir, const char *section, const char *ke
 	while (f && !val && getline(&line, &cap, f) > 0) {
 		char *p = line + strspn(line, " \t");
 
+		p[strcspn(p, "\n")] = '\0';	/* kb_rtrim leaves it */
 		kb_rtrim(p);
 		if (*p == '#' || *p == ';' || !*p)
 			continue;
@@ -382,7 +383,7 @@ static char *boot_file(const struct kb_miss *m, const struct miss_boot *b, const
 static void read_cycles(struct kb_miss *m, const char *run_dir)
 {
 	char *cpu = m->cpu ? kb_xstrdup(m->cpu) : conf_value(run_dir, "run", "sim_cpu");
-	char *cache = run_cache_dir(run_dir), *why = NULL;
+	char *cache = run_cache_dir(run_dir), *why = NULL, *arch = NULL;
 	size_t read = 0;
 
 	m->run_dir = kb_pool_strdup(&m->pool, run_dir);
@@ -394,6 +395,13 @@ static void read_cycles(struct kb_miss *m, const char *run_dir)
 	m->mca = kb_mca_new(cpu ? cpu : "skylake", cache, &why);
 	if (!m->mca) {
 		m->cycles_why = kb_pool_strdup(&m->pool, why);
+		goto out;
+	}
+	arch = conf_value(run_dir, "kernel", "arch");	/* the guest's: its blocks' mode */
+	if (arch && kb_mca_set_arch(m->mca, arch) < 0) {
+		m->cycles_why = kb_pool_strdup(&m->pool, "the run's [kernel] arch is none llvm-mca prices");
+		kb_mca_free(m->mca);
+		m->mca = NULL;
 		goto out;
 	}
 	for (size_t i = 0; i < m->nboots; i++) {
@@ -426,6 +434,7 @@ static void read_cycles(struct kb_miss *m, const char *run_dir)
 		m->cycles_why = kb_pool_strdup(&m->pool, why);
 out:
 	free(why);
+	free(arch);
 	free(cpu);
 	free(cache);
 }
