@@ -8,8 +8,11 @@
 #   the same blocks, each layout's misses;
 # - one region of each variant recomputed apart from kbench: its units
 #   (the boot's .blocks file) each disassembled by its own llvm-mc call,
-#   priced by llvm-mca as src/backend/mca.c says (runs by size, rep
-#   movs/stos from AMD's table), times their executions, plus 12 x L1i
+#   priced by llvm-mca as src/backend/mca.c says (runs by size, the
+#   difference of two runs over 20 instructions; rep movs/stos from AMD's
+#   table; pushes and pops as moves; an instruction whose latency in
+#   llvm-mca's own table is its placeholder, 100, at 1 cycle), each unit
+#   on its own (no sharing by text), times their executions, plus 12 x L1i
 #   misses + 40 x L2 misses: the sample's mca_cycles;
 # - the CPU is named in the verdict table's header, report.md's and the
 #   terminal's, and in summary.json; primary_metric = auto takes
@@ -85,17 +88,40 @@ for line in open(blocks):
         cur = []
 # each distinct unit alone through llvm-mc
 cost, classes = {}, {}
-def runs(n):
-    for most, it in ((20, 100), (40, 50), (80, 25), (160, 12)):
+def runs(n):	# (iterations, fewer): Total(it) / it, or the difference of two runs
+    for most, it, fewer in ((20, 100, 0), (40, 16, 8), (80, 8, 4)):
         if n <= most:
-            return it
-    return 6
+            return it, fewer
+    return 3, 2
+SEG = ('%cs', '%ds', '%es', '%fs', '%gs', '%ss')
+def stack(i):	# a push or pop as the store or load a stack engine issues
+    m = re.match(r'(push|pop)l\s+(\S+)$', i)
+    if not m or m.group(2) in SEG or not (m.group(2)[0] == '%' or (m.group(1) == 'push' and m.group(2)[0] == '$')):
+        return i
+    if m.group(2)[0] == '$':
+        return 'movl\t$0, (%esp)'
+    return 'movl\t%s, (%%esp)' % m.group(2) if m.group(1) == 'push' else 'movl\t(%%esp), %s' % m.group(2)
+units_ins = {}
 for uid in sorted({u for u, _ in xs}):
     hexs, n = units[uid]
     src = ' '.join('0x' + hexs[i:i + 2] for i in range(0, len(hexs), 2))
     out = subprocess.run(['llvm-mc', '--disassemble', '-triple=i386-linux-gnu'], input=src,
                          capture_output=True, text=True).stdout
-    ins = [l.strip() for l in out.splitlines() if l.strip() and not l.strip().startswith('.')]
+    units_ins[uid] = [l.strip() for l in out.splitlines() if l.strip() and not l.strip().startswith('.')]
+# LLVM's latency for every instruction met, from its own table (-iterations=1):
+# 100 or more is its placeholder, priced 1 cycle as model_cycles does
+distinct = sorted({i.split('#')[0].strip() for ins in units_ins.values() for i in ins})
+with tempfile.NamedTemporaryFile('w', suffix='.s', delete=False) as t:
+    t.write('\n'.join(distinct) + '\n')
+out = subprocess.run(['llvm-mca', '-mtriple=i386-linux-gnu', '-mcpu=' + cpu, '-iterations=1', '-resource-pressure=false', t.name],
+                     capture_output=True, text=True).stdout
+os.unlink(t.name)
+rows = [l.split() for l in out[out.index('Instructions:\n', out.index('[1]')):].splitlines()[1:]]
+lat = {}
+for ins, r in zip(distinct, rows):
+    lat[ins] = int(r[1])
+for uid, ins in units_ins.items():
+    n = units[uid][1]
     if len(ins) != n:
         cost[uid] = float(n)	# unreadable: one cycle an instruction
         continue
@@ -104,29 +130,37 @@ for uid in sorted({u for u, _ in xs}):
         m = re.match(r'rep\s+(movs|stos)', i)
         if m:	# AMD 25112 table 6: start-up 15 (movs) or 14 (stos), 1 an element
             fixed += 1 if n == 1 else (15 if m.group(1) == 'movs' else 14)
+        elif lat[i.split('#')[0].strip()] >= 100:
+            fixed += 1
         else:
-            rest.append(i)
+            rest.append(stack(i.split('#')[0].strip()))
     cost[uid] = fixed
     if rest:
         classes.setdefault(runs(n), []).append((uid, rest))
-for it, us in classes.items():
+def totals(us, it):
     with tempfile.NamedTemporaryFile('w', suffix='.s', delete=False) as t:
         for uid, rest in us:
             t.write('# LLVM-MCA-BEGIN u%d\n%s\n# LLVM-MCA-END\n' % (uid, '\n'.join(rest)))
     out = subprocess.run(['llvm-mca', '-mtriple=i386-linux-gnu', '-mcpu=' + cpu, '-iterations=%d' % it, t.name],
                          capture_output=True, text=True).stdout
     os.unlink(t.name)
-    name = None
+    name, tot = None, {}
     for l in out.splitlines():
         m = re.search(r'Code Region - u(\d+)', l)
         if m:
             name = int(m.group(1))
-        m = re.match(r'Iterations:\s+(\d+)', l)
-        if m:
-            iters = int(m.group(1))
         m = re.match(r'Total Cycles:\s+(\d+)', l)
         if m and name is not None:
-            cost[name] += int(m.group(1)) / iters
+            tot[name] = int(m.group(1))
+    return tot
+for (it, fewer), us in classes.items():
+    tb = totals(us, it)
+    ta = totals(us, fewer) if fewer else None
+    for uid, _ in us:
+        if fewer and tb[uid] > ta[uid]:
+            cost[uid] += (tb[uid] - ta[uid]) / (it - fewer)
+        else:
+            cost[uid] += tb[uid] / it
 print('%.6f %d' % (sum(k * cost[u] for u, k in xs), len(cost)))
 EOF
 for pick in 'O2 getppid' 'Os pipe'; do

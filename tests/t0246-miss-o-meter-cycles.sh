@@ -59,7 +59,8 @@ check "every row of the list: cycles grow, instructions do not (as many or fewer
 
 # One function, recomputed by hand: O2's function with the most cycles in
 # getppid whose blocks are all plain (at most 20 instructions, no rep
-# string, no lock prefix: priced by llvm-mca alone, 100 iterations) and
+# string, no lock prefix, none llvm-mca has no figure for: priced by
+# llvm-mca alone, 100 iterations, pushes and pops of registers as moves) and
 # whose name is its own in System.map (no other symbol merges into it).
 map=$sim/variants/O2/System.map
 blocks=$sim/boots/O2-1.blocks
@@ -88,7 +89,15 @@ by_hand() {
 			grep -v '^\s*\.' > "$d/one.s"
 		[ "$(wc -l < "$d/one.s")" -eq "$ins" ] || return 0
 		! grep -Eq '^\s*(rep|lock)' "$d/one.s" || return 0
-		c=$(llvm-mca -mtriple=i386-linux-gnu -mcpu=skylake -iterations=100 "$d/one.s" 2>/dev/null |
+		# an instruction llvm-mca has no figure for (its placeholder latency, 100): not plain
+		llvm-mca -mtriple=i386-linux-gnu -mcpu=skylake -iterations=1 "$d/one.s" 2>/dev/null |
+			awk '/Instructions:$/ && /\[1\]/ { t = 1; next } t && NF == 0 { exit }
+				t && $2 ~ /^[0-9]+$/ && $2 + 0 >= 100 { bad = 1 } END { exit !bad }' &&
+			return 0
+		# pushes and pops of registers as the stores and loads a stack engine issues
+		sed -E 's/^\s*pushl\s+(%e[a-z]+)$/movl\t\1, (%esp)/; s/^\s*popl\s+(%e[a-z]+)$/movl\t(%esp), \1/;
+			s/^\s*pushl\s+\$.*/movl\t$0, (%esp)/' "$d/one.s" > "$d/one-se.s"
+		c=$(llvm-mca -mtriple=i386-linux-gnu -mcpu=skylake -iterations=100 "$d/one-se.s" 2>/dev/null |
 			awk '/^Iterations:/ { i = $2 } /^Total Cycles:/ { print $3 / i }')
 		echo "$n $c" >> "$d/costs"
 	done < "$d/units"

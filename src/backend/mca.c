@@ -2,18 +2,18 @@
 /*
  * Block costs from LLVM's machine model (mca.h).
  *
- * Which figure: llvm-mca's steady state, Total Cycles / Iterations over
- * back-to-back runs of the block: MCA_ITERATIONS for a block of up to 20
- * instructions, fewer for a longer one (classes[]: about 2000 instructions
- * simulated a block, 6 runs at least), since llvm-mca's time grows with the
- * instructions it simulates and a kernel boot's regions hold a few thousand
- * user blocks of 100 to 500 instructions (the icache workload's straight-
- * line code): 48 s of llvm-mca for an O2 boot's 11250 blocks at 100 runs
- * each, 11 s so.  What fewer runs cost, against 100 (a default run's O2
- * blocks, skylake): 21-40 instructions at 50 runs +0.9% in all, 41-80 at
- * 25 +0.7%, 81-160 at 12 +0.6% (at most +16% for one block); the pipeline
- * fill that Total / Iterations keeps weighs more in a short block at 100
- * runs (+3.4% against 1000 runs, blocks of up to 20).  A block of kernel code
+ * Which figure: llvm-mca's steady state over back-to-back runs of the
+ * block.  A block of up to 20 instructions: Total Cycles / Iterations at
+ * MCA_ITERATIONS runs.  A longer one: the difference of two short runs,
+ * (Total(b) - Total(a)) / (b - a), which drops the pipeline's fill that
+ * Total / Iterations keeps, at fewer simulated instructions (llvm-mca's
+ * time grows with them, and a boot's regions hold thousands of user blocks
+ * of 100 to 500 instructions, the icache workload's straight-line code).
+ * classes[] has the runs.  Against 8 times the single-run figure's runs (300
+ * blocks of a default run a class, skylake), in all: 21-40 instructions at
+ * 16-8 runs -0.02% (50 runs: +1.3%), 41-80 at 8-4 -0.05% (25: +0.7%), 81-160
+ * at 3-2 -0.08% (12: +0.5%); one block can be off by more (a dependency
+ * chain that has not settled in a few runs).  A block of kernel code
  * runs amid others on an out-of-order core: its one-shot latency (the
  * critical path from an empty pipeline) would charge every block the
  * pipeline's fill and drain, which overlap with the blocks around it on
@@ -34,6 +34,34 @@
  * charged the constant, each iteration 1.  That table is for the K8 core,
  * whatever CPU llvm-mca models; a rep that begins its own block (a jump to
  * it) counts as an iteration, its start-up missed.
+ *
+ * Push and pop: LLVM 14's x86 models chain every push and pop to the one
+ * before through the stack pointer, each a load or store plus an add (4 popl
+ * back to back: 24 cycles on skylake, against 2 for 4 movl loads).  Cores
+ * since the Pentium M track the stack pointer's offset in the decoder
+ * instead (Intel 64 and IA-32 Architectures Optimization Reference Manual,
+ * "stack pointer tracker"), so a push issues as its store and a pop as its
+ * load.  Each is priced so, on every CPU model: "pushl %ebx" goes to
+ * llvm-mca as "movl %ebx, (%esp)", "popl %ebx" as "movl (%esp), %ebx"
+ * (pushes and pops of memory or segment registers as they are).  Left out:
+ * the one synchronising uop the tracker adds when the stack pointer is then
+ * read or written explicitly.
+ *
+ * Instructions the model has no figure for: LLVM's x86 models put those in
+ * a placeholder class of 100 cycles' latency (cli, sti, wrmsr, mov to %cr3,
+ * sysenter... on skylake; rdtsc, cpuid, in and out as well on znver3).
+ * Which they are is asked of llvm-mca itself, for every instruction a block
+ * holds, once per model, mode and instruction text but numbers (classify():
+ * its instruction info at -iterations=1), and those it gives a latency of
+ * 100 or more are unmodeled (fxsave and fxrstor too, on skylake).  An
+ * unmodeled instruction is priced as model_cycles prices every instruction,
+ * 1 cycle, and left out of llvm-mca's input; kb_mca_stats counts the blocks
+ * that hold one.
+ *
+ * Blocks that differ only in numbers (displacements, immediates, branch
+ * offsets: a kernel's code at another address, a layout replica's) cost the
+ * same under these models, which price an instruction by its opcode and
+ * operand kinds: a batch sends llvm-mca one of each.
  */
 #include "config.h"
 
@@ -53,7 +81,7 @@
 #define MCA_ITERATIONS	100	/* runs of a block of up to 20 instructions */
 #define MCA_BATCH	4000	/* blocks per llvm-mc call */
 /* how costs are found: a change makes a new cache file (kb_mca_new) */
-#define MCA_METHOD	2
+#define MCA_METHOD	3
 /* between blocks in llvm-mc's input: PAD_N one-byte nops, then nopl
  * 0xdeadbeef(%eax,%eax), which no compiler emits; the disassembly is cut
  * where it appears.  A block whose last instruction lacks bytes (one the
@@ -67,12 +95,13 @@
 #define SEP_TEXT_64	"nopl\t-559038737(%rax,%rax)"
 
 /* Runs of a block by its instructions (see above): one llvm-mca call per
- * class and batch. */
+ * class and batch, two where the class takes the difference of two runs. */
 static const struct {
 	unsigned most;		/* instructions, at most */
-	int iterations;
+	int iterations;		/* Total Cycles / iterations */
+	int fewer;		/* else: (Total(iterations) - Total(fewer)) / (iterations - fewer) */
 } classes[] = {
-	{ 20, MCA_ITERATIONS }, { 40, 50 }, { 80, 25 }, { 160, 12 }, { ~0u, 6 },
+	{ 20, MCA_ITERATIONS, 0 }, { 40, 16, 8 }, { 80, 8, 4 }, { 160, 3, 2 }, { ~0u, 3, 2 },
 };
 #define NCLASSES KB_ARRAY_SIZE(classes)
 
@@ -103,8 +132,17 @@ struct entry {
 	unsigned long queued;	/* the kb_mca_price call that queued it */
 };
 
+/* uint64 -> double, open addressing (key 0: empty) */
+struct htab {
+	uint64_t *key;
+	double *val;
+	size_t cap, n;
+};
+
 struct kb_mca {
 	char *cpu, *model, *cache_file, *mca, *mc;
+	struct htab text;	/* llvm-mca's figure by a block's text but numbers (text_key's hash) */
+	struct htab cls;	/* an instruction's text but numbers: 1 modeled, 2 no figure */
 	const char *triple;	/* i386-linux-gnu, or x86_64-linux-gnu (kb_mca_set_arch) */
 	const char *sep;	/* SEP_TEXT, or SEP_TEXT_64 */
 	struct entry *tab;	/* open addressing, by hex */
@@ -165,6 +203,46 @@ static void set_cost(struct kb_mca *m, const char *hex, double cycles, int unpri
 	e->known = 1;
 }
 
+static double *htab_slot(struct htab *t, uint64_t key, int make)
+{
+	size_t i;
+
+	if (make && 2 * (t->n + 1) > t->cap) {
+		struct htab old = *t;
+
+		t->cap = old.cap ? 2 * old.cap : 4096;
+		t->key = kb_xcalloc(t->cap, sizeof(*t->key));
+		t->val = kb_xcalloc(t->cap, sizeof(*t->val));
+		for (size_t j = 0; j < old.cap; j++)
+			if (old.key[j]) {
+				for (i = old.key[j] & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
+					;
+				t->key[i] = old.key[j];
+				t->val[i] = old.val[j];
+			}
+		free(old.key);
+		free(old.val);
+	}
+	if (!t->cap)
+		return NULL;
+	for (i = key & (t->cap - 1); t->key[i] && t->key[i] != key; i = (i + 1) & (t->cap - 1))
+		;
+	if (!t->key[i]) {
+		if (!make)
+			return NULL;
+		t->key[i] = key;
+		t->n++;
+	}
+	return &t->val[i];
+}
+
+static void htab_free(struct htab *t)
+{
+	free(t->key);
+	free(t->val);
+	memset(t, 0, sizeof(*t));
+}
+
 static char *find_tool(const char *const *names)
 {
 	char *f = NULL;
@@ -176,7 +254,10 @@ static char *find_tool(const char *const *names)
 
 static const char *const mca_names[] = { "llvm-mca", "llvm-mca-16", "llvm-mca-15", "llvm-mca-14", NULL };
 
-/* The cache file: "HEX CYCLES [unpriced]" a line, appended by whoever
+/* The cache file: "HEX CYCLES [unpriced]" a line (and "tHASH CYCLES":
+ * llvm-mca's figure for a block's text but numbers; "iHASH 1", "iHASH 2":
+ * an instruction's text but numbers, which the model has a figure for or
+ * not), appended by whoever
  * priced the block (boots at once share it: kb_mca_price).  The lines
  * added since the last read; a line not yet complete waits for the next. */
 static void cache_load(struct kb_mca *m)
@@ -196,6 +277,17 @@ static void cache_load(struct kb_mca *m)
 			m->cache_off += len;
 			if (!sp)
 				continue;
+			if (line[0] == 't' || line[0] == 'i') {	/* "tHASH CYCLES", "iHASH 1|2" */
+				unsigned long long h;
+				char *e2;
+
+				*sp = '\0';
+				h = strtoull(line + 1, &e2, 16);
+				c = strtod(sp + 1, &end);
+				if (h && !*e2 && sp - line == 17 && end != sp + 1 && *end == '\n')
+					*htab_slot(line[0] == 't' ? &m->text : &m->cls, h, 1) = c;
+				continue;
+			}
 			*sp = '\0';
 			c = strtod(sp + 1, &end);
 			if (end == sp + 1 || !*line || strspn(line, "0123456789abcdef") != strlen(line))
@@ -295,6 +387,8 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch)
 		memset(&m->tab[i], 0, sizeof(m->tab[i]));
 	}
 	m->n = 0;
+	htab_free(&m->text);
+	htab_free(&m->cls);
 	m->cache_off = 0;
 	cache_load(m);
 	return 0;
@@ -309,6 +403,8 @@ void kb_mca_free(struct kb_mca *m)
 {
 	if (!m)
 		return;
+	htab_free(&m->text);
+	htab_free(&m->cls);
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->tab[i].hex);
 	free(m->tab);
@@ -383,8 +479,14 @@ const char *kb_mca_check_cpu(const char *cpu)
 struct todo {
 	const char *hex;	/* its entry's */
 	unsigned insns;
-	double fixed;		/* string instructions, from the table */
+	double fixed;		/* string instructions, from the table; unmodeled ones */
 	int region;		/* in an llvm-mca input, -1: none (nothing left to price) */
+	int same;		/* priced as block same of the batch (its text but numbers), else -1 */
+	uint64_t text;		/* its text's hash (text_key), 0: nothing for llvm-mca */
+	double known;		/* llvm-mca's figure for that text, known before (-1: not) */
+	int unmodeled;		/* instructions the model has no figure for */
+	char **lines;		/* its instructions as llvm-mc printed them, while a batch is priced */
+	size_t nlines;
 	int bad;		/* the disassembly did not give its instructions */
 };
 
@@ -438,20 +540,229 @@ static int string_insn(const char *line)
 	return -1;
 }
 
+/* ---- what the model leaves out (see the top of the file) ---- */
+
+static int is_segreg(const char *op)
+{
+	static const char *const seg[] = { "%cs", "%ds", "%es", "%fs", "%gs", "%ss" };
+
+	for (size_t i = 0; i < KB_ARRAY_SIZE(seg); i++)
+		if (!strncmp(op, seg[i], 3) && !op[3 + strspn(op + 3, " \t")])
+			return 1;
+	return 0;
+}
+
+/* A push or pop of a general register or an immediate as the store or load
+ * a stack engine leaves (see the top of the file) into out: 1, else 0. */
+static int stack_op(const char *line, int is64, char *out, size_t n)
+{
+	const char *p = line + strspn(line, " \t"), *op;
+	const char *sp = is64 ? "%rsp" : "%esp";
+	char sfx = is64 ? 'q' : 'l';
+	int push;
+
+	if (!strncmp(p, "push", 4) && p[4] == sfx)
+		push = 1;
+	else if (!strncmp(p, "pop", 3) && p[3] == sfx)
+		push = 0;
+	else
+		return 0;
+	op = p + (push ? 5 : 4);
+	if (*op != ' ' && *op != '\t')
+		return 0;
+	op += strspn(op, " \t");
+	if (is_segreg(op) || (*op != '%' && !(push && *op == '$')))
+		return 0;	/* memory, a segment register: as they are */
+	if (*op == '$')		/* the value costs nothing: one the assembler takes in either mode */
+		snprintf(out, n, "mov%c\t$0, (%s)", sfx, sp);
+	else if (push)
+		snprintf(out, n, "mov%c\t%.*s, (%s)", sfx, (int)strcspn(op, " \t#"), op, sp);
+	else
+		snprintf(out, n, "mov%c\t(%s), %.*s", sfx, sp, (int)strcspn(op, " \t#"), op);
+	return 1;
+}
+
+/* The key of a block's text for llvm-mca: numbers out (a digit run not part
+ * of a register's name), comments out. */
+static void text_key(FILE *f, const char *s)
+{
+	for (const char *p = s; *p && *p != '#'; p++) {
+		if (*p >= '0' && *p <= '9' && (p == s || !(p[-1] == '%' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+							  (p[-1] >= '0' && p[-1] <= '9')))) {
+			p += strspn(p, "0123456789abcdefx") - 1;
+			fputc('N', f);
+			continue;
+		}
+		fputc(*p, f);
+	}
+	fputc('\n', f);
+}
+
 static char *class_file(const char *dir, size_t c)
 {
 	return kb_xasprintf("%s/mca%zu.s", dir, c);
 }
 
-/* Disassemble t[0..n) with one llvm-mc call and write llvm-mca's inputs,
+/* A batch's blocks by their text but numbers (text_key): open addressing,
+ * keys owned, values block + 1. */
+struct same_tab {
+	char **key;
+	int *val;
+	size_t cap, n;
+};
+
+static int *same_slot(struct same_tab *st, char *key)
+{
+	size_t i;
+
+	if (2 * (st->n + 1) > st->cap) {
+		struct same_tab old = *st;
+
+		st->cap = old.cap ? 2 * old.cap : 1024;
+		st->key = kb_xcalloc(st->cap, sizeof(*st->key));
+		st->val = kb_xcalloc(st->cap, sizeof(*st->val));
+		for (size_t j = 0; j < old.cap; j++)
+			if (old.key[j]) {
+				for (i = fnv1a(old.key[j]) & (st->cap - 1); st->key[i]; i = (i + 1) & (st->cap - 1))
+					;
+				st->key[i] = old.key[j];
+				st->val[i] = old.val[j];
+			}
+		free(old.key);
+		free(old.val);
+	}
+	for (i = fnv1a(key) & (st->cap - 1); st->key[i] && strcmp(st->key[i], key); i = (i + 1) & (st->cap - 1))
+		;
+	if (!st->key[i]) {
+		st->key[i] = kb_xstrdup(key);
+		st->n++;
+	}
+	return &st->val[i];
+}
+
+static void same_free(struct same_tab *st)
+{
+	for (size_t i = 0; i < st->cap; i++)
+		free(st->key[i]);
+	free(st->key);
+	free(st->val);
+}
+
+/* An instruction's text but numbers (text_key), hashed: its class's key */
+static uint64_t insn_hash(const char *ins)
+{
+	char *k = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&k, &len);
+	uint64_t h;
+
+	if (!f)
+		abort();
+	text_key(f, ins);
+	fclose(f);
+	h = fnv1a(k) | 1;
+	free(k);
+	return h;
+}
+
+/* Which instructions of t[0..n) the model has a figure for, asked of
+ * llvm-mca for those not known yet: one call, its instruction info (a row
+ * an instruction: "UOPS LATENCY RTHROUGHPUT [flags] TEXT"), a latency of 100
+ * or more being LLVM's placeholder.  Into m->cls, and the cache. */
+static void classify(struct kb_mca *m, struct todo *t, size_t n, const char *dir, int fd)
+{
+	char *in = kb_xasprintf("%s/insns.s", dir), *outf = kb_xasprintf("%s/insns.out", dir);
+	char *triple = kb_xasprintf("-mtriple=%s", m->triple), *cpu = kb_xasprintf("-mcpu=%s", m->cpu);
+	char *argv[] = { m->mca, triple, cpu, "-iterations=1", "-resource-pressure=false", "-o", outf, in, NULL };
+	uint64_t *ask = NULL;
+	size_t nask = 0, cask = 0, rows = 0, cap = 0;
+	struct htab seen = { 0 };
+	char *line = NULL;
+	FILE *f = fopen(in, "w");
+	int table = 0;
+
+	for (size_t k = 0; f && k < n; k++)
+		for (size_t i = 0; i < t[k].nlines; i++) {
+			uint64_t h;
+
+			if (string_insn(t[k].lines[i]) >= 0)
+				continue;
+			h = insn_hash(t[k].lines[i]);
+			if (htab_slot(&m->cls, h, 0) || htab_slot(&seen, h, 0))
+				continue;
+			*htab_slot(&seen, h, 1) = 1;
+			if (nask == cask)
+				ask = kb_xrealloc(ask, (cask = cask ? 2 * cask : 256) * sizeof(*ask));
+			ask[nask++] = h;
+			fprintf(f, "%s\n", t[k].lines[i]);
+		}
+	if (f && fclose(f))
+		f = NULL;
+	if (!nask)
+		goto out;
+	if (!f || run_tool(m, argv, dir, "llvm-mca (its instruction info)") < 0 || !(f = fopen(outf, "r"))) {
+		kb_warn("llvm-mca -mcpu=%s: cannot tell which instructions its model has a figure for: "
+			"priced as it says", m->cpu);
+		goto out;
+	}
+	while (getline(&line, &cap, f) > 0 && rows < nask) {
+		unsigned uops, lat;
+		double rt;
+
+		if (!table) {
+			table = strstr(line, "[1]") && strstr(line, "Instructions:");
+			continue;
+		}
+		if (sscanf(line, "%u %u %lf", &uops, &lat, &rt) != 3)
+			break;
+		/* 2: LLVM's placeholder, no figure */
+		*htab_slot(&m->cls, ask[rows++], 1) = lat >= 100 ? 2 : 1;
+	}
+	fclose(f);
+	if (rows != nask) {
+		kb_warn("llvm-mca -mcpu=%s: its instruction info has %zu rows for %zu instructions", m->cpu,
+			rows, nask);
+		goto out;
+	}
+	for (size_t i = 0; i < nask; i++) {	/* for the processes to come */
+		char *l = kb_xasprintf("i%016llx %d\n", (unsigned long long)ask[i],
+				       (int)*htab_slot(&m->cls, ask[i], 0));
+		size_t len = strlen(l);
+
+		if (fd >= 0 && write(fd, l, len) != (ssize_t)len)
+			kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
+		free(l);
+	}
+out:
+	unlink(in);
+	unlink(outf);
+	htab_free(&seen);
+	free(ask);
+	free(line);
+	free(in);
+	free(outf);
+	free(triple);
+	free(cpu);
+}
+
+static int is_unmodeled(struct kb_mca *m, const char *ins)
+{
+	const double *v = htab_slot(&m->cls, insn_hash(ins), 0);
+
+	return v && *v == 2;
+}
+
+/* Disassemble t[0..n) with one llvm-mc call, and write llvm-mca's inputs,
  * one per class (mca<c>.s): a code region per block that has something
- * left to price; nreg[c] of them in class c. */
-static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *dir, int nreg[NCLASSES])
+ * left to price and whose text but numbers no block before it had; nreg[c]
+ * of them in class c. */
+static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *dir, int fd, int nreg[NCLASSES])
 {
 	char *in = kb_xasprintf("%s/blocks.hex", dir), *asmf = kb_xasprintf("%s/blocks.s", dir);
 	FILE *f = fopen(in, "w"), *g = NULL, *h[NCLASSES] = { NULL };
 	char *line = NULL, **lines = NULL;
 	size_t cap = 0, k = 0, nl = 0, capl = 0;
+	struct same_tab same = { 0 };
 	int ret = -1;
 
 	if (!f) {
@@ -493,8 +804,10 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 		kb_error_errno(errno, "cannot open llvm-mca's input in '%s'", dir);
 		goto out;
 	}
+	/* each block's instructions: the lines before its pad */
 	while (k < n && getline(&line, &cap, g) > 0) {
 		char *p = line + strspn(line, " \t");
+		size_t pad = 0;
 
 		line[strcspn(line, "\n")] = '\0';
 		if (*p == '.' || !*p)
@@ -505,37 +818,71 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 			lines[nl++] = kb_xstrdup(p);
 			continue;
 		}
-		/* block k ends: its instructions are the lines before the pad */
-		{
-			size_t c = class_of(t[k].insns), pad = 0, got;
-			int opened = 0, s;
-
-			while (pad < PAD_N && pad < nl && !strcmp(lines[nl - 1 - pad], PAD_TEXT))
-				pad++;
-			got = nl - pad;
-			t[k].bad = pad != PAD_N || got != t[k].insns;
-			for (size_t i = 0; i < got && !t[k].bad; i++) {
-				if ((s = string_insn(lines[i])) >= 0) {
-					t[k].fixed += t[k].insns == 1 ? string_costs[s].per : string_costs[s].start;
-					continue;
-				}
-				if (!opened) {
-					fprintf(h[c], "# LLVM-MCA-BEGIN b%zu\n", k);
-					t[k].region = nreg[c]++;
-					opened = 1;
-				}
-				fprintf(h[c], "%s\n", lines[i]);
-			}
-			if (opened)
-				fputs("# LLVM-MCA-END\n", h[c]);
-			for (size_t i = 0; i < nl; i++)
-				free(lines[i]);
-			nl = 0;
-			k++;
+		while (pad < PAD_N && pad < nl && !strcmp(lines[nl - 1 - pad], PAD_TEXT))
+			pad++;
+		t[k].bad = pad != PAD_N || nl - pad != t[k].insns;
+		if (!t[k].bad) {
+			t[k].nlines = nl - pad;
+			t[k].lines = kb_xcalloc(t[k].nlines + 1, sizeof(*lines));
+			memcpy(t[k].lines, lines, t[k].nlines * sizeof(*lines));
 		}
+		for (size_t i = t[k].bad ? 0 : t[k].nlines; i < nl; i++)
+			free(lines[i]);
+		nl = 0;
+		k++;
 	}
 	for (; k < n; k++)
 		t[k].bad = 1;
+	classify(m, t, n, dir, fd);
+	for (k = 0; k < n; k++) {
+		size_t c = class_of(t[k].insns), tlen = 0, klen = 0;
+		char *text = NULL, *key = NULL, buf[256];
+		FILE *tf, *kf;
+		int s;
+
+		if (t[k].bad)
+			continue;
+		tf = open_memstream(&text, &tlen);
+		kf = open_memstream(&key, &klen);
+		if (!tf || !kf)
+			abort();
+		for (size_t i = 0; i < t[k].nlines; i++) {
+			const char *ins = t[k].lines[i];
+
+			if ((s = string_insn(ins)) >= 0) {
+				t[k].fixed += t[k].insns == 1 ? string_costs[s].per : string_costs[s].start;
+				continue;
+			}
+			if (is_unmodeled(m, ins)) {
+				t[k].fixed += 1;	/* model_cycles' price */
+				t[k].unmodeled++;
+				continue;
+			}
+			if (stack_op(ins, !strcmp(m->sep, SEP_TEXT_64), buf, sizeof(buf)))
+				ins = buf;
+			fprintf(tf, "%s\n", ins);
+			text_key(kf, ins);
+		}
+		fclose(tf);
+		fclose(kf);
+		if (tlen) {	/* something for llvm-mca: once per text but its numbers */
+			int *slot = same_slot(&same, key);
+			const double *v;
+
+			t[k].text = fnv1a(key) | 1;
+			if ((v = htab_slot(&m->text, t[k].text, 0)) != NULL) {
+				t[k].known = *v;
+			} else if (*slot > 0) {
+				t[k].same = *slot - 1;
+			} else {
+				*slot = (int)k + 1;
+				fprintf(h[c], "# LLVM-MCA-BEGIN b%zu\n%s# LLVM-MCA-END\n", k, text);
+				t[k].region = nreg[c]++;
+			}
+		}
+		free(text);
+		free(key);
+	}
 	ret = 0;
 out:
 	if (g)
@@ -545,30 +892,37 @@ out:
 			ret = -1;
 	for (size_t i = 0; i < nl; i++)
 		free(lines[i]);
+	for (k = 0; k < n; k++) {
+		for (size_t i = 0; i < t[k].nlines; i++)
+			free(t[k].lines[i]);
+		free(t[k].lines);
+		t[k].lines = NULL;
+		t[k].nlines = 0;
+	}
 	free(lines);
 	free(line);
 	free(in);
 	free(asmf);
+	same_free(&same);
 	return ret;
 }
 
-/* llvm-mca over class c's input: each region's Total Cycles / Iterations,
- * by name */
-static int simulate(struct kb_mca *m, size_t c, size_t n, const char *dir, double *cyc)
+/* llvm-mca over class c's input at iters runs: each region's Total Cycles,
+ * by name, into tot[] */
+static int simulate_at(struct kb_mca *m, size_t c, int iters, size_t n, const char *dir, double *tot)
 {
 	char *in = class_file(dir, c), *outf = kb_xasprintf("%s/mca.out", dir);
-	char iters[32];
+	char it_arg[32];
 	FILE *f = NULL;
 	char *line = NULL, *cpu = kb_xasprintf("-mcpu=%s", m->cpu);
 	size_t cap = 0;
 	long cur = -1;
-	double it = 0;
 	int ret = -1;
 
-	snprintf(iters, sizeof(iters), "-iterations=%d", classes[c].iterations);
+	snprintf(it_arg, sizeof(it_arg), "-iterations=%d", iters);
 	{
 		char *triple = kb_xasprintf("-mtriple=%s", m->triple);
-		char *argv[] = { m->mca, triple, cpu, iters, "-resource-pressure=false",
+		char *argv[] = { m->mca, triple, cpu, it_arg, "-resource-pressure=false",
 				 "-instruction-info=false", "-o", outf, in, NULL };
 		int r;
 
@@ -589,10 +943,10 @@ static int simulate(struct kb_mca *m, size_t c, size_t n, const char *dir, doubl
 
 		if (name)
 			cur = strtol(name + strlen("Code Region - b"), NULL, 10);
-		else if (sscanf(line, "Iterations: %lf", &v) == 1)
-			it = v;
-		else if (sscanf(line, "Total Cycles: %lf", &v) == 1 && cur >= 0 && (size_t)cur < n && it > 0)
-			cyc[cur] = v / it;
+		else if (sscanf(line, "Iterations: %lf", &v) == 1 && v != iters)
+			cur = -1;	/* not the runs asked for */
+		else if (sscanf(line, "Total Cycles: %lf", &v) == 1 && cur >= 0 && (size_t)cur < n)
+			tot[cur] = v;
 	}
 	ret = 0;
 out:
@@ -603,6 +957,32 @@ out:
 	free(cpu);
 	free(in);
 	free(outf);
+	return ret;
+}
+
+/* Class c's regions' cycles a run into cyc[] (see classes[]) */
+static int simulate(struct kb_mca *m, size_t c, size_t n, const char *dir, double *cyc)
+{
+	int b = classes[c].iterations, a = classes[c].fewer, ret;
+	double *tb = kb_xcalloc(n + 1, sizeof(*tb)), *ta = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		tb[i] = -1;
+	ret = simulate_at(m, c, b, n, dir, tb);
+	if (ret == 0 && a > 0) {
+		ta = kb_xcalloc(n + 1, sizeof(*ta));
+		for (size_t i = 0; i < n; i++)
+			ta[i] = -1;
+		ret = simulate_at(m, c, a, n, dir, ta);
+	}
+	for (size_t i = 0; ret == 0 && i < n; i++) {
+		if (tb[i] < 0 || (a > 0 && ta[i] < 0))
+			continue;	/* not in this class, or not reported */
+		/* a difference that is not positive (never seen): the single run's */
+		cyc[i] = a > 0 && tb[i] > ta[i] ? (tb[i] - ta[i]) / (b - a) : tb[i] / b;
+	}
+	free(ta);
+	free(tb);
 	return ret;
 }
 
@@ -630,28 +1010,46 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 	}
 	for (size_t i = 0; i < n; i++) {
 		t[i].region = -1;
+		t[i].same = -1;
+		t[i].known = -1;
+		t[i].text = 0;
 		cyc[i] = -1;
 	}
-	if (disassemble(m, t, n, dir, nreg) < 0)
+	if (disassemble(m, t, n, dir, fd, nreg) < 0)
 		goto out;
 	for (size_t c = 0; c < NCLASSES; c++)
 		if (nreg[c] > 0 && simulate(m, c, n, dir, cyc) < 0)
 			goto out;
 	for (size_t i = 0; i < n; i++) {
-		int bad = t[i].bad || (t[i].region >= 0 && cyc[i] < 0);
-		double c = bad ? t[i].insns : t[i].fixed + (t[i].region >= 0 ? cyc[i] : 0);
+		/* a block priced as another of the batch: that one's llvm-mca figure */
+		size_t j = t[i].same >= 0 ? (size_t)t[i].same : i;
+		int mca = t[j].region >= 0;
+		int bad = t[i].bad || (mca && cyc[j] < 0);
+		double c = bad ? t[i].insns : t[i].fixed + (t[i].known >= 0 ? t[i].known : mca ? cyc[j] : 0);
+
+		if (!bad && t[i].same < 0 && mca) {	/* its text priced: for the blocks to come */
+			char *tl = kb_xasprintf("t%016llx %.17g\n", (unsigned long long)t[i].text, cyc[i]);
+			size_t len = strlen(tl);
+
+			*htab_slot(&m->text, t[i].text, 1) = cyc[i];
+			if (fd >= 0 && write(fd, tl, len) != (ssize_t)len)
+				kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
+			free(tl);
+		}
 
 		set_cost(m, t[i].hex, c, bad);
 		if (bad)
 			m->st.unpriced++;
 		else
 			m->st.priced++;
+		m->st.shared += !bad && (t[i].same >= 0 || t[i].known >= 0);
+		m->st.unmodeled += !bad && t[i].unmodeled > 0;
 		cache_put(m, fd, t[i].hex, c, bad);
 	}
 	ret = 0;
 out:
 	{	/* the batch's files: only those disassemble and simulate made */
-		static const char *const names[] = { "blocks.hex", "blocks.s" };
+		static const char *const names[] = { "blocks.hex", "blocks.s", "insns.s", "insns.out" };
 
 		for (size_t i = 0; i < KB_ARRAY_SIZE(names); i++) {
 			char *p = kb_xasprintf("%s/%s", dir, names[i]);

@@ -32,6 +32,8 @@ struct kb_mca_stats {
 	unsigned long priced;	/* distinct blocks llvm-mca priced */
 	unsigned long hits;	/* distinct blocks found in the cache */
 	unsigned long unpriced;	/* distinct blocks llvm could not read */
+	unsigned long shared;	/* of the priced: llvm-mca ran another with its text but numbers */
+	unsigned long unmodeled;	/* of the priced: holding an instruction LLVM has no figure for */
 	double seconds;		/* host time pricing (wall; waits for another boot's pricing not counted) */
 	double cpu_seconds;	/* CPU time of llvm-mc and llvm-mca (user + system) */
 };

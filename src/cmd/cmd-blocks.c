@@ -17,7 +17,7 @@
 #include "util.h"
 
 struct args {
-	const char *cpu, *map;
+	const char *cpu, *map, *arch;
 	int json;
 };
 
@@ -34,6 +34,12 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('j'):
 		a->json = 1;
+		break;
+	case KB_LONG('a'):
+		if (strcmp(value, "i386") && strcmp(value, "x86_64"))
+			return kb_command_usage_error(&kb_command_blocks, "--arch: '%s' is no guest "
+						      "architecture kbench runs (i386 or x86_64)", value);
+		a->arch = value;
 		break;
 	}
 	return KB_GO_ON;
@@ -106,7 +112,7 @@ static int by_cycles(const void *x, const void *y, void *ctx)
 
 static int cmd_blocks(int argc, char **argv)
 {
-	struct args a = { "skylake", NULL, 0 };
+	struct args a = { "skylake", NULL, "i386", 0 };
 	struct kb_mca *mca;
 	struct kb_symmap *map = NULL;
 	struct kb_mca_region *mr = NULL;
@@ -126,6 +132,8 @@ static int cmd_blocks(int argc, char **argv)
 		return KB_EXIT_FAILED;
 	}
 	ret = KB_EXIT_FAILED;
+	if (kb_mca_set_arch(mca, a.arch) < 0)
+		goto out;
 	if (a.map && !(map = kb_symmap_load(a.map)))
 		goto out;
 	/* the regions' totals as the sim backend prices them, then unit by unit */
@@ -156,10 +164,12 @@ static int cmd_blocks(int argc, char **argv)
 							      "functions", fs));
 		}
 		json_object_set_new(j, "regions", regs);
-		json_object_set_new(j, "mca", json_pack("{s:I,s:I,s:I,s:I,s:f}", "calls", (json_int_t)st->calls,
-							"priced", (json_int_t)st->priced, "cache_hits",
-							(json_int_t)st->hits, "unpriced", (json_int_t)st->unpriced,
-							"seconds", st->seconds));
+		json_object_set_new(j, "mca", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "calls",
+							(json_int_t)st->calls, "priced", (json_int_t)st->priced,
+							"cache_hits", (json_int_t)st->hits, "unpriced",
+							(json_int_t)st->unpriced, "same_text", (json_int_t)st->shared,
+							"unmodeled", (json_int_t)st->unmodeled, "seconds",
+							st->seconds, "cpu_seconds", st->cpu_seconds));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
@@ -201,13 +211,14 @@ static const struct kb_command_option options[] = {
 	{ "cpu", KB_LONG('C'), "CPU", "llvm-mca -mcpu=CPU (default skylake)" },
 	{ "map", KB_LONG('m'), "FILE", "a System.map (or `nm` output): cycles per function" },
 	{ "json", KB_LONG('j'), NULL, "JSON: every region, and every function in it" },
+	{ "arch", KB_LONG('a'), "ARCH", "the guest's mode: i386 (default) or x86_64, as its [kernel] arch" },
 	{ 0 },
 };
 
 const struct kb_command kb_command_blocks = {
 	.name = "blocks",
 	.summary = "a sim blocks file priced by LLVM's machine model, per region and function",
-	.usage = "usage: kbench blocks [--cpu CPU] [--map FILE] [--json] BLOCKS_FILE\n\n"
+	.usage = "usage: kbench blocks [--cpu CPU] [--arch ARCH] [--map FILE] [--json] BLOCKS_FILE\n\n"
 		 "Price the units of code the sim plugin counted (a run's boots/<variant>-<n>.blocks,\n"
 		 "or kbench sim --blocks FILE) with llvm-mca for CPU, as the sim backend does,\n"
 		 "from kbench's cache where they were priced before: per measured region, the\n"
