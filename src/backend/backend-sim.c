@@ -103,12 +103,12 @@ static const struct kb_option options[] = {
 		  "survives a change of machine model, as model_cycles tells it for the cycle model; "
 		  "off: none" },
 	{ .name = "primary_metric", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE, .off = OFF(primary),
-	  .def = "model_cycles", .allowed = { "auto", "mca_cycles", "model_cycles" },
-	  .help = "the cycle model the verdicts are about: model_cycles (sim_cpi per instruction, "
-		  "plus miss penalties; the default, while LLVM's models price a popl at about 6 "
-		  "cycles, chained through %esp, and sti or cli at 100) or mca_cycles (LLVM's machine "
-		  "model of sim_cpu per block, plus the same penalties); auto: mca_cycles where "
-		  "llvm-mca is there, else model_cycles; the other models' verdicts are reported "
+	  .def = "auto", .allowed = { "auto", "mca_cycles", "model_cycles" },
+	  .help = "the cycle model the verdicts are about: mca_cycles (LLVM's machine model of "
+		  "sim_cpu per block, pushes and pops as a stack engine issues them, plus the miss "
+		  "penalties of model_cycles), model_cycles (sim_cpi per instruction, plus those "
+		  "penalties), or auto (the default): mca_cycles where llvm-mca is there, else "
+		  "model_cycles, and says so; the other models' verdicts are reported "
 		  "beside them" },
 	{ NULL },
 };
@@ -298,10 +298,12 @@ static json_t *describe(const void *priv)
 				      kb_mca_model(sr->mca[0]), "label",
 				      json_sprintf("LLVM %s", kb_mca_cpu(sr->mca[0])), "formula",
 				      "mca_cycles = sum over the region's blocks of executions x the block's "
-				      "cycles (llvm-mca's steady state for cpu, Total Cycles / Iterations; "
-				      "rep movs/stos from AMD's table: 15 + c, 14 + c) + l1i_penalty * L1i "
-				      "misses + l2_penalty * L2 misses: a model, not a measurement; no branch "
-				      "mispredictions, no data-cache misses");
+				      "cycles (llvm-mca's steady state for cpu: Total Cycles / Iterations, or "
+				      "the difference of two runs for a block of over 20 instructions; pushes "
+				      "and pops as the stores and loads a stack engine issues; an instruction "
+				      "the model has no figure for, 1 cycle; rep movs/stos from AMD's table: "
+				      "15 + c, 14 + c) + l1i_penalty * L1i misses + l2_penalty * L2 misses: a "
+				      "model, not a measurement; no branch mispredictions, no data-cache misses");
 
 		if (sr->mca[1]) {
 			json_object_set_new(x, "cpu_alt", json_string(kb_mca_cpu(sr->mca[1])));
