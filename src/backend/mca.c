@@ -12,8 +12,10 @@
  * classes[] has the runs.  Against 8 times the single-run figure's runs (300
  * blocks of a default run a class, skylake), in all: 21-40 instructions at
  * 16-8 runs -0.02% (50 runs: +1.3%), 41-80 at 8-4 -0.05% (25: +0.7%), 81-160
- * at 3-2 -0.08% (12: +0.5%); one block can be off by more (a dependency
- * chain that has not settled in a few runs).  A block of kernel code
+ * at 3-2 -0.08% (12: +0.5%), over 160 at 3-2 +0.05% (6: +1.0%); one block
+ * can be off by more (a dependency chain that has not settled in a few
+ * runs).  Each class is one llvm-mca input a batch (two runs where it takes
+ * the difference): llvm-mca's start costs about 16 ms a call.  A block of kernel code
  * runs amid others on an out-of-order core: its one-shot latency (the
  * critical path from an empty pipeline) would charge every block the
  * pipeline's fill and drain, which overlap with the blocks around it on
@@ -101,7 +103,7 @@ static const struct {
 	int iterations;		/* Total Cycles / iterations */
 	int fewer;		/* else: (Total(iterations) - Total(fewer)) / (iterations - fewer) */
 } classes[] = {
-	{ 20, MCA_ITERATIONS, 0 }, { 40, 16, 8 }, { 80, 8, 4 }, { 160, 3, 2 }, { ~0u, 3, 2 },
+	{ 20, MCA_ITERATIONS, 0 }, { 40, 16, 8 }, { 80, 8, 4 }, { ~0u, 3, 2 },
 };
 #define NCLASSES KB_ARRAY_SIZE(classes)
 
@@ -603,51 +605,6 @@ static char *class_file(const char *dir, size_t c)
 	return kb_xasprintf("%s/mca%zu.s", dir, c);
 }
 
-/* A batch's blocks by their text but numbers (text_key): open addressing,
- * keys owned, values block + 1. */
-struct same_tab {
-	char **key;
-	int *val;
-	size_t cap, n;
-};
-
-static int *same_slot(struct same_tab *st, char *key)
-{
-	size_t i;
-
-	if (2 * (st->n + 1) > st->cap) {
-		struct same_tab old = *st;
-
-		st->cap = old.cap ? 2 * old.cap : 1024;
-		st->key = kb_xcalloc(st->cap, sizeof(*st->key));
-		st->val = kb_xcalloc(st->cap, sizeof(*st->val));
-		for (size_t j = 0; j < old.cap; j++)
-			if (old.key[j]) {
-				for (i = fnv1a(old.key[j]) & (st->cap - 1); st->key[i]; i = (i + 1) & (st->cap - 1))
-					;
-				st->key[i] = old.key[j];
-				st->val[i] = old.val[j];
-			}
-		free(old.key);
-		free(old.val);
-	}
-	for (i = fnv1a(key) & (st->cap - 1); st->key[i] && strcmp(st->key[i], key); i = (i + 1) & (st->cap - 1))
-		;
-	if (!st->key[i]) {
-		st->key[i] = kb_xstrdup(key);
-		st->n++;
-	}
-	return &st->val[i];
-}
-
-static void same_free(struct same_tab *st)
-{
-	for (size_t i = 0; i < st->cap; i++)
-		free(st->key[i]);
-	free(st->key);
-	free(st->val);
-}
-
 /* An instruction's text but numbers (text_key), hashed: its class's key */
 static uint64_t insn_hash(const char *ins)
 {
@@ -762,7 +719,7 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 	FILE *f = fopen(in, "w"), *g = NULL, *h[NCLASSES] = { NULL };
 	char *line = NULL, **lines = NULL;
 	size_t cap = 0, k = 0, nl = 0, capl = 0;
-	struct same_tab same = { 0 };
+	struct htab same = { 0 };	/* a text's first block of the batch, + 1 */
 	int ret = -1;
 
 	if (!f) {
@@ -866,16 +823,17 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 		fclose(tf);
 		fclose(kf);
 		if (tlen) {	/* something for llvm-mca: once per text but its numbers */
-			int *slot = same_slot(&same, key);
+			double *slot;
 			const double *v;
 
 			t[k].text = fnv1a(key) | 1;
+			slot = htab_slot(&same, t[k].text, 1);
 			if ((v = htab_slot(&m->text, t[k].text, 0)) != NULL) {
 				t[k].known = *v;
 			} else if (*slot > 0) {
-				t[k].same = *slot - 1;
+				t[k].same = (int)*slot - 1;
 			} else {
-				*slot = (int)k + 1;
+				*slot = (double)k + 1;
 				fprintf(h[c], "# LLVM-MCA-BEGIN b%zu\n%s# LLVM-MCA-END\n", k, text);
 				t[k].region = nreg[c]++;
 			}
@@ -903,7 +861,7 @@ out:
 	free(line);
 	free(in);
 	free(asmf);
-	same_free(&same);
+	htab_free(&same);
 	return ret;
 }
 
