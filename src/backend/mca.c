@@ -143,7 +143,7 @@ struct htab {
 
 struct kb_mca {
 	char *cpu, *model, *cache_file, *mca, *mc;
-	struct htab text;	/* llvm-mca's figure by a block's text but numbers (text_key's hash) */
+	struct htab text;	/* llvm-mca's figure by a block's text but numbers (text_hash) */
 	struct htab cls;	/* an instruction's text but numbers: 1 modeled, 2 no figure */
 	const char *triple;	/* i386-linux-gnu, or x86_64-linux-gnu (kb_mca_set_arch) */
 	const char *sep;	/* SEP_TEXT, or SEP_TEXT_64 */
@@ -154,12 +154,19 @@ struct kb_mca {
 	struct kb_mca_stats st;
 };
 
+#define FNV_OFFSET	0xcbf29ce484222325ull
+
+static uint64_t fnv1a_byte(uint64_t h, unsigned char c)
+{
+	return (h ^ c) * 0x100000001b3ull;
+}
+
 static uint64_t fnv1a(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = FNV_OFFSET;
 
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+		h = fnv1a_byte(h, (unsigned char)*s);
 	return h;
 }
 
@@ -484,7 +491,7 @@ struct todo {
 	double fixed;		/* string instructions, from the table; unmodeled ones */
 	int region;		/* in an llvm-mca input, -1: none (nothing left to price) */
 	int same;		/* priced as block same of the batch (its text but numbers), else -1 */
-	uint64_t text;		/* its text's hash (text_key), 0: nothing for llvm-mca */
+	uint64_t text;		/* its text's hash (text_hash), 0: nothing for llvm-mca */
 	double known;		/* llvm-mca's figure for that text, known before (-1: not) */
 	int unmodeled;		/* instructions the model has no figure for */
 	char **lines;		/* its instructions as llvm-mc printed them, while a batch is priced */
@@ -584,20 +591,21 @@ static int stack_op(const char *line, int is64, char *out, size_t n)
 	return 1;
 }
 
-/* The key of a block's text for llvm-mca: numbers out (a digit run not part
- * of a register's name), comments out. */
-static void text_key(FILE *f, const char *s)
+/* h (FNV-1a) fed with an instruction's text but numbers, its key: each
+ * digit run not part of a register's name as one 'N', the comment out, then
+ * a newline.  A block's key is its instructions' fed in turn. */
+static uint64_t text_hash(uint64_t h, const char *s)
 {
 	for (const char *p = s; *p && *p != '#'; p++) {
 		if (*p >= '0' && *p <= '9' && (p == s || !(p[-1] == '%' || (p[-1] >= 'a' && p[-1] <= 'z') ||
 							  (p[-1] >= '0' && p[-1] <= '9')))) {
 			p += strspn(p, "0123456789abcdefx") - 1;
-			fputc('N', f);
+			h = fnv1a_byte(h, 'N');
 			continue;
 		}
-		fputc(*p, f);
+		h = fnv1a_byte(h, (unsigned char)*p);
 	}
-	fputc('\n', f);
+	return fnv1a_byte(h, '\n');
 }
 
 static char *class_file(const char *dir, size_t c)
@@ -605,21 +613,10 @@ static char *class_file(const char *dir, size_t c)
 	return kb_xasprintf("%s/mca%zu.s", dir, c);
 }
 
-/* An instruction's text but numbers (text_key), hashed: its class's key */
+/* An instruction's text but numbers, hashed: its class's key */
 static uint64_t insn_hash(const char *ins)
 {
-	char *k = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&k, &len);
-	uint64_t h;
-
-	if (!f)
-		abort();
-	text_key(f, ins);
-	fclose(f);
-	h = fnv1a(k) | 1;
-	free(k);
-	return h;
+	return text_hash(FNV_OFFSET, ins) | 1;
 }
 
 /* Which instructions of t[0..n) the model has a figure for, asked of
@@ -792,16 +789,16 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 		t[k].bad = 1;
 	classify(m, t, n, dir, fd);
 	for (k = 0; k < n; k++) {
-		size_t c = class_of(t[k].insns), tlen = 0, klen = 0;
-		char *text = NULL, *key = NULL, buf[256];
-		FILE *tf, *kf;
+		size_t c = class_of(t[k].insns), tlen = 0;
+		char *text = NULL, buf[256];
+		uint64_t key = FNV_OFFSET;
+		FILE *tf;
 		int s;
 
 		if (t[k].bad)
 			continue;
 		tf = open_memstream(&text, &tlen);
-		kf = open_memstream(&key, &klen);
-		if (!tf || !kf)
+		if (!tf)
 			abort();
 		for (size_t i = 0; i < t[k].nlines; i++) {
 			const char *ins = t[k].lines[i];
@@ -818,15 +815,14 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 			if (stack_op(ins, !strcmp(m->sep, SEP_TEXT_64), buf, sizeof(buf)))
 				ins = buf;
 			fprintf(tf, "%s\n", ins);
-			text_key(kf, ins);
+			key = text_hash(key, ins);
 		}
 		fclose(tf);
-		fclose(kf);
 		if (tlen) {	/* something for llvm-mca: once per text but its numbers */
 			double *slot;
 			const double *v;
 
-			t[k].text = fnv1a(key) | 1;
+			t[k].text = key | 1;
 			slot = htab_slot(&same, t[k].text, 1);
 			if ((v = htab_slot(&m->text, t[k].text, 0)) != NULL) {
 				t[k].known = *v;
@@ -839,7 +835,6 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 			}
 		}
 		free(text);
-		free(key);
 	}
 	ret = 0;
 out:
