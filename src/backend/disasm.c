@@ -11,14 +11,36 @@
 #include "disasm.h"
 #include "util.h"
 
-/* After each block: PAD_N one-byte nops, then nopl 0xdeadbeef(%eax,%eax),
- * which no compiler emits.  An instruction cut short at a block's end eats
- * into the nops, not into the next block. */
-#define PAD_N		16
+/* After each block (kb_mc_write_blocks): KB_MC_PAD_N one-byte nops, then
+ * the separator, as bytes and as llvm-mc prints it in each mode. */
 #define SEP_BYTES	"0x0f 0x1f 0x84 0x00 0xef 0xbe 0xad 0xde"
 #define SEP_TEXT	"nopl\t-559038737(%eax,%eax)"
 #define SEP_TEXT_64	"nopl\t-559038737(%rax,%rax)"
 #define MAX_INSNS	4096
+
+int kb_mc_write_blocks(const char *path, const char *const *hex, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return kb_error_errno(errno, "cannot create '%s'", path);
+	for (size_t i = 0; i < n; i++) {
+		for (const char *p = hex[i]; p[0] && p[1]; p += 2)
+			fprintf(f, "0x%c%c ", p[0], p[1]);
+		fputc('\n', f);
+		for (int j = 0; j < KB_MC_PAD_N; j++)
+			fputs("0x90 ", f);
+		fputs("\n" SEP_BYTES "\n", f);
+	}
+	if (fclose(f))
+		return kb_error_errno(errno, "cannot write '%s'", path);
+	return 0;
+}
+
+const char *kb_mc_separator(const char *triple)
+{
+	return strncmp(triple, "x86_64", 6) ? SEP_TEXT : SEP_TEXT_64;
+}
 
 static const char *const prefixes[] = { "lock", "rep", "repe", "repne", "data16", "data32", NULL };
 
@@ -111,7 +133,7 @@ int kb_disasm_blocks(const char *triple, const char *const *hex, size_t n,
 {
 	char *mc = find_mc(), *dir = NULL, *in = NULL, *out = NULL, *log = NULL, *line = NULL;
 	/* the separator as llvm-mc prints it: its registers are the mode's */
-	const char *sep = strncmp(triple, "x86_64", 6) ? SEP_TEXT : SEP_TEXT_64;
+	const char *sep = kb_mc_separator(triple);
 	struct block *b = NULL;
 	size_t cap = 0, k = 0;
 	FILE *f;
@@ -133,22 +155,8 @@ int kb_disasm_blocks(const char *triple, const char *const *hex, size_t n,
 	in = kb_xasprintf("%s/blocks.hex", dir);
 	out = kb_xasprintf("%s/blocks.s", dir);
 	log = kb_xasprintf("%s/llvm-mc.log", dir);
-	f = fopen(in, "w");
-	if (!f) {
-		kb_error_errno(errno, "cannot create '%s'", in);
+	if (kb_mc_write_blocks(in, hex, n) < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		for (const char *p = hex[i]; p[0] && p[1]; p += 2)
-			fprintf(f, "0x%c%c ", p[0], p[1]);
-		for (int j = 0; j < PAD_N; j++)
-			fputs("0x90 ", f);
-		fputs("\n" SEP_BYTES "\n", f);
-	}
-	if (fclose(f)) {
-		kb_error_errno(errno, "cannot write '%s'", in);
-		goto out;
-	}
 	{
 		char *t = kb_xasprintf("-triple=%s", triple);
 		char *argv[] = { mc, "--disassemble", "--show-encoding", t, "-o", out, in, NULL };

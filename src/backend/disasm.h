@@ -25,4 +25,15 @@ struct kb_insn {
 int kb_disasm_blocks(const char *triple, const char *const *hex, size_t n,
 		     void (*fn)(void *ctx, size_t i, const struct kb_insn *insns, size_t ninsns), void *ctx);
 
+/* llvm-mc's input for blocks hex[0..n) into path: each block's bytes, then
+ * KB_MC_PAD_N one-byte nops, then nopl 0xdeadbeef(%eax,%eax), which no
+ * compiler emits: the disassembly is cut where it appears (kb_mc_separator).
+ * A block whose last instruction lacks bytes (one the plugin read across a
+ * page, say) eats into the nops, not into the next block.  0, or -1 after a
+ * message. */
+#define KB_MC_PAD_N	16
+int kb_mc_write_blocks(const char *path, const char *const *hex, size_t n);
+/* The separator as llvm-mc prints it for triple: its registers are the mode's. */
+const char *kb_mc_separator(const char *triple);
+
 #endif

@@ -77,6 +77,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "disasm.h"
 #include "mca.h"
 #include "util.h"
 
@@ -84,17 +85,10 @@
 #define MCA_BATCH	4000	/* blocks per llvm-mc call */
 /* how costs are found: a change makes a new cache file (kb_mca_new) */
 #define MCA_METHOD	3
-/* between blocks in llvm-mc's input: PAD_N one-byte nops, then nopl
- * 0xdeadbeef(%eax,%eax), which no compiler emits; the disassembly is cut
- * where it appears.  A block whose last instruction lacks bytes (one the
- * plugin read across a page, say) eats into the nops, not into the next
- * block: it alone is unpriced (fewer than PAD_N nops before the cut). */
-#define PAD_N		16
+/* llvm-mc's input: disasm.h's kb_mc_write_blocks.  A block whose last
+ * instruction lacks bytes eats into the nops after it: it alone is
+ * unpriced (fewer than KB_MC_PAD_N nops before the cut). */
 #define PAD_TEXT	"nop"
-#define SEP_BYTES	"0x0f 0x1f 0x84 0x00 0xef 0xbe 0xad 0xde"
-/* the separator as llvm-mc prints it: its registers are the mode's */
-#define SEP_TEXT	"nopl\t-559038737(%eax,%eax)"
-#define SEP_TEXT_64	"nopl\t-559038737(%rax,%rax)"
 
 /* Runs of a block by its instructions (see above): one llvm-mca call per
  * class and batch, two where the class takes the difference of two runs. */
@@ -146,7 +140,6 @@ struct kb_mca {
 	struct htab text;	/* llvm-mca's figure by a block's text but numbers (text_hash) */
 	struct htab cls;	/* an instruction's text but numbers: 1 modeled, 2 no figure */
 	const char *triple;	/* i386-linux-gnu, or x86_64-linux-gnu (kb_mca_set_arch) */
-	const char *sep;	/* SEP_TEXT, or SEP_TEXT_64 */
 	struct entry *tab;	/* open addressing, by hex */
 	size_t cap, n;
 	long cache_off;		/* the cache file read up to here */
@@ -363,7 +356,6 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	}
 	m->cpu = kb_xstrdup(cpu);
 	m->triple = "i386-linux-gnu";
-	m->sep = SEP_TEXT;
 	m->model = kb_xasprintf("LLVM %s llvm-mca, -mcpu=%s", v, cpu);
 	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_default_cache_dir();
 	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s.v%d", dir, v, cpu, MCA_METHOD);
@@ -385,7 +377,6 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch)
 		return kb_error("llvm-mca: no guest architecture '%s' (i386 or x86_64)", arch);
 	/* the same bytes decode otherwise in 64-bit mode: a cache of their own */
 	m->triple = "x86_64-linux-gnu";
-	m->sep = SEP_TEXT_64;
 	/* ".x86_64" held every block unpriced: the separator was looked for
 	 * with i386's registers, so no block ended */
 	file = kb_xasprintf("%s.x86_64.2", m->cache_file);
@@ -713,28 +704,17 @@ static int is_unmodeled(struct kb_mca *m, const char *ins)
 static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *dir, int fd, int nreg[NCLASSES])
 {
 	char *in = kb_xasprintf("%s/blocks.hex", dir), *asmf = kb_xasprintf("%s/blocks.s", dir);
-	FILE *f = fopen(in, "w"), *g = NULL, *h[NCLASSES] = { NULL };
+	FILE *g = NULL, *h[NCLASSES] = { NULL };
 	char *line = NULL, **lines = NULL;
+	const char **hex = kb_xcalloc(n + 1, sizeof(*hex)), *sep = kb_mc_separator(m->triple);
 	size_t cap = 0, k = 0, nl = 0, capl = 0;
 	struct htab same = { 0 };	/* a text's first block of the batch, + 1 */
 	int ret = -1;
 
-	if (!f) {
-		kb_error_errno(errno, "cannot create '%s'", in);
+	for (size_t i = 0; i < n; i++)
+		hex[i] = t[i].hex;
+	if (kb_mc_write_blocks(in, hex, n) < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		for (const char *p = t[i].hex; p[0] && p[1]; p += 2)
-			fprintf(f, "0x%c%c ", p[0], p[1]);
-		fputc('\n', f);
-		for (int j = 0; j < PAD_N; j++)
-			fputs("0x90 ", f);
-		fputs("\n" SEP_BYTES "\n", f);
-	}
-	if (fclose(f)) {
-		kb_error_errno(errno, "cannot write '%s'", in);
-		goto out;
-	}
 	{
 		char *triple = kb_xasprintf("-triple=%s", m->triple);
 		char *argv[] = { m->mc, "--disassemble", triple, "-o", asmf, in, NULL };
@@ -766,15 +746,15 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 		line[strcspn(line, "\n")] = '\0';
 		if (*p == '.' || !*p)
 			continue;	/* .text */
-		if (strcmp(p, m->sep)) {	/* an instruction of block k, or a pad */
+		if (strcmp(p, sep)) {	/* an instruction of block k, or a pad */
 			if (nl == capl)
 				lines = kb_xrealloc(lines, (capl = capl ? 2 * capl : 64) * sizeof(*lines));
 			lines[nl++] = kb_xstrdup(p);
 			continue;
 		}
-		while (pad < PAD_N && pad < nl && !strcmp(lines[nl - 1 - pad], PAD_TEXT))
+		while (pad < KB_MC_PAD_N && pad < nl && !strcmp(lines[nl - 1 - pad], PAD_TEXT))
 			pad++;
-		t[k].bad = pad != PAD_N || nl - pad != t[k].insns;
+		t[k].bad = pad != KB_MC_PAD_N || nl - pad != t[k].insns;
 		if (!t[k].bad) {
 			t[k].nlines = nl - pad;
 			t[k].lines = kb_xcalloc(t[k].nlines + 1, sizeof(*lines));
@@ -812,7 +792,7 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 				t[k].unmodeled++;
 				continue;
 			}
-			if (stack_op(ins, !strcmp(m->sep, SEP_TEXT_64), buf, sizeof(buf)))
+			if (stack_op(ins, !strcmp(m->triple, "x86_64-linux-gnu"), buf, sizeof(buf)))
 				ins = buf;
 			fprintf(tf, "%s\n", ins);
 			key = text_hash(key, ins);
@@ -856,6 +836,7 @@ out:
 	free(line);
 	free(in);
 	free(asmf);
+	free(hex);
 	htab_free(&same);
 	return ret;
 }
