@@ -828,6 +828,22 @@ static int parse_ulist(struct parse *p, const struct kb_option *o, char **dst, c
 	return 0;
 }
 
+/* The string field of o takes v (malloc'd), once o's check passes: 0, or 1
+ * after a message naming the value (v freed). */
+static int set_checked(struct parse *p, const struct kb_option *o, void *field, char *v)
+{
+	const char *bad = o->check ? o->check(v) : NULL;
+
+	if (bad) {
+		perr(p, "'%s': '%s': %s", o->name, v, bad);
+		free(v);
+		return 1;
+	}
+	free(*(char **)field);
+	*(char **)field = v;
+	return 0;
+}
+
 static int set_option(struct parse *p, const struct kb_option *o, void *base, const char *value)
 {
 	void *field = (char *)base + o->off;
@@ -867,18 +883,9 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 		char *v;
 		if (!*value)
 			return perr(p, "'%s': missing value", o->name);
-		const char *bad;
 
 		v = o->type == KB_OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
-		bad = o->check ? o->check(v) : NULL;
-		if (bad) {
-			perr(p, "'%s': '%s': %s", o->name, v, bad);
-			free(v);
-			return 1;
-		}
-		free(*(char **)field);
-		*(char **)field = v;
-		return 0;
+		return set_checked(p, o, field, v);
 	}
 	case KB_OPT_LONG: {
 		long v;
@@ -935,19 +942,8 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 			return 0;
 		}
 		/* base: a target, else a file (an option with a check takes a path) */
-		if (o->check && *value && (strchr(value, '/') || strchr(value, '.'))) {
-			char *v = absolute(p->conf, value);
-			const char *bad = o->check(v);
-
-			if (bad) {
-				perr(p, "'%s': '%s': %s", o->name, v, bad);
-				free(v);
-				return 1;
-			}
-			free(*(char **)field);
-			*(char **)field = v;
-			return 0;
-		}
+		if (o->check && *value && (strchr(value, '/') || strchr(value, '.')))
+			return set_checked(p, o, field, absolute(p->conf, value));
 		return perr(p, "'%s': '%s' is not one of: %s%s", o->name, value, list,
 			    o->check ? ", or a file (a path with '/' or '.')" : "");
 	}
