@@ -220,7 +220,7 @@ static void layouts_made_of(struct kb_inline *in, const struct kb_model *m, size
 			   m->metrics[k].virtual_layouts);
 }
 
-static void size_line(struct kb_block *pre, const struct kb_size *s, const char *name);
+static void size_table(struct kb_doc *d, const struct kb_model *m, int replicas);
 
 /* ---- the sections ---- */
 
@@ -950,7 +950,6 @@ static void verdict_table(struct kb_doc *d, const struct kb_model *m)
 static void size_summary(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_inline *in = kb_doc_para(d);
-	struct kb_block *pre;
 
 	kb_doc_strong(in, "Text size");
 	kb_doc_fmt(in, " (measured: binutils ");
@@ -958,16 +957,7 @@ static void size_summary(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, ", every build: ");
 	kb_doc_anchor(in, "Text size", "text-size");
 	kb_doc_fmt(in, ")");
-	pre = kb_doc_pre(d);
-	size_line(pre, NULL, NULL);
-	for (size_t v = 0; v < m->nv; v++) {
-		const struct kb_model_variant *x = &m->variants[v];
-		struct kb_size sz = { (unsigned long long)x->text, (unsigned long long)x->data,
-				      (unsigned long long)x->bss };
-
-		if (x->has_size)
-			size_line(pre, &sz, x->vmlinux);
-	}
+	size_table(d, m, 0);
 	for (size_t v = 0; v < m->nv; v++) {
 		const struct kb_model_variant *x = &m->variants[v];
 
@@ -1251,6 +1241,31 @@ static void size_line(struct kb_block *pre, const struct kb_size *s, const char 
 	free(text);
 }
 
+/* binutils size's Berkeley table of the variants' vmlinux files, each
+ * followed by its layout replicas' with replicas, as a preformatted block. */
+static void size_table(struct kb_doc *d, const struct kb_model *m, int replicas)
+{
+	struct kb_block *pre = kb_doc_pre(d);
+
+	size_line(pre, NULL, NULL);
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *x = &m->variants[v];
+		struct kb_size s = { (unsigned long long)x->text, (unsigned long long)x->data,
+				     (unsigned long long)x->bss };
+
+		if (x->has_size)
+			size_line(pre, &s, x->vmlinux);
+		for (size_t r = 0; replicas && r < x->nreplicas; r++) {
+			const struct kb_model_replica *y = &x->replicas[r];
+			struct kb_size ys = { (unsigned long long)y->text, (unsigned long long)y->data,
+					      (unsigned long long)y->bss };
+
+			if (y->layout > 0 && y->has_size)
+				size_line(pre, &ys, y->vmlinux);
+		}
+	}
+}
+
 /* The layout replicas' builds: same flags, padding moves the code. */
 static void layout_sizes(struct kb_doc *d, const struct kb_model *m)
 {
@@ -1293,7 +1308,6 @@ static void layout_sizes(struct kb_doc *d, const struct kb_model *m)
 
 static void text_size_table(struct kb_doc *d, const struct kb_model *m)
 {
-	struct kb_block *pre;
 	struct kb_doc_table *t;
 	struct kb_inline *in;
 
@@ -1301,24 +1315,7 @@ static void text_size_table(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, "Berkeley format, as binutils ");
 	kb_doc_code(in, "size");
 	kb_doc_fmt(in, " prints it (run directory relative paths):");
-	pre = kb_doc_pre(d);
-	size_line(pre, NULL, NULL);
-	for (size_t v = 0; v < m->nv; v++) {
-		const struct kb_model_variant *x = &m->variants[v];
-		struct kb_size s = { (unsigned long long)x->text, (unsigned long long)x->data,
-				     (unsigned long long)x->bss };
-
-		if (x->has_size)
-			size_line(pre, &s, x->vmlinux);
-		for (size_t r = 0; r < x->nreplicas; r++) {
-			const struct kb_model_replica *y = &x->replicas[r];
-			struct kb_size ys = { (unsigned long long)y->text, (unsigned long long)y->data,
-					      (unsigned long long)y->bss };
-
-			if (y->layout > 0 && y->has_size)
-				size_line(pre, &ys, y->vmlinux);
-		}
-	}
+	size_table(d, m, 1);
 	kb_doc_html_only(d, 1);	/* the padding of each: report.html only */
 	layout_sizes(d, m);
 	kb_doc_html_only(d, 0);
