@@ -57,6 +57,7 @@
 #define KB_RD_SERIAL		"serial"
 #define KB_RD_FIRST_REJECTED	"first_rejected"
 #define KB_RD_PMU		"pmu"
+#define KB_RD_GUEST_TSC_KHZ	"guest_tsc_khz"
 #define KB_RD_HOST_OTHER_CPU	"host_other_cpu"
 #define KB_RD_NODE		"node"
 #define KB_RD_SLURM_JOB		"slurm_job"

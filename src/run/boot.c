@@ -40,7 +40,15 @@ struct boot {
 	char panic[256];
 	char first_bad[128];
 	char pmu[128];		/* the guest's counters: "guest", or "none: why" */
+	long tsc_khz;		/* the guest was told its TSC's rate, or 0 */
 };
+
+/* A per-boot backend of the run measures time. */
+static int times(const struct kb_backends_chosen *c)
+{
+	return (c->primary.b->flags & KB_BACKEND_TIMES) ||
+	       (c->overlay.b && (c->overlay.b->flags & KB_BACKEND_TIMES));
+}
 
 static int workload_planned(const struct kb_conf *conf, const char *wl)
 {
@@ -136,7 +144,8 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 	    kb_record_get_u64(r, "ns", &ns))
 		return reject(b, "sample without valid rep/iter/ns");
 	if (rep < 1 || rep > (unsigned long long)conf->samples || iter == 0 || ns == 0)
-		return reject(b, "sample with out-of-range rep/iter/ns");
+		return reject(b, ns == 0 ? "sample of 0 ns (the guest's clock did not advance over the "
+				  "region)" : "sample with out-of-range rep/iter/ns");
 	fields = json_object();
 	for (size_t i = 0; i < r->n; i++) {
 		unsigned long long v;
@@ -285,6 +294,11 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 	if (!gf)
 		abort();
 	attach(&b, rv, argv, gf, &wants_start);
+	/* a guest that times its regions under TCG: its TSC's rate (the
+	 * host's) given, not calibrated against the emulated PIT, which fails
+	 * on a busy host and leaves the guest a clock that stalls (vm.h) */
+	if (env->accel == KB_ACCEL_TCG && times(env->backends) && (b.tsc_khz = kb_vm_host_tsc_khz()) > 0)
+		fprintf(gf, " tsc_early_khz=%ld tsc=reliable", b.tsc_khz);
 	fclose(gf);
 	append = guest_cmdline(conf, rv->v, gargs);
 	struct kb_vm_opts o = {
@@ -322,6 +336,8 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 		json_object_set_new(j, KB_RD_FIRST_REJECTED, json_string(b.first_bad));
 	if (b.pmu[0])
 		json_object_set_new(j, KB_RD_PMU, json_string(b.pmu));
+	if (b.tsc_khz)
+		json_object_set_new(j, KB_RD_GUEST_TSC_KHZ, json_integer(b.tsc_khz));
 	/* was the machine otherwise idle: what a timed boot's figures need
 	 * (with boots at once, the others count as other processes) */
 	if (other >= 0)
@@ -343,8 +359,9 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 		rv->v->name, lay, b.vboot, conf->boots * (conf->layouts > 1 ? conf->layouts : 1),
 		status, b.samples, res.seconds);
 	if (b.garbled || b.rejected)
-		kb_warn("variant '%s' boot %ld: %ld garbled and %ld rejected guest records skipped",
-			rv->v->name, b.vboot, b.garbled, b.rejected);
+		kb_warn("variant '%s' boot %ld: %ld garbled and %ld rejected guest records skipped%s%s%s",
+			rv->v->name, b.vboot, b.garbled, b.rejected, b.first_bad[0] ? " (the first "
+			"rejected: " : "", b.first_bad, b.first_bad[0] ? ")" : "");
 	if (strcmp(status, "ok")) {
 		kb_warn("variant '%s' boot %ld: %s; serial log %s", rv->v->name, b.vboot, reason, serial);
 		kb_print_tail(stderr, serial, 8, "kbench:   | ");
@@ -365,8 +382,7 @@ out:
  * measures time (deterministic counts do not depend on the machine's load). */
 int kb_boots_concurrent(const struct kb_backends_chosen *c)
 {
-	return !(c->primary.b->flags & KB_BACKEND_TIMES) &&
-	       !(c->overlay.b && (c->overlay.b->flags & KB_BACKEND_TIMES));
+	return !times(c);
 }
 
 /* The boots running at once, each in a process of its own (its QEMU, its

@@ -40,6 +40,15 @@ struct kb_vm_opts {
  * x86_64 $KBENCH_QEMU_X86_64, else its qemu-system-x86_64. */
 const char *kb_qemu_path(const char *arch);
 
+/* The host's TSC rate in kHz, measured (the TSC against CLOCK_MONOTONIC_RAW
+ * over 20 ms), for a TCG guest whose clock is read in the guest: without
+ * -icount, QEMU's TCG hands the guest the host's TSC, and the guest's own
+ * calibration of it against the emulated PIT fails when the host is busy
+ * ("tsc: Unable to calibrate against PIT"): the kernel then keeps time with
+ * the PIT, whose reads stall, and a region can take 0 ns.  0 where the host
+ * is not x86 or its TSC is not constant ("constant_tsc" in /proc/cpuinfo). */
+long kb_vm_host_tsc_khz(void);
+
 struct kb_vm_result {
 	int exited;		/* QEMU exited by itself */
 	int status;		/* its exit status when exited */
