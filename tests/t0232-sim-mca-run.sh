@@ -20,6 +20,10 @@
 # - each verdict says whether the other cycle models give it too
 #   (summary.json, the report's verdict table, the terminal's), and the
 #   claim's word is supported only where every model supports it;
+# - sandybridge's costs are priced afresh (its cost file removed first):
+#   each boot's blocks in one batch at the boot's end, at most 8 llvm-mca
+#   calls per 4,000 blocks (per measured region, it was some 100 calls a
+#   boot);
 # - a second run prices no block (llvm-mca called for none) and gives the
 #   same mca_cycles, sample by sample;
 # - sim_cpu = pentium9 is refused at its file:line;
@@ -44,12 +48,16 @@ conf() {	# conf FILE [CPU [KEY=VALUE...]]
 }
 conf "$d/variants.conf" skylake primary_metric=auto
 build_first "$d/variants.conf"
+rm -f "$kernel_cache"/mca/llvm-*/sandybridge.v3*	# no other test prices for it
 run_in "$d" "$KBENCH" run --no-color "$d/variants.conf"
 check "kbench run exits 0 (got $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || { sed 's/^/# /' "$d/run.err" | tail -n 30; test_done; }
 one=$run
 grep 'backend sim' "$d/run.err" | sed 's/^/# /'
 jq -c '{variant, mca}' "$one/boots.jsonl" | sed 's/^/# pricing: /'
+check "sandybridge priced afresh, each boot's blocks in one batch: at most 8 llvm-mca calls per 4,000 blocks" \
+	jq_all "$one/boots.jsonl" '(map(.mca.sandybridge.priced) | add) > 1000 and
+	all(.[].mca.sandybridge; .calls <= 8 * ((.priced + .unpriced + 3999) / 4000 | floor))'
 
 check "8 samples, each with mca_cycles and mca_cycles_alt, and each's 4 virtual layouts" jq_all "$one/samples.jsonl" '
 	length == 8 and all(.[].fields; (.mca_cycles | type) == "number" and (.mca_cycles_alt | type) == "number" and

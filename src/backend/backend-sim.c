@@ -355,6 +355,11 @@ static int on_sample(void *bs, const struct kb_backend_sample *s, json_t *fields
 	return kb_sim_boot_sample(bs, s->workload, s->cas, (long)s->rep, fields, why) < 0 ? -1 : 1;
 }
 
+static void boot_settle(void *bs)
+{
+	kb_sim_boot_settle(bs);
+}
+
 static int boot_end(void *bs, json_t *rec)
 {
 	int problems = kb_sim_boot_finish(bs);
@@ -421,6 +426,7 @@ const struct kb_backend kb_backend_sim = {
 	.boot_new = boot_new,
 	.boot_argv = boot_argv,
 	.on_sample = on_sample,
+	.boot_settle = boot_settle,
 	.boot_end = boot_end,
 	.boot_free = boot_free,
 	.boot_file = KB_RD_SIM,

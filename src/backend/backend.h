@@ -141,6 +141,10 @@ struct kb_backend {
 	void (*boot_started)(void *bs, pid_t qemu, int serial_in);
 	void (*on_record)(void *bs, const struct kb_record *r);
 	int (*on_sample)(void *bs, const struct kb_backend_sample *s, json_t *fields, const char **why);
+	/* Optional: QEMU has exited; figures that wait for the whole boot go
+	 * into the fields on_sample was given.  A backend that has it makes
+	 * the boot hold its samples until then (none is stored before). */
+	void (*boot_settle)(void *bs);
 	int (*boot_end)(void *bs, json_t *boot_record);
 	void (*boot_free)(void *bs);
 	/* per-boot lines it appends to run files other than samples.jsonl

@@ -1259,10 +1259,23 @@ int kb_mca_region_of(struct kb_mca *m, struct kb_blocks *b, uint64_t seq, struct
 	return 1;
 }
 
+int kb_mca_price_all(struct kb_mca *m, struct kb_blocks *b)
+{
+	struct kb_mca_block *all = kb_xcalloc(b->nu + 1, sizeof(*all));
+	int ret;
+
+	for (size_t i = 0; i < b->nu; i++) {
+		all[i].hex = b->u[i].hex;
+		all[i].insns = b->u[i].insns;
+	}
+	ret = kb_mca_price(m, all, b->nu);
+	free(all);
+	return ret;
+}
+
 int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region **r, size_t *n)
 {
 	struct kb_blocks *b = kb_blocks_new();
-	struct kb_mca_block *all;
 	int ret = kb_blocks_poll(b, path);
 
 	*r = NULL;
@@ -1274,14 +1287,7 @@ int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region 
 		kb_blocks_free(b);
 		return -1;
 	}
-	/* every unit at once: the fewest llvm-mca calls */
-	all = kb_xcalloc(b->nu + 1, sizeof(*all));
-	for (size_t i = 0; i < b->nu; i++) {
-		all[i].hex = b->u[i].hex;
-		all[i].insns = b->u[i].insns;
-	}
-	ret = kb_mca_price(m, all, b->nu);
-	free(all);
+	ret = kb_mca_price_all(m, b);
 	if (ret == 0) {
 		*r = kb_xcalloc(b->nr + 1, sizeof(**r));
 		for (size_t i = 0; i < b->nr && ret == 0; i++)

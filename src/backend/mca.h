@@ -85,6 +85,9 @@ void kb_blocks_free(struct kb_blocks *b);
  * -ENOENT (not there yet), or -1 after a message (a line not understood:
  * every later call fails too). */
 int kb_blocks_poll(struct kb_blocks *b, const char *path);
+/* Every block b has read priced under m, in one batch (the fewest llvm-mca
+ * calls): a boot's, once QEMU has exited.  0, or -1 after a message. */
+int kb_mca_price_all(struct kb_mca *m, struct kb_blocks *b);
 /* Region seq of b (the latest of that number) priced under m into *out.
  * 0; 1 when b has no such region (yet); -1 after a message. */
 int kb_mca_region_of(struct kb_mca *m, struct kb_blocks *b, uint64_t seq, struct kb_mca_region *out);

@@ -694,6 +694,16 @@ struct kb_sim_boot {
 	struct kb_blocks *bin;		/* the blocks file as it grows: block costs */
 	struct kb_mca_stats st0[KB_SIM_NMCA];	/* the models' pricing when the boot began */
 	long mca_missing;		/* samples without block costs */
+	struct pending *pend;		/* samples whose block costs wait for the boot's end */
+	size_t n_pend;
+};
+
+/* A sample of a boot priced at its end (kb_sim_boot_settle): its region
+ * (an index: the array grows), the fields the boot stores it with, and its
+ * sim.jsonl line. */
+struct pending {
+	size_t region;
+	json_t *fields, *line;
 };
 
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
@@ -785,11 +795,30 @@ static void block_costs(struct kb_sim_boot *sb, const struct kb_sim_region *r, d
 	sb->mca_missing += missing;
 }
 
-int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
-		       json_t *fields, const char **why)
+/* Region r's block costs into its sample's fields and its sim.jsonl line. */
+static void mca_fill(struct kb_sim_boot *sb, const struct kb_sim_region *r, json_t *fields, json_t *j)
 {
 	double bc[KB_SIM_NMCA];
 	int have[KB_SIM_NMCA];
+
+	block_costs(sb, r, bc, have);
+	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
+		char vname[64];
+
+		if (!have[i])
+			continue;
+		kb_sim_mca_fields_of(r, &sb->sr->model, kb_sim_mca_fields[i], bc[i], fields);
+		json_object_set_new(j, i ? KB_RD_MCA_BLOCK_CYCLES_ALT : KB_RD_MCA_BLOCK_CYCLES, json_real(bc[i]));
+		json_object_set(j, kb_sim_mca_fields[i], json_object_get(fields, kb_sim_mca_fields[i]));
+		snprintf(vname, sizeof(vname), "vl_%s", kb_sim_mca_fields[i]);
+		if (json_object_get(fields, vname))
+			json_object_set(j, vname, json_object_get(fields, vname));
+	}
+}
+
+int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
+		       json_t *fields, const char **why)
+{
 	struct kb_sim_region *r = NULL;
 	size_t w;
 	json_t *j, *funcs;
@@ -825,10 +854,6 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	r->claimed = 1;
 	kb_sim_fields(r, &sb->sr->model, fields);
 	kb_sim_vl_fields(r, &sb->sr->model, fields);
-	block_costs(sb, r, bc, have);
-	for (size_t i = 0; i < KB_SIM_NMCA; i++)
-		if (have[i])
-			kb_sim_mca_fields_of(r, &sb->sr->model, kb_sim_mca_fields[i], bc[i], fields);
 
 	/* footprint and attribution: one line per sample in sim.jsonl */
 	if (r->n_funcs)	/* qsort's base must not be NULL, even for 0 items */
@@ -847,23 +872,42 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	json_object_set_new(j, KB_RD_MODEL_CYCLES,
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
 	kb_sim_vl_arrays(r, &sb->sr->model, j);
-	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
-		char vname[64];
-
-		if (!have[i])
-			continue;
-		json_object_set_new(j, i ? KB_RD_MCA_BLOCK_CYCLES_ALT : KB_RD_MCA_BLOCK_CYCLES, json_real(bc[i]));
-		json_object_set(j, kb_sim_mca_fields[i], json_object_get(fields, kb_sim_mca_fields[i]));
-		snprintf(vname, sizeof(vname), "vl_%s", kb_sim_mca_fields[i]);
-		if (json_object_get(fields, vname))
-			json_object_set(j, vname, json_object_get(fields, vname));
-	}
 	json_object_set_new(j, KB_RD_FUNCTIONS, funcs);
+	region_free(r);	/* its functions are in j; the counts stay */
+	if (sb->bin) {	/* block costs: the boot's, at its end, in one batch */
+		sb->pend = kb_xrealloc(sb->pend, (sb->n_pend + 1) * sizeof(*sb->pend));
+		sb->pend[sb->n_pend++] = (struct pending){ (size_t)(r - sb->o.regions),
+							  json_incref(fields), j };
+		return 0;
+	}
 	if (sb->store)
 		kb_store_append(sb->store, KB_RD_SIM, j);
 	json_decref(j);
-	region_free(r);	/* its functions are stored; the counts stay */
 	return 0;
+}
+
+void kb_sim_boot_settle(struct kb_sim_boot *sb)
+{
+	int polled = sb->n_pend ? kb_blocks_poll(sb->bin, sb->blocks) : -1;
+
+	/* every block of the boot at once: a few llvm-mca calls a model, not
+	 * a few a region (a model that fails here fails region by region
+	 * below, each sample then counted without its costs) */
+	for (size_t i = 0; polled == 0 && i < KB_SIM_NMCA; i++)
+		if (sb->sr->mca[i])
+			kb_mca_price_all(sb->sr->mca[i], sb->bin);
+	for (size_t i = 0; i < sb->n_pend; i++) {
+		struct pending *p = &sb->pend[i];
+
+		mca_fill(sb, &sb->o.regions[p->region], p->fields, p->line);
+		if (sb->store)
+			kb_store_append(sb->store, KB_RD_SIM, p->line);
+		json_decref(p->line);
+		json_decref(p->fields);
+	}
+	free(sb->pend);
+	sb->pend = NULL;
+	sb->n_pend = 0;
 }
 
 int kb_sim_boot_finish(struct kb_sim_boot *sb)
@@ -943,6 +987,11 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 {
 	if (!sb)
 		return;
+	for (size_t i = 0; i < sb->n_pend; i++) {	/* not settled: an interrupted boot */
+		json_decref(sb->pend[i].line);
+		json_decref(sb->pend[i].fields);
+	}
+	free(sb->pend);
 	kb_sim_out_release(&sb->o);
 	kb_blocks_free(sb->bin);
 	free(sb->out);

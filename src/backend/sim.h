@@ -199,10 +199,16 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 const char *const *kb_sim_boot_argv(const struct kb_sim_boot *sb);
 /* A sample of workload wl came in: its region is the plugin's latest one
  * (the plugin writes it when the end marker runs, before the guest prints
- * the sample).  Adds the counts to fields and writes its sim.jsonl line.
- * 0, or -1 with *why (static text) when there is no such region. */
+ * the sample).  Adds the counts to fields and writes its sim.jsonl line;
+ * with block costs, those and the line wait for kb_sim_boot_settle (fields
+ * is kept until then).  0, or -1 with *why (static text) when there is no
+ * such region. */
 int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
 		       json_t *fields, const char **why);
+/* QEMU has exited: every block of the boot priced in one batch per model,
+ * then each waiting sample's block costs into its fields, and its sim.jsonl
+ * line written. */
+void kb_sim_boot_settle(struct kb_sim_boot *sb);
 /* QEMU has ended: read the rest, report marker errors and a cut-short file
  * (messages name the variant and boot).  Returns the number of problems. */
 int kb_sim_boot_finish(struct kb_sim_boot *sb);

@@ -28,6 +28,14 @@ struct active {
 	void *bs;
 };
 
+/* A sample held until QEMU has exited, for a backend whose figures wait for
+ * the whole boot (boot_settle: the sim backend prices its blocks then, in
+ * one batch); stored in the order the guest sent it. */
+struct held {
+	struct kb_rundir_sample s;	/* its strings: the boot's, or below */
+	char *wl, *cas;
+};
+
 struct boot {
 	const struct kb_boots *env;
 	const char *variant;
@@ -41,6 +49,9 @@ struct boot {
 	char first_bad[128];
 	char pmu[128];		/* the guest's counters: "guest", or "none: why" */
 	long tsc_khz;		/* the guest was told its TSC's rate, or 0 */
+	int hold;		/* a backend settles at the end: samples wait */
+	struct held *held;
+	size_t n_held;
 };
 
 /* A per-boot backend of the run measures time. */
@@ -177,9 +188,44 @@ static void on_sample(struct boot *b, const struct kb_record *r)
 		.ns = (long long)ns, .ns_per_op = (double)ns / (double)iter, .backend = backend,
 		.accel = b->env->accel, .fields = fields,
 	};
+	if (b->hold) {
+		struct held *h;
+
+		b->held = kb_xrealloc(b->held, (b->n_held + 1) * sizeof(*b->held));
+		h = &b->held[b->n_held++];
+		h->wl = kb_xstrdup(wl);
+		h->cas = cas;
+		h->s = s;
+		h->s.workload = h->wl;
+		h->s.cas = h->cas;
+		return;
+	}
 	if (kb_rundir_sample_append(b->env->store, &s) == 0)
 		b->samples++;
 	free(cas);
+}
+
+/* The boot's end: the backends settle their figures, then the samples held
+ * are stored (store: 0, as after an interrupt, drops them: --resume runs
+ * the boot again). */
+static void settle(struct boot *b, int store)
+{
+	for (size_t i = 0; store && i < b->n_act; i++)
+		if (b->act[i].run->b->boot_settle)
+			b->act[i].run->b->boot_settle(b->act[i].bs);
+	for (size_t i = 0; i < b->n_held; i++) {
+		struct held *h = &b->held[i];
+
+		if (store && kb_rundir_sample_append(b->env->store, &h->s) == 0)
+			b->samples++;
+		else if (!store)
+			json_decref(h->s.fields);
+		free(h->wl);
+		free(h->cas);
+	}
+	free(b->held);
+	b->held = NULL;
+	b->n_held = 0;
 }
 
 static void on_line(void *ctx, const char *line, size_t len)
@@ -254,6 +300,7 @@ static void attach(struct boot *b, const struct kb_run_variant *rv, const char *
 		a->run = runs[i];
 		a->bs = be->boot_new(runs[i]->priv, &info);
 		b->n_act++;
+		b->hold |= be->boot_settle != NULL;
 		*wants_start |= be->boot_started != NULL;
 		for (const char *const *p = be->boot_argv ? be->boot_argv(a->bs) : NULL; p && *p; p++)
 			if (na < KB_VM_MAX_EXTRA)
@@ -315,9 +362,11 @@ int kb_boots_one(const struct kb_boots *env, const struct kb_run_variant *rv, lo
 		/* Not a finished boot: no boots.jsonl line, so --resume runs it
 		 * again (and drops the samples it had sent). */
 		kb_warn("variant '%s' boot %ld interrupted", rv->v->name, b.vboot);
+		settle(&b, 0);
 		r = -1;
 		goto out;
 	}
+	settle(&b, 1);
 	if (r < 0) {
 		status = "qemu-failed";
 		reason = kb_xasprintf("QEMU could not be started; see %s", qlog);
