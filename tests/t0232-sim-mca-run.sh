@@ -11,7 +11,9 @@
 #   priced by llvm-mca as src/backend/mca.c says (runs by size, the
 #   difference of two runs over 20 instructions; rep movs/stos from AMD's
 #   table; pushes and pops as moves; an instruction whose latency in
-#   llvm-mca's own table is its placeholder, 100, at 1 cycle), each unit
+#   llvm-mca's own table is its placeholder, 100, at 1 cycle; of a unit
+#   that ran fewer than 3 times in the boot, what llvm-mca would get at 1
+#   cycle an instruction), each unit
 #   on its own (no sharing by text), times their executions, plus 12 x L1i
 #   misses + 40 x L2 misses: the sample's mca_cycles;
 # - the CPU is named in the verdict table's header, report.md's and the
@@ -83,13 +85,14 @@ check "the samples carry the figures of sim.jsonl" test \
 cat > "$d/price.py" <<'EOF'
 import json, re, subprocess, sys, tempfile, os
 blocks, cpu, seq = sys.argv[1], sys.argv[2], int(sys.argv[3])
-units, xs, cur = {}, [], []
+units, xs, cur, execs = {}, [], [], {}
 for line in open(blocks):
     f = line.split()
     if f[0] == 'b':
         units[int(f[1])] = (f[5], int(f[3]) + int(f[4]))
     elif f[0] == 'x':
         cur.append((int(f[2]), int(f[3])))
+        execs[int(f[2])] = execs.get(int(f[2]), 0) + int(f[3])	# in every region of the boot
     elif f[0] == 'r':
         if int(f[1]) == seq:
             xs = cur
@@ -143,7 +146,9 @@ for uid, ins in units_ins.items():
         else:
             rest.append(stack(i.split('#')[0].strip()))
     cost[uid] = fixed
-    if rest:
+    if execs[uid] < 3:	# ran once or twice in the boot: no steady state, one cycle each
+        cost[uid] += len(rest)
+    elif rest:
         classes.setdefault(runs(n), []).append((uid, rest))
 def totals(us, it):
     with tempfile.NamedTemporaryFile('w', suffix='.s', delete=False) as t:

@@ -60,6 +60,12 @@
  * 1 cycle, and left out of llvm-mca's input; kb_mca_stats counts the blocks
  * that hold one.
  *
+ * Blocks that ran fewer than KB_MCA_RARE_EXECS times in their boot are not
+ * llvm-mca's (mca.h says why): what would go to llvm-mca costs one cycle an
+ * instruction; their string and unmodeled instructions are priced as in any
+ * block.  No cache line: their disassembly is cheap, it is llvm-mca's runs
+ * that cost.
+ *
  * Blocks that differ only in numbers (displacements, immediates, branch
  * offsets: a kernel's code at another address, a layout replica's) cost the
  * same under these models, which price an instruction by its opcode and
@@ -125,6 +131,10 @@ struct entry {
 	unsigned char unpriced;
 	unsigned char known;	/* cycles is its cost (else queued, or a failed call's) */
 	unsigned char used;	/* asked for in this process */
+	unsigned char rare_seen;	/* asked for as a rare block in this process */
+	unsigned char rare_known;	/* rare_cycles is its cost as a rare block */
+	double rare_cycles;	/* not in the cache file: disassembling it is cheap */
+	unsigned long rare_queued;	/* the kb_mca_price call that queued it as rare */
 	unsigned long queued;	/* the kb_mca_price call that queued it */
 };
 
@@ -488,6 +498,8 @@ struct todo {
 	char **lines;		/* its instructions as llvm-mc printed them, while a batch is priced */
 	size_t nlines;
 	int bad;		/* the disassembly did not give its instructions */
+	int rare;		/* ran too rarely for llvm-mca (mca.h): what it would get, 1 cycle each */
+	unsigned rest;		/* of a rare one: those instructions */
 };
 
 /* argv with its output in dir/tool.log: llvm-mca warns of every call and
@@ -796,9 +808,10 @@ static int disassemble(struct kb_mca *m, struct todo *t, size_t n, const char *d
 				ins = buf;
 			fprintf(tf, "%s\n", ins);
 			key = text_hash(key, ins);
+			t[k].rest++;
 		}
 		fclose(tf);
-		if (tlen) {	/* something for llvm-mca: once per text but its numbers */
+		if (tlen && !t[k].rare) {	/* something for llvm-mca: once per text but its numbers */
 			double *slot;
 			const double *v;
 
@@ -957,6 +970,14 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 	for (size_t i = 0; i < n; i++) {
 		/* a block priced as another of the batch: that one's llvm-mca figure */
 		size_t j = t[i].same >= 0 ? (size_t)t[i].same : i;
+
+		if (t[i].rare) {	/* its fixed costs, the rest 1 cycle each; not cached */
+			struct entry *e = entry_of(m, t[i].hex);
+
+			e->rare_cycles = t[i].bad ? t[i].insns : t[i].fixed + t[i].rest;
+			e->rare_known = 1;
+			continue;
+		}
 		int mca = t[j].region >= 0;
 		int bad = t[i].bad || (mca && cyc[j] < 0);
 		double c = bad ? t[i].insns : t[i].fixed + (t[i].known >= 0 ? t[i].known : mca ? cyc[j] : 0);
@@ -1015,6 +1036,19 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 	for (size_t i = 0; i < n; i++) {	/* the distinct blocks not known yet */
 		struct entry *e = lookup(m, b[i].hex);
 
+		if (b[i].execs && b[i].execs < KB_MCA_RARE_EXECS) {	/* not llvm-mca's */
+			e = entry_of(m, b[i].hex);
+			m->st.rare += !e->rare_seen;
+			e->rare_seen = 1;
+			if (e->rare_known || e->rare_queued == m->call)
+				continue;
+			e->rare_queued = m->call;
+			t[nq].hex = e->hex;
+			t[nq].insns = b[i].insns;
+			t[nq].rare = 1;
+			nq++;
+			continue;
+		}
 		if (e->hex && e->known) {
 			m->st.hits += !e->used;
 			e->used = 1;
@@ -1051,7 +1085,7 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 		for (size_t i = 0; i < nq; i++) {
 			const struct entry *e = lookup(m, t[i].hex);
 
-			if (e->known)
+			if (e->known && !t[i].rare)
 				m->st.hits++;
 			else
 				t[nt++] = t[i];
@@ -1073,8 +1107,9 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		const struct entry *e = lookup(m, b[i].hex);
 
-		b[i].cycles = e->cycles;
-		b[i].unpriced = e->unpriced;
+		b[i].rare = b[i].execs && b[i].execs < KB_MCA_RARE_EXECS;
+		b[i].cycles = !b[i].rare ? e->cycles : e->rare_known ? e->rare_cycles : b[i].insns;
+		b[i].unpriced = !b[i].rare && e->unpriced;
 	}
 	free(t);
 	return ret;
@@ -1085,6 +1120,7 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 struct unit {
 	char *hex;
 	unsigned insns;
+	uint64_t execs;		/* in every region read so far */
 };
 
 struct xline {
@@ -1159,6 +1195,7 @@ static int blocks_line(struct kb_blocks *b, char *line)
 			b->u = kb_xrealloc(b->u, (b->cu = b->cu ? 2 * b->cu : 4096) * sizeof(*b->u));
 		b->u[b->nu].hex = kb_xstrdup(line + off);
 		b->u[b->nu].insns = k + uu;
+		b->u[b->nu].execs = 0;
 		b->nu++;
 	} else if (sscanf(line, "x %llu %llu %llu", &a, &c, &d) == 3) {
 		if (!c || c > b->nu)
@@ -1166,6 +1203,7 @@ static int blocks_line(struct kb_blocks *b, char *line)
 		if (b->nx == b->cx)
 			b->x = kb_xrealloc(b->x, (b->cx = b->cx ? 2 * b->cx : 4096) * sizeof(*b->x));
 		b->x[b->nx++] = (struct xline){ (uint32_t)c, d };
+		b->u[c - 1].execs += d;
 	} else if (sscanf(line, "r %llu %llx", &a, &c) == 2) {
 		if (b->nr == b->cr)
 			b->r = kb_xrealloc(b->r, (b->cr = b->cr ? 2 * b->cr : 64) * sizeof(*b->r));
@@ -1240,6 +1278,7 @@ static int region_cycles(struct kb_mca *m, struct kb_blocks *b, size_t i, struct
 
 		k[j].hex = u->hex;
 		k[j].insns = u->insns;
+		k[j].execs = u->execs;
 	}
 	ret = kb_mca_price(m, k, n);
 	*out = (struct kb_mca_region){ .seq = g->seq, .id = g->id };
@@ -1267,6 +1306,7 @@ int kb_mca_price_all(struct kb_mca *m, struct kb_blocks *b)
 	for (size_t i = 0; i < b->nu; i++) {
 		all[i].hex = b->u[i].hex;
 		all[i].insns = b->u[i].insns;
+		all[i].execs = b->u[i].execs;
 	}
 	ret = kb_mca_price(m, all, b->nu);
 	free(all);

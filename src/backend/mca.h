@@ -18,13 +18,28 @@
 
 struct kb_mca;
 
-/* One block to price: its bytes as lowercase hex, its instructions; cycles
- * and how they were found come back. */
+/* A block that ran fewer times than this in its boot (every region of its
+ * blocks file) is not priced by llvm-mca: what it would get costs one cycle
+ * an instruction, as model_cycles prices it (rep movs/stos and instructions
+ * LLVM has no figure for as in any block).  llvm-mca's figure is a steady
+ * state, the block run back to back; code that runs once or twice is no
+ * such thing (its cost is fetching it, which the miss penalties charge).  Most such blocks are
+ * QEMU's, cut short where an interrupt fell under -icount (the icache
+ * workload's straight-line code ends anywhere): in a boot of the default
+ * run, 36% of its distinct blocks, 0.014% of its instructions, and most of
+ * llvm-mca's work. */
+#define KB_MCA_RARE_EXECS 3
+
+/* One block to price: its bytes as lowercase hex, its instructions, its
+ * executions in its boot (0: not known, priced as a block that ran often);
+ * cycles and how they were found come back. */
 struct kb_mca_block {
 	const char *hex;
 	unsigned insns;
+	uint64_t execs;
 	double cycles;		/* per execution, modeled */
 	int unpriced;		/* llvm could not read it: one cycle an instruction */
+	int rare;		/* ran too rarely for llvm-mca (KB_MCA_RARE_EXECS) */
 };
 
 struct kb_mca_stats {
@@ -34,6 +49,7 @@ struct kb_mca_stats {
 	unsigned long unpriced;	/* distinct blocks llvm could not read */
 	unsigned long shared;	/* of the priced: llvm-mca ran another with its text but numbers */
 	unsigned long unmodeled;	/* of the priced: holding an instruction LLVM has no figure for */
+	unsigned long rare;	/* distinct blocks that ran too rarely to price (KB_MCA_RARE_EXECS) */
 	double seconds;		/* host time pricing (wall; waits for another boot's pricing not counted) */
 	double cpu_seconds;	/* CPU time of llvm-mc and llvm-mca (user + system) */
 };
@@ -51,7 +67,8 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch);
 /* Its target triple, as llvm-mc and llvm-mca take it (i386-linux-gnu...). */
 const char *kb_mca_triple(const struct kb_mca *m);
 /* Price n blocks (repeats allowed): from the cache, else by llvm-mca, the
- * new costs then added to the cache.  0, or -1 after a message. */
+ * new costs then added to the cache; a rare one (execs) at one cycle an
+ * instruction, cache or not.  0, or -1 after a message. */
 int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);
 const struct kb_mca_stats *kb_mca_stats(const struct kb_mca *m);
 /* "LLVM 14.0.6 llvm-mca, -mcpu=skylake": the model, named; owned by m. */
@@ -70,8 +87,9 @@ struct kb_mca_region {
 	double cycles;
 	uint64_t insns;		/* executions x instructions, as a check */
 };
-/* Read path (plugin/simfmt.h's blocks format) and price it.  *r (malloc'd)
- * gets its regions in order; 0, or -1 after a message. */
+/* Read path (plugin/simfmt.h's blocks format) and price it (its rare
+ * blocks counted over the whole file).  *r (malloc'd) gets its regions in
+ * order; 0, or -1 after a message. */
 int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region **r, size_t *n);
 
 /* A blocks file read as it grows, a boot's while QEMU runs: a region's
@@ -89,7 +107,9 @@ int kb_blocks_poll(struct kb_blocks *b, const char *path);
  * calls): a boot's, once QEMU has exited.  0, or -1 after a message. */
 int kb_mca_price_all(struct kb_mca *m, struct kb_blocks *b);
 /* Region seq of b (the latest of that number) priced under m into *out.
- * 0; 1 when b has no such region (yet); -1 after a message. */
+ * 0; 1 when b has no such region (yet); -1 after a message.  Which blocks
+ * are rare (KB_MCA_RARE_EXECS) is counted over what b has read: the boot's
+ * once the file is whole. */
 int kb_mca_region_of(struct kb_mca *m, struct kb_blocks *b, uint64_t seq, struct kb_mca_region *out);
 
 #endif

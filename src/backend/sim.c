@@ -970,13 +970,14 @@ json_t *kb_sim_boot_mca_json(const struct kb_sim_boot *sb)
 			continue;
 		s = kb_mca_stats(sb->sr->mca[i]);
 		json_object_set_new(j, kb_mca_cpu(sb->sr->mca[i]),
-				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "calls",
+				    json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "calls",
 					      (json_int_t)(s->calls - sb->st0[i].calls), "priced",
 					      (json_int_t)(s->priced - sb->st0[i].priced), "cache_hits",
 					      (json_int_t)(s->hits - sb->st0[i].hits), "unpriced",
 					      (json_int_t)(s->unpriced - sb->st0[i].unpriced), "same_text",
 					      (json_int_t)(s->shared - sb->st0[i].shared), "unmodeled",
-					      (json_int_t)(s->unmodeled - sb->st0[i].unmodeled), "seconds",
+					      (json_int_t)(s->unmodeled - sb->st0[i].unmodeled), "rare",
+					      (json_int_t)(s->rare - sb->st0[i].rare), "seconds",
 					      s->seconds - sb->st0[i].seconds, "cpu_seconds",
 					      s->cpu_seconds - sb->st0[i].cpu_seconds));
 	}

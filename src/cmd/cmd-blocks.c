@@ -164,11 +164,12 @@ static int cmd_blocks(int argc, char **argv)
 							      "functions", fs));
 		}
 		json_object_set_new(j, "regions", regs);
-		json_object_set_new(j, "mca", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "calls",
+		json_object_set_new(j, "mca", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f}", "calls",
 							(json_int_t)st->calls, "priced", (json_int_t)st->priced,
 							"cache_hits", (json_int_t)st->hits, "unpriced",
 							(json_int_t)st->unpriced, "same_text", (json_int_t)st->shared,
-							"unmodeled", (json_int_t)st->unmodeled, "seconds",
+							"unmodeled", (json_int_t)st->unmodeled, "rare",
+							(json_int_t)st->rare, "seconds",
 							st->seconds, "cpu_seconds", st->cpu_seconds));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);

@@ -173,8 +173,8 @@ int kb_blocks_read(const char *path, struct kb_mca *mca, const struct kb_symmap 
 				goto bad;
 			if (nu == cu)
 				u = kb_xrealloc(u, (cu = cu ? 2 * cu : 4096) * sizeof(*u));
-			u[nu] = (struct kb_blocks_unit){ (uint32_t)a, c, k, uu, kb_xstrdup(line + off), NAN, 0,
-							 NULL };
+			u[nu] = (struct kb_blocks_unit){ (uint32_t)a, c, k, uu, kb_xstrdup(line + off), 0, NAN,
+							 0, 0, NULL };
 			nu++;
 		} else if (sscanf(line, "x %llu %llu %llu", &a, &c, &d) == 3) {
 			if (!c || c > nu)
@@ -182,6 +182,7 @@ int kb_blocks_read(const char *path, struct kb_mca *mca, const struct kb_symmap 
 			if (nx == cx)
 				x = kb_xrealloc(x, (cx = cx ? 2 * cx : 4096) * sizeof(*x));
 			x[nx++] = (struct xline){ (uint32_t)c, d };
+			u[c - 1].execs += d;	/* every region's: which blocks are rare */
 		} else if (sscanf(line, "r %llu %llx", &a, &c) == 2) {
 			/* the region's x lines are those since the last r line */
 			if (!want || want(ctx, a)) {
@@ -213,6 +214,7 @@ int kb_blocks_read(const char *path, struct kb_mca *mca, const struct kb_symmap 
 			if (used[i]) {
 				b[nb].hex = u[i].hex;
 				b[nb].insns = u[i].insn_k + u[i].insn_u;
+				b[nb].execs = u[i].execs;
 				of[nb++] = i;
 			}
 		if (kb_mca_price(mca, b, nb) < 0) {
@@ -224,6 +226,7 @@ int kb_blocks_read(const char *path, struct kb_mca *mca, const struct kb_symmap 
 		for (size_t i = 0; i < nb; i++) {
 			u[of[i]].cycles = b[i].cycles;
 			u[of[i]].unpriced = b[i].unpriced;
+			u[of[i]].rare = b[i].rare;
 		}
 		free(b);
 		free(of);

@@ -35,8 +35,10 @@ struct kb_blocks_unit {
 	uint64_t va;
 	unsigned insn_k, insn_u;
 	const char *hex;
+	uint64_t execs;		/* in every region of the file */
 	double cycles;		/* per execution, modeled (mca given), else NAN */
 	int unpriced;		/* llvm could not read it: one cycle an instruction */
+	int rare;		/* ran too rarely to price (mca.h): one cycle an instruction */
 	const char *function;	/* map given, else NULL */
 };
 

@@ -80,7 +80,9 @@ static void collect(void *ctx, const char *cas, const struct kb_blocks_unit *u, 
 
 	free(name);
 	free(key);
-	if (row >= w->keys.n || !n)
+	/* a rare block is priced by its instructions, not llvm-mca (mca.h):
+	 * no instruction of it explains cycles */
+	if (row >= w->keys.n || !n || u->rare)
 		return;
 	before = (uint32_t)w->hex.n;
 	h = kb_names_add(&w->hex, &w->pool, u->hex);
