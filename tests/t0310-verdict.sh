@@ -39,6 +39,17 @@ for c in getppid pipe; do
 done
 check "report.md verdict row for the slow variant" grep -qE '^\| getppid \| slow \| -30\.0% \| 1\.0[0-9]{2} \[[0-9.]+, [0-9.]+\] \| \[1\.[0-9]+, [0-9.]+\] \(97\.5%\) \| [0-9.e-]+ \| \+[0-9.]+ \(large\) \| slower \|' "$d/r/report.md"
 check "the claim sentence answers for the smaller kernel" grep -q 'No: this smaller kernel is slower in every case' "$d/r/report.md"
+# slower in one case, not distinguishable in the other, faster in none: a
+# "no", not "mixed" (the default run's answer read "Mixed" with 14 cases
+# slower and none faster)
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/part\", \"seed\": 5, \"boots\": 8, \"noise\": 0.03, \"cases\": $cases,
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000},
+	       {\"name\": \"Os\", \"text\": 1400000, \"factors\": {\"getppid\": 1.08, \"pipe\": 1.0}}]}"
+"$KBENCH" report "$d/part" > /dev/null 2>&1
+check "slower in one case, faster in none: the answer is no, where the two differ" sh -c \
+	"jq -e '.size_speed[] | select(.variant == \"Os\") |
+		.slower == 1 and .faster == 0 and .answer == \"smaller is slower where it differs\"' '$d/part/summary.json' >/dev/null &&
+	 grep -q 'No: where the two differ, this smaller kernel is slower, and it is faster in no case' '$d/part/report.md'"
 
 # 3 boots each: the smallest exact p is 0.1; nothing can be called.
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/three\", \"seed\": 5, \"boots\": 3, \"noise\": 0.03, \"cases\": $cases,

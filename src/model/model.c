@@ -57,7 +57,10 @@ const char *kb_answer_name(enum kb_answer a)
 	static const char *const names[] = {
 		"no data", "same size", "smaller is faster", "larger is faster", "smaller is slower",
 		"larger is slower", "not distinguishable", "mixed", "equivalent",
+		"smaller is slower where it differs", "larger is slower where it differs",
+		"smaller is faster where it differs", "larger is faster where it differs",
 	};
+	_Static_assert(KB_ARRAY_SIZE(names) == KB_ANSWER_LARGER_FASTER_WHERE + 1, "a name for every answer");
 
 	return (size_t)a < KB_ARRAY_SIZE(names) ? names[a] : "";
 }
@@ -1204,6 +1207,10 @@ static enum kb_answer answer(const struct kb_claim *c)
 		return KB_ANSWER_EQUIVALENT;
 	if (c->undecided + c->same + c->equivalent == c->cases)
 		return KB_ANSWER_UNDECIDED;
+	if (!c->faster)	/* slower somewhere, faster nowhere */
+		return smaller ? KB_ANSWER_SMALLER_SLOWER_WHERE : KB_ANSWER_LARGER_SLOWER_WHERE;
+	if (!c->slower)
+		return smaller ? KB_ANSWER_SMALLER_FASTER_WHERE : KB_ANSWER_LARGER_FASTER_WHERE;
 	return KB_ANSWER_MIXED;
 }
 

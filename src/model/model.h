@@ -325,10 +325,17 @@ enum kb_answer {
 	KB_ANSWER_SMALLER_SLOWER,	/* smaller and slower in every case: no */
 	KB_ANSWER_LARGER_SLOWER,
 	KB_ANSWER_UNDECIDED,		/* no case tells the two apart */
-	KB_ANSWER_MIXED,
+	KB_ANSWER_MIXED,		/* faster in some cases, slower in others */
 	KB_ANSWER_EQUIVALENT,		/* every case equivalent or the same */
+	/* slower (faster) in some cases and faster (slower) in none, the others
+	 * equivalent, the same or not distinguishable */
+	KB_ANSWER_SMALLER_SLOWER_WHERE,	/* no */
+	KB_ANSWER_LARGER_SLOWER_WHERE,
+	KB_ANSWER_SMALLER_FASTER_WHERE,	/* yes, where it differs */
+	KB_ANSWER_LARGER_FASTER_WHERE,
 };
-/* "no data", "same size", "smaller is faster", ... "mixed", "equivalent" */
+/* "no data", "same size", "smaller is faster", ... "mixed", "equivalent",
+ * "smaller is slower where it differs", ... */
 const char *kb_answer_name(enum kb_answer a);
 
 struct kb_claim {

@@ -599,8 +599,12 @@ static const char *const answers[] = {
 	"Not distinguishable: the measurements do not tell the two apart.",
 	"Mixed: it depends on the case.",
 	"Equivalent: no case differs by the minimum effect or more.",
+	"No: where the two differ, this smaller kernel is slower, and it is faster in no case.",
+	"Where the two differ, this larger kernel is slower, and it is faster in no case: smaller is faster here.",
+	"Yes, where the two differ: this smaller kernel is faster there, and slower in no case.",
+	"Where the two differ, this larger kernel is faster, and it is slower in no case: smaller is not faster here.",
 };
-_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_EQUIVALENT + 1, "a sentence for every answer");
+_Static_assert(KB_ARRAY_SIZE(answers) == KB_ANSWER_LARGER_FASTER_WHERE + 1, "a sentence for every answer");
 
 /* How many of a variant's verdicts each other model of cycles gives too,
  * and the cases where one does not. */
