@@ -16,14 +16,24 @@
 #define GNUPLOT_PROG "gnuplot"
 #endif
 
-char *kb_plot_label(const char *s)
+static char *only(const char *s, const char *keep)
 {
 	char *l = kb_xstrdup(s ? s : "");
 
 	for (char *p = l; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("._/=+-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr(keep, *p))
 			*p = '_';
 	return l;
+}
+
+char *kb_plot_label(const char *s)
+{
+	return only(s, "._/=+-");
+}
+
+char *kb_plot_text(const char *s)
+{
+	return only(s, "._/=+- (),:");
 }
 
 /* Drop every "<tag...>...</tag>" whose opening starts with open. */

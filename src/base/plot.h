@@ -13,6 +13,10 @@
  * as SVG text: letters, digits and ._/=+- kept, anything else '_'
  * (malloc'd). */
 char *kb_plot_label(const char *s);
+/* The same for an axis label: inside a quoted gnuplot string and as SVG
+ * text only, never a data column, so spaces and ( ) , : are kept too
+ * ("mca_cycles/op (LLVM skylake)"). */
+char *kb_plot_text(const char *s);
 
 /* Run gnuplot (KBENCH_GNUPLOT, else the one configure found; "none": no
  * plots, as the fuzz harnesses want) on script in a new temporary

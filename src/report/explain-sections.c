@@ -78,7 +78,7 @@ static void waterfall(struct kb_doc *d, const struct kb_explain_table *t, const 
 	df = open_memstream(&data, &dlen);
 	if (!sf || !df)
 		abort();
-	u = kb_plot_label(t->unit);
+	u = kb_plot_text(t->unit);
 	for (size_t i = 0; i < n; i++) {
 		double x = t->parts[i].change;
 		char *l = kb_plot_label(t->parts[i].path);

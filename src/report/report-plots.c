@@ -115,7 +115,7 @@ void kb_report_plot_size(struct kb_doc *d, const struct kb_model *m)
 void kb_report_plot_cost(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	char *unit = kb_plot_label(mt->unit);
+	char *unit = kb_plot_text(mt->unit);
 	struct kb_inline *caption;
 	struct plot p;
 
@@ -154,7 +154,7 @@ void kb_report_plot_cost(struct kb_doc *d, const struct kb_model *m)
 void kb_report_plot_sweeps(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	char *unit = kb_plot_label(mt->unit), *last = NULL;
+	char *unit = kb_plot_text(mt->unit), *last = NULL;
 
 	for (size_t c = 0; c < m->nc; c++) {
 		const char *k = strstr(m->cases[c], "/k=");
@@ -220,7 +220,7 @@ void kb_report_plot_size_cost(struct kb_doc *d, const struct kb_model *m)
 	const struct kb_metric *mt = &m->metrics[m->primary];
 	struct sized *sized = kb_xcalloc(m->nv + 1, sizeof(*sized));
 	size_t n = 0;
-	char *unit = kb_plot_label(mt->unit);
+	char *unit = kb_plot_text(mt->unit);
 	struct kb_inline *caption;
 	struct plot p;
 
@@ -299,7 +299,7 @@ void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 	const struct kb_metric *mt = &m->metrics[m->primary];
 	double lo = 1 - m->o.min_effect, hi = 1 + m->o.min_effect;
 	size_t panels = 0, used[KB_ARRAY_SIZE(forest_marks)] = { 0 };
-	char *unit = kb_plot_label(mt->unit);
+	char *unit = kb_plot_text(mt->unit);
 	struct kb_inline *caption;
 	struct plot p;
 
