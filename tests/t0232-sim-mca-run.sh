@@ -26,8 +26,8 @@
 #   each boot's blocks in one batch at the boot's end, at most 8 llvm-mca
 #   calls per 4,000 blocks (per measured region, it was some 100 calls a
 #   boot);
-# - a second run prices no block (llvm-mca called for none) and gives the
-#   same mca_cycles, sample by sample;
+# - a second run prices no block (llvm-mca called for none, llvm-mc not
+#   even for a rare block) and gives the same mca_cycles, sample by sample;
 # - sim_cpu = pentium9 is refused at its file:line;
 # - without llvm-mca on PATH: a message naming Debian's package 'llvm',
 #   and model_cycles alone.
@@ -257,8 +257,9 @@ mkdir -p "$d/two"
 run_in "$d/two" "$KBENCH" run --no-color "$d/model.conf"
 check "primary_metric = model_cycles: kbench run exits 0 (got $rc)" test $rc -eq 0
 two=$run
-check "a second run calls llvm-mca for no block: each from the cache" jq_all "$two/boots.jsonl" '
-	length == 2 and all(.[].mca[]; .calls == 0 and .priced == 0 and .cache_hits > 0)'
+check "a second run calls llvm-mca for no block, nor llvm-mc for a rare one: each from the cache" jq_all "$two/boots.jsonl" '
+	length == 2 and all(.[].mca[]; .calls == 0 and .priced == 0 and .cache_hits > 0 and .rare > 0 and
+		.cpu_seconds == 0)'
 check "and gives the same mca_cycles and mca_cycles_alt, sample by sample" test \
 	"$(jq -sc 'map({k: [.variant, .case, .rep], v: .fields}) | sort_by(.k)' "$one/samples.jsonl")" = \
 	"$(jq -sc 'map({k: [.variant, .case, .rep], v: .fields}) | sort_by(.k)' "$two/samples.jsonl")"

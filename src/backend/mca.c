@@ -63,8 +63,8 @@
  * Blocks that ran fewer than KB_MCA_RARE_EXECS times in their boot are not
  * llvm-mca's (mca.h says why): what would go to llvm-mca costs one cycle an
  * instruction; their string and unmodeled instructions are priced as in any
- * block.  No cache line: their disassembly is cheap, it is llvm-mca's runs
- * that cost.
+ * block.  Their cost is cached apart ("rHEX CYCLES"): the same bytes run
+ * often elsewhere get llvm-mca's figure there.
  *
  * Blocks that differ only in numbers (displacements, immediates, branch
  * offsets: a kernel's code at another address, a layout replica's) cost the
@@ -133,7 +133,7 @@ struct entry {
 	unsigned char used;	/* asked for in this process */
 	unsigned char rare_seen;	/* asked for as a rare block in this process */
 	unsigned char rare_known;	/* rare_cycles is its cost as a rare block */
-	double rare_cycles;	/* not in the cache file: disassembling it is cheap */
+	double rare_cycles;	/* its cost as a rare block ("r" lines of the cache) */
 	unsigned long rare_queued;	/* the kb_mca_price call that queued it as rare */
 	unsigned long queued;	/* the kb_mca_price call that queued it */
 };
@@ -289,6 +289,18 @@ static void cache_load(struct kb_mca *m)
 			m->cache_off += len;
 			if (!sp)
 				continue;
+			if (line[0] == 'r') {	/* "rHEX CYCLES": a rare block's */
+				*sp = '\0';
+				c = strtod(sp + 1, &end);
+				if (end != sp + 1 && *end == '\n' && line[1] &&
+				    strspn(line + 1, "0123456789abcdef") == strlen(line + 1)) {
+					struct entry *e = entry_of(m, line + 1);
+
+					e->rare_cycles = c;
+					e->rare_known = 1;
+				}
+				continue;
+			}
 			if (line[0] == 't' || line[0] == 'i') {	/* "tHASH CYCLES", "iHASH 1|2" */
 				unsigned long long h;
 				char *e2;
@@ -971,11 +983,18 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 		/* a block priced as another of the batch: that one's llvm-mca figure */
 		size_t j = t[i].same >= 0 ? (size_t)t[i].same : i;
 
-		if (t[i].rare) {	/* its fixed costs, the rest 1 cycle each; not cached */
+		if (t[i].rare) {	/* its fixed costs, the rest 1 cycle each */
 			struct entry *e = entry_of(m, t[i].hex);
+			char *rl;
+			size_t len;
 
 			e->rare_cycles = t[i].bad ? t[i].insns : t[i].fixed + t[i].rest;
 			e->rare_known = 1;
+			rl = kb_xasprintf("r%s %.17g\n", t[i].hex, e->rare_cycles);
+			len = strlen(rl);
+			if (fd >= 0 && write(fd, rl, len) != (ssize_t)len)
+				kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
+			free(rl);
 			continue;
 		}
 		int mca = t[j].region >= 0;
@@ -1085,10 +1104,14 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 		for (size_t i = 0; i < nq; i++) {
 			const struct entry *e = lookup(m, t[i].hex);
 
-			if (e->known && !t[i].rare)
+			if (t[i].rare) {
+				if (!e->rare_known)
+					t[nt++] = t[i];
+			} else if (e->known) {
 				m->st.hits++;
-			else
+			} else {
 				t[nt++] = t[i];
+			}
 		}
 	}
 	for (size_t i = 0; i < nt && ret == 0; i += MCA_BATCH)

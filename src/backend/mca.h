@@ -67,8 +67,9 @@ int kb_mca_set_arch(struct kb_mca *m, const char *arch);
 /* Its target triple, as llvm-mc and llvm-mca take it (i386-linux-gnu...). */
 const char *kb_mca_triple(const struct kb_mca *m);
 /* Price n blocks (repeats allowed): from the cache, else by llvm-mca, the
- * new costs then added to the cache; a rare one (execs) at one cycle an
- * instruction, cache or not.  0, or -1 after a message. */
+ * new costs then added to the cache; a rare one (execs) as KB_MCA_RARE_EXECS
+ * says, whatever llvm-mca's figure for its bytes.  0, or -1 after a
+ * message. */
 int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n);
 const struct kb_mca_stats *kb_mca_stats(const struct kb_mca *m);
 /* "LLVM 14.0.6 llvm-mca, -mcpu=skylake": the model, named; owned by m. */
