@@ -74,6 +74,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,12 +267,33 @@ static char *find_tool(const char *const *names)
 
 static const char *const mca_names[] = { "llvm-mca", "llvm-mca-16", "llvm-mca-15", "llvm-mca-14", NULL };
 
+/* One line of the cache (fmt, with its newline) with one write: boots at
+ * once append to it.  Costs go as %.17g: read back, bit for bit the cost
+ * used here. */
+static void cache_put(struct kb_mca *m, int fd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cache_put(struct kb_mca *m, int fd, const char *fmt, ...)
+{
+	char *line;
+	size_t len;
+	va_list ap;
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	line = kb_xvasprintf(fmt, ap);
+	va_end(ap);
+	len = strlen(line);
+	if (write(fd, line, len) != (ssize_t)len)
+		kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
+	free(line);
+}
+
 /* The cache file: "HEX CYCLES [unpriced]" a line (and "tHASH CYCLES":
  * llvm-mca's figure for a block's text but numbers; "iHASH 1", "iHASH 2":
  * an instruction's text but numbers, which the model has a figure for or
- * not), appended by whoever
- * priced the block (boots at once share it: kb_mca_price).  The lines
- * added since the last read; a line not yet complete waits for the next. */
+ * not; "rHEX CYCLES": a rare block's cost), appended by whoever priced the
+ * block (boots at once share it: kb_mca_price).  The lines added since the
+ * last read; a line not yet complete waits for the next. */
 static void cache_load(struct kb_mca *m)
 {
 	FILE *f = fopen(m->cache_file, "r");
@@ -285,22 +307,11 @@ static void cache_load(struct kb_mca *m)
 		while ((len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') {
 			char *sp = strchr(line, ' '), *end;
 			double c;
+			int rare;
 
 			m->cache_off += len;
 			if (!sp)
 				continue;
-			if (line[0] == 'r') {	/* "rHEX CYCLES": a rare block's */
-				*sp = '\0';
-				c = strtod(sp + 1, &end);
-				if (end != sp + 1 && *end == '\n' && line[1] &&
-				    strspn(line + 1, "0123456789abcdef") == strlen(line + 1)) {
-					struct entry *e = entry_of(m, line + 1);
-
-					e->rare_cycles = c;
-					e->rare_known = 1;
-				}
-				continue;
-			}
 			if (line[0] == 't' || line[0] == 'i') {	/* "tHASH CYCLES", "iHASH 1|2" */
 				unsigned long long h;
 				char *e2;
@@ -312,11 +323,20 @@ static void cache_load(struct kb_mca *m)
 					*htab_slot(line[0] == 't' ? &m->text : &m->cls, h, 1) = c;
 				continue;
 			}
+			/* "HEX CYCLES [unpriced]", or "rHEX CYCLES": a rare block's */
+			rare = line[0] == 'r';
 			*sp = '\0';
 			c = strtod(sp + 1, &end);
-			if (end == sp + 1 || !*line || strspn(line, "0123456789abcdef") != strlen(line))
+			if (end == sp + 1 || !line[rare] || strspn(line + rare, "0123456789abcdef") != strlen(line + rare))
 				continue;	/* a line torn by a crash: priced again */
-			set_cost(m, line, c, !strncmp(end, " unpriced", 9));
+			if (rare) {
+				struct entry *e = entry_of(m, line + 1);
+
+				e->rare_cycles = c;
+				e->rare_known = 1;
+			} else {
+				set_cost(m, line, c, !strncmp(end, " unpriced", 9));
+			}
 		}
 	free(line);
 	fclose(f);
@@ -693,15 +713,8 @@ static void classify(struct kb_mca *m, struct todo *t, size_t n, const char *dir
 			rows, nask);
 		goto out;
 	}
-	for (size_t i = 0; i < nask; i++) {	/* for the processes to come */
-		char *l = kb_xasprintf("i%016llx %d\n", (unsigned long long)ask[i],
-				       (int)*htab_slot(&m->cls, ask[i], 0));
-		size_t len = strlen(l);
-
-		if (fd >= 0 && write(fd, l, len) != (ssize_t)len)
-			kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
-		free(l);
-	}
+	for (size_t i = 0; i < nask; i++)	/* for the processes to come */
+		cache_put(m, fd, "i%016llx %d\n", (unsigned long long)ask[i], (int)*htab_slot(&m->cls, ask[i], 0));
 out:
 	unlink(in);
 	unlink(outf);
@@ -945,17 +958,6 @@ static int simulate(struct kb_mca *m, size_t c, size_t n, const char *dir, doubl
 	return ret;
 }
 
-/* One line of the cache, with one write: boots at once append to it. */
-static void cache_put(struct kb_mca *m, int fd, const char *hex, double c, int bad)
-{
-	/* %.17g: the cost read back is the cost used here, bit for bit */
-	char *line = kb_xasprintf("%s %.17g%s\n", hex, c, bad ? " unpriced" : "");
-	size_t len = strlen(line);
-
-	if (fd >= 0 && write(fd, line, len) != (ssize_t)len)
-		kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
-	free(line);
-}
 
 static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 {
@@ -985,16 +987,10 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 
 		if (t[i].rare) {	/* its fixed costs, the rest 1 cycle each */
 			struct entry *e = entry_of(m, t[i].hex);
-			char *rl;
-			size_t len;
 
 			e->rare_cycles = t[i].bad ? t[i].insns : t[i].fixed + t[i].rest;
 			e->rare_known = 1;
-			rl = kb_xasprintf("r%s %.17g\n", t[i].hex, e->rare_cycles);
-			len = strlen(rl);
-			if (fd >= 0 && write(fd, rl, len) != (ssize_t)len)
-				kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
-			free(rl);
+			cache_put(m, fd, "r%s %.17g\n", t[i].hex, e->rare_cycles);
 			continue;
 		}
 		int mca = t[j].region >= 0;
@@ -1002,13 +998,8 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 		double c = bad ? t[i].insns : t[i].fixed + (t[i].known >= 0 ? t[i].known : mca ? cyc[j] : 0);
 
 		if (!bad && t[i].same < 0 && mca) {	/* its text priced: for the blocks to come */
-			char *tl = kb_xasprintf("t%016llx %.17g\n", (unsigned long long)t[i].text, cyc[i]);
-			size_t len = strlen(tl);
-
 			*htab_slot(&m->text, t[i].text, 1) = cyc[i];
-			if (fd >= 0 && write(fd, tl, len) != (ssize_t)len)
-				kb_warn("cannot write the block cost cache '%s': %s", m->cache_file, strerror(errno));
-			free(tl);
+			cache_put(m, fd, "t%016llx %.17g\n", (unsigned long long)t[i].text, cyc[i]);
 		}
 
 		set_cost(m, t[i].hex, c, bad);
@@ -1018,7 +1009,7 @@ static int price_batch(struct kb_mca *m, struct todo *t, size_t n, int fd)
 			m->st.priced++;
 		m->st.shared += !bad && (t[i].same >= 0 || t[i].known >= 0);
 		m->st.unmodeled += !bad && t[i].unmodeled > 0;
-		cache_put(m, fd, t[i].hex, c, bad);
+		cache_put(m, fd, "%s %.17g%s\n", t[i].hex, c, bad ? " unpriced" : "");
 	}
 	ret = 0;
 out:
@@ -1044,6 +1035,12 @@ out:
 	return ret;
 }
 
+/* Ran too rarely in its boot for llvm-mca (KB_MCA_RARE_EXECS) */
+static int is_rare(const struct kb_mca_block *b)
+{
+	return b->execs && b->execs < KB_MCA_RARE_EXECS;
+}
+
 int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 {
 	struct todo *t = kb_xcalloc(n + 1, sizeof(*t));
@@ -1055,31 +1052,30 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 	for (size_t i = 0; i < n; i++) {	/* the distinct blocks not known yet */
 		struct entry *e = lookup(m, b[i].hex);
 
-		if (b[i].execs && b[i].execs < KB_MCA_RARE_EXECS) {	/* not llvm-mca's */
+		int rare = is_rare(&b[i]);
+
+		if (rare) {	/* not llvm-mca's */
 			e = entry_of(m, b[i].hex);
 			m->st.rare += !e->rare_seen;
 			e->rare_seen = 1;
 			if (e->rare_known || e->rare_queued == m->call)
 				continue;
 			e->rare_queued = m->call;
-			t[nq].hex = e->hex;
-			t[nq].insns = b[i].insns;
-			t[nq].rare = 1;
-			nq++;
-			continue;
-		}
-		if (e->hex && e->known) {
-			m->st.hits += !e->used;
+		} else {
+			if (e->hex && e->known) {
+				m->st.hits += !e->used;
+				e->used = 1;
+				continue;
+			}
+			e = entry_of(m, b[i].hex);
+			if (e->queued == m->call)
+				continue;
+			e->queued = m->call;
 			e->used = 1;
-			continue;
 		}
-		e = entry_of(m, b[i].hex);
-		if (e->queued == m->call)
-			continue;
-		e->queued = m->call;
-		e->used = 1;
 		t[nq].hex = e->hex;
 		t[nq].insns = b[i].insns;
+		t[nq].rare = rare;
 		nq++;
 	}
 	if (nq) {
@@ -1130,7 +1126,7 @@ int kb_mca_price(struct kb_mca *m, struct kb_mca_block *b, size_t n)
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		const struct entry *e = lookup(m, b[i].hex);
 
-		b[i].rare = b[i].execs && b[i].execs < KB_MCA_RARE_EXECS;
+		b[i].rare = is_rare(&b[i]);
 		b[i].cycles = !b[i].rare ? e->cycles : e->rare_known ? e->rare_cycles : b[i].insns;
 		b[i].unpriced = !b[i].rare && e->unpriced;
 	}
