@@ -764,12 +764,12 @@ static int cmp_func(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Region r's block cycles under each model into bc[] (have[i]: there);
- * the plugin wrote its blocks' counts before the guest reported it. */
-static void block_costs(struct kb_sim_boot *sb, const struct kb_sim_region *r, double bc[KB_SIM_NMCA],
-			int have[KB_SIM_NMCA])
+/* Region r's block cycles under each model into bc[] (have[i]: there),
+ * from the boot's whole blocks file (read: kb_blocks_poll's result). */
+static void block_costs(struct kb_sim_boot *sb, int read, const struct kb_sim_region *r,
+			double bc[KB_SIM_NMCA], int have[KB_SIM_NMCA])
 {
-	int polled = sb->bin ? kb_blocks_poll(sb->bin, sb->blocks) : -1, missing = 0;
+	int missing = 0;
 
 	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
 		struct kb_mca_region g;
@@ -777,7 +777,7 @@ static void block_costs(struct kb_sim_boot *sb, const struct kb_sim_region *r, d
 		have[i] = 0;
 		if (!sb->sr->mca[i])
 			continue;
-		if (polled < 0 || kb_mca_region_of(sb->sr->mca[i], sb->bin, r->seq, &g) != 0) {
+		if (read < 0 || kb_mca_region_of(sb->sr->mca[i], sb->bin, r->seq, &g) != 0) {
 			missing = 1;
 			continue;
 		}
@@ -796,12 +796,13 @@ static void block_costs(struct kb_sim_boot *sb, const struct kb_sim_region *r, d
 }
 
 /* Region r's block costs into its sample's fields and its sim.jsonl line. */
-static void mca_fill(struct kb_sim_boot *sb, const struct kb_sim_region *r, json_t *fields, json_t *j)
+static void mca_fill(struct kb_sim_boot *sb, int read, const struct kb_sim_region *r, json_t *fields,
+		     json_t *j)
 {
 	double bc[KB_SIM_NMCA];
 	int have[KB_SIM_NMCA];
 
-	block_costs(sb, r, bc, have);
+	block_costs(sb, read, r, bc, have);
 	for (size_t i = 0; i < KB_SIM_NMCA; i++) {
 		char vname[64];
 
@@ -899,7 +900,7 @@ void kb_sim_boot_settle(struct kb_sim_boot *sb)
 	for (size_t i = 0; i < sb->n_pend; i++) {
 		struct pending *p = &sb->pend[i];
 
-		mca_fill(sb, &sb->o.regions[p->region], p->fields, p->line);
+		mca_fill(sb, polled, &sb->o.regions[p->region], p->fields, p->line);
 		if (sb->store)
 			kb_store_append(sb->store, KB_RD_SIM, p->line);
 		json_decref(p->line);
