@@ -5,9 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libcpuid/libcpuid.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -54,23 +54,16 @@ static void tsc_pair(uint64_t *tsc, double *ns)
 long kb_vm_host_tsc_khz(void)
 {
 	static long khz = -1;	/* measured once a process */
+	struct cpu_raw_data_t raw;
+	struct cpu_id_t id;
 	uint64_t t0, t1;
 	double n0, n1;
-	char *flags = NULL;
-	size_t cap = 0;
-	int constant = 0;
-	FILE *f;
 
 	if (khz >= 0)
 		return khz;
-	f = fopen("/proc/cpuinfo", "r");
-	while (f && !constant && getline(&flags, &cap, f) > 0)
-		constant = !strncmp(flags, "flags", 5) && strstr(flags, " constant_tsc");
-	if (f)
-		fclose(f);
-	free(flags);
 	khz = 0;
-	if (!constant)
+	if (!cpuid_present() || cpuid_get_raw_data(&raw) < 0 || cpu_identify(&raw, &id) < 0 ||
+	    !id.flags[CPU_FEATURE_CONSTANT_TSC])
 		return khz;
 	tsc_pair(&t0, &n0);
 	usleep(20 * 1000);

@@ -46,7 +46,7 @@ const char *kb_qemu_path(const char *arch);
  * calibration of it against the emulated PIT fails when the host is busy
  * ("tsc: Unable to calibrate against PIT"): the kernel then keeps time with
  * the PIT, whose reads stall, and a region can take 0 ns.  0 where the host
- * is not x86 or its TSC is not constant ("constant_tsc" in /proc/cpuinfo). */
+ * is not x86 or its TSC is not constant (libcpuid's CPU_FEATURE_CONSTANT_TSC). */
 long kb_vm_host_tsc_khz(void);
 
 struct kb_vm_result {
