@@ -251,6 +251,22 @@ check "doctored: the claim 'Os is faster' is supported under sandybridge only, s
 	.by_model[2] == {"metric": "mca_cycles_alt_per_op", "word": "supported"} and .by_model[0].word != "supported"'
 jq -r '.claims[0] | "doctored claim: \(.word) (\(.why))"' "$f" | sed 's/^/# /'
 
+# The CPU's label comes from the run directory's manifest and reaches
+# gnuplot (the forest plot's axis, kb_plot_text, which keeps its spaces
+# and parentheses), HTML and Markdown: a doctored one, with a quote, a
+# gnuplot command and markup, is refused on load (letters, digits, spaces
+# and ._- only) and none of it reaches any of them.
+mkdir -p "$d/label"
+cp "$one/boots.jsonl" "$one/samples.jsonl" "$d/label/"
+jq ".sim.mca.label = \"LLVM kbq'x; system('touch $d/pwned') <b>|x\"" "$one/manifest.json" > "$d/label/manifest.json"
+"$KBENCH" report --no-color "$d/label" > "$d/label.out" 2> "$d/label.err"
+rc=$?
+check "a doctored CPU label: report exits 0, gnuplot ran nothing, the axis and tables go without it" sh -c \
+	"[ $rc -eq 0 ] && [ ! -e '$d/pwned' ] &&
+	 grep -qF '>mca_cycles/op, ratio to the baseline<' '$d/label/report.html' &&
+	 grep -qF '| mca\\_cycles/op (modeled) vs O2 [95% CI] |' '$d/label/report.md' &&
+	 ! grep -qE 'kbq|pwned' '$d/label/report.html' '$d/label/report.md'"
+
 # again, the same kernels, verdicts on model_cycles: no block priced again
 conf "$d/model.conf" skylake primary_metric=model_cycles
 mkdir -p "$d/two"
