@@ -93,10 +93,9 @@ struct kb_mca_region {
  * order; 0, or -1 after a message. */
 int kb_mca_blocks_file(struct kb_mca *m, const char *path, struct kb_mca_region **r, size_t *n);
 
-/* A blocks file read as it grows, a boot's while QEMU runs: a region's
- * counts are there once its "r" line is, which the plugin writes (and
- * flushes) when the region's end marker runs, before the guest reports
- * the sample. */
+/* A blocks file, read by complete lines (a region's counts are there once
+ * its "r" line is, which the plugin writes and flushes when the region's
+ * end marker runs); the sim backend reads a boot's once QEMU has exited. */
 struct kb_blocks;
 struct kb_blocks *kb_blocks_new(void);
 void kb_blocks_free(struct kb_blocks *b);
