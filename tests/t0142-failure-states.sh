@@ -58,7 +58,7 @@ check "vmlinux copy: both variants recorded as copy-failed" \
 # 2. the initramfs: room for the kernels' copies (vmlinux, System.map,
 # config of each, from the cache) and 512 KiB more, less than the runner
 copies=0
-for k in $(sed -n "s/.*: cached in .* s (\(.*\))$/\1/p" r1.err); do
+for k in $(sed -n "s/.*: cached in .* s (\([^)]*\)).*/\1/p" r1.err); do
 	copies=$((copies + $(cat "$k/vmlinux" "$k/System.map" "$k/config" | wc -c) / 1024 + 12))
 done
 used=$(df -k "$d/mnt" | awk 'NR == 2 { print $3 }')

@@ -99,6 +99,23 @@ check "Os.mm-memory.o: mm/memory.o is Os's, mm/mmap.o and kernel/fork.o O2's" \
 	sh -c "cmp -s '$hm/mm/memory.o' '$os/mm/memory.o' && ! cmp -s '$hm/mm/memory.o' '$o2/mm/memory.o' &&
 	cmp -s '$hm/mm/mmap.o' '$o2/mm/mmap.o' && cmp -s '$hm/kernel/fork.o' '$o2/kernel/fork.o'"
 check "the hybrids are built from O2's .config" sh -c "cmp -s '$hk/.config' '$o2/.config' && cmp -s '$hm/.config' '$o2/.config'"
+# relinked, not compiled: each hybrid's object directory began as a copy of
+# O2's with Os's objects in (kbench-hybrid-2); its make compiled only what
+# the link makes anew (the vDSO image, the boot stub), O2's hundreds
+hlog() { echo "$run/variants/$1/build.log"; }
+# from the seed's line to the end of that make (ccache's count of it)
+compiled_after_seed() {
+	awk '/^kbench: hybrid .* starts from a copy of A.s objects/ { on = 1 } on && /^  (CC|AS) / { n++ }
+	     on && /^kbench: ccache: / { exit } END { print n + 0 }' "$1"
+}
+compiled_in() { grep -cE '^  (CC|AS) '; }
+nk=$(compiled_after_seed "$(hlog Os.kernel)") nm=$(compiled_after_seed "$(hlog Os.mm-memory.o)")
+no2=$(sed -n '/^\$ .* bzImage$/,$p' "$(hlog O2)" | compiled_in)
+diag "compiled by make: O2 $no2 (its log), Os.kernel $nk and Os.mm-memory.o $nm after their seed"
+check "the hybrids were relinked from a copy of O2's objects: seeded, then under 20 compilations (O2: $no2)" sh -c "
+	[ -f '$hk/.kbench-seed' ] && [ -f '$hm/.kbench-seed' ] &&
+	grep -q 'starts from a copy of A.s objects' '$(hlog Os.kernel)' &&
+	[ $nk -lt 20 ] && [ $nm -lt 20 ] && [ $no2 -gt 200 ]"
 
 # text sizes: binutils size
 text() { size "$run/variants/$1/vmlinux" | awk 'NR == 2 { print $1 }'; }

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # [kernel] source = a git work tree (issue 26, item 3): Debian's Linux 6.1
 # tarball made into one here (git init; git add; git commit), built as an
-# i386 tinyconfig kernel: out of tree, so the work tree is the same after
-# the build (git status --porcelain --ignored empty: no new file, built or
-# ignored, no change); the cache key follows the commit (an empty commit
-# gives another kernel key; ccache makes that build a relink); a tree with
-# a change not committed is refused, and with allow_dirty = yes built under
-# a key with the changes' hash.  With the build cache lost: one full kernel
-# build (ccache finds none of it: the sources sit at another path) and two
-# rebuilds from ccache, 13 min 35 s in all on 2 cores shared with other
-# builds (2026-12-05); with it kept, the commits being the same each time,
-# their kernels are in it.
+# i386 tinyconfig kernel from kbench's copy of the work tree (the files git
+# ls-files names, copied once per content under the cache's src/git-*),
+# so the work tree is the same after the build (git status --porcelain
+# --ignored empty: no new file, built or ignored, no change); the cache key
+# follows the commit (an empty commit gives another kernel key, from the
+# same copy; ccache makes that build a relink); a tree with a change not
+# committed is refused, and with allow_dirty = yes built under a key with
+# the changes' hash, from a copy of its own.  The object directories lie
+# in the copy, so Kbuild names the sources relative to them ("../kernel/
+# fork.c") and ccache has the objects of t0100's Os build from the tarball:
+# with the build cache lost, the three builds are relinks from ccache.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "git source"
@@ -20,8 +21,7 @@ needs_cmd git "git source"
 tar -xJf "$kernel_src" -C "$d" || skip_all "needs:room for the unpacked source" "git source"
 t=$d/linux-source-6.1
 # fixed names and dates: the same commits every time, so that a warm cache
-# has their kernels (the first run after the cache is lost builds them,
-# from the start: ccache finds none, the sources being at another path)
+# has their kernels
 g() { GIT_AUTHOR_DATE=2026-12-05T00:00:00Z GIT_COMMITTER_DATE=2026-12-05T00:00:00Z \
 	git -C "$t" -c user.name=kbench -c user.email=kbench@localhost "$@"; }
 # -f: Debian's .gitignore ignores everything at the top level (/*)
@@ -44,6 +44,22 @@ check "the work tree is unchanged: git status --porcelain --ignored is empty" \
 	test -z "$(g status --porcelain --ignored)"
 check "... and HEAD is still the commit" test "$(g rev-parse HEAD)" = "$c1"
 k1=$(key "$d/b1.out")
+# built from kbench's copy: the object directory right under the copy's
+# top, where Kbuild's srctree is ".." (its "source" link says so)
+objdir=$(sed -n "s/.*variant 'Os': .* in .* s (.*), its objects in \(.*\)\$/\1/p" "$d/b1.err")
+diag "object directory: $objdir"
+check "the kernel is configured in kbench's copy of the tree, right under its top (Kbuild's source link: ..)" sh -c "
+	case '$objdir' in '$kernel_cache'/src/git-*/tree/kbench-obj-*) ;; *) exit 1 ;; esac &&
+	[ -f '$objdir/.config' ] && [ \"\$(readlink '$objdir/source')\" = .. ] &&
+	cmp -s '$objdir/../kernel/fork.c' '$t/kernel/fork.c'"
+if [ -f "$objdir/kernel/.fork.o.cmd" ]; then
+	check "... and compiled there with the sources named relative (../kernel/fork.c)" sh -c \
+		"head -n 1 '$objdir/kernel/.fork.o.cmd' | grep -q ' \.\./kernel/fork\.c\$'"
+fi
+ncopy=$(cd "$objdir/.." && find . -path './kbench-obj-*' -prune -o ! -type d -print | wc -l)
+ngit=$(g ls-files | wc -l)
+check "... a copy of the files git names, no more ($ncopy, git ls-files: $ngit): no .git, README as committed" sh -c "
+	[ ! -e '$objdir/../.git' ] && cmp -s '$objdir/../README' '$t/README' && [ $ncopy -eq $ngit ]"
 
 # a commit, its contents the same: another key
 g commit -q --allow-empty -m "an empty commit"
@@ -53,6 +69,8 @@ k2=$(key "$d/b2.out")
 check "after a commit: another kernel key, built or found in the cache under it (rc $rc)" sh -c \
 	"[ $rc -eq 0 ] && [ -n '$k2' ] && [ '$k1' != '$k2' ] && awk '\$1 == \"Os\" { exit \$2 != \"built\" && \$2 != \"cached\" }' '$d/b2.out'"
 check "the work tree is still unchanged" test -z "$(g status --porcelain --ignored)"
+check "... and the same copy served (the same content): not copied again" \
+	sh -c "! grep -q 'copying its files' '$d/b2.err'"
 
 # a change not committed: refused, then taken with allow_dirty = yes
 echo "# a local change" >>"$t/README"
@@ -68,4 +86,7 @@ check "allow_dirty = yes: built (rc $rc) under a third key, the changes' hash sa
 	"[ $rc -eq 0 ] && [ -n '$k4' ] && [ '$k4' != '$k2' ] && [ '$k4' != '$k1' ] &&
 	 grep -q 'with changes not committed (allow_dirty = yes: keyed by their hash [0-9a-f]*)' '$d/b4.err'"
 check "the work tree has only that change" test "$(g status --porcelain --ignored)" = " M README"
+dobj=$(sed -n "s/.*variant 'Os': .* in .* s (.*), its objects in \(.*\)\$/\1/p" "$d/b4.err")
+check "the changed tree is built from a copy of its own, with the change" sh -c "
+	[ -n '$dobj' ] && [ '$(dirname "$dobj")' != '$(dirname "$objdir")' ] && cmp -s '$dobj/../README' '$t/README'"
 test_done

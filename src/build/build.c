@@ -12,10 +12,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gsl/gsl_rng.h>
+#include <linux/fs.h>
 #include <sha2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,8 +27,15 @@
 
 /* Bump when the way kernels are configured or built changes: old cache
  * entries then no longer match (2: the build's time, user, host and number
- * fixed, reproducible_env). */
-#define KB_BUILD_RECIPE "kbench-build-2"
+ * fixed, reproducible_env; 3: object directories in kbench's own trees,
+ * where Kbuild names sources relative: ccache's base_dir no longer turns
+ * the tree's absolute path into "../../src/HASH/..." inside the kernel's
+ * __FILE__ strings, past -fmacro-prefix-map). */
+#define KB_BUILD_RECIPE "kbench-build-3"
+
+/* Bump when the way a hybrid is made changes: its keys have it (2: relinked
+ * from a copy of A's objects, kb_hybrid_seed; the kernel is the same). */
+#define KB_HYBRID_RECIPE "kbench-hybrid-2"
 
 /* Bump when the padding objects or where they go change: every padded
  * replica's cache key has it (layout 0 has no padding and keeps its key). */
@@ -120,8 +129,11 @@ static int is_file(const char *p)
  * and each untracked file's name and contents); 0 when tree is no git work
  * tree's top (or git is not installed); -1 after a message (changes not
  * committed and allow_dirty = no, git failed).  Reads only: git status
- * --no-optional-locks, so not even the index is refreshed. */
-static int git_source(const struct kb_conf *conf, const char *tree, char **id)
+ * --no-optional-locks, so not even the index is refreshed.  With 1, also
+ * *content, what the work tree holds ("tree:TREE" of HEAD, and
+ * "+dirty:HASH"), and *status_out, git status's lines (both malloc'd). */
+static int git_source(const struct kb_conf *conf, const char *tree, char **id, char **content,
+		      char **status_out)
 {
 	char *top_argv[] = { "git", "-C", (char *)tree, "rev-parse", "--show-toplevel", NULL };
 	char *head_argv[] = { "git", "-C", (char *)tree, "rev-parse", "--verify", "HEAD", NULL };
@@ -131,7 +143,9 @@ static int git_source(const struct kb_conf *conf, const char *tree, char **id)
 			      "--binary", NULL };
 	char *un_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "ls-files", "--others",
 			    "--exclude-standard", NULL };
+	char *tree_argv[] = { "git", "-C", (char *)tree, "rev-parse", "--verify", "HEAD^{tree}", NULL };
 	char *top = NULL, *head = NULL, *status = NULL, *diff = NULL, *untracked = NULL, *rt, *rp;
+	char *thash = NULL;
 	char *git = kb_path_lookup("git");
 	int ret = 0;
 
@@ -148,12 +162,20 @@ static int git_source(const struct kb_conf *conf, const char *tree, char **id)
 			       "%s)", tree, head ? head : "nothing");
 		goto out;
 	}
+	thash = kb_capture_line(tree_argv, 0);
+	if (!thash || strspn(thash, "0123456789abcdef") < 40) {
+		ret = kb_error("kernel source '%s': git rev-parse HEAD^{tree} failed", tree);
+		goto out;
+	}
 	if (kb_capture(st_argv, 600, 1 << 24, &status) != 0) {
 		ret = kb_error("kernel source '%s': git status failed: %.200s", tree, status ? status : "");
 		goto out;
 	}
 	if (!*status) {
 		*id = kb_xasprintf("git:%s", head);
+		*content = kb_xasprintf("tree:%s", thash);
+		*status_out = status;
+		status = NULL;
 		ret = 1;
 		goto out;
 	}
@@ -191,11 +213,15 @@ static int git_source(const struct kb_conf *conf, const char *tree, char **id)
 		kb_sha256_fields(h, fields, KB_ARRAY_SIZE(fields));
 		free(list);
 		*id = kb_xasprintf("git:%s+dirty:%.16s", head, h);
+		*content = kb_xasprintf("tree:%s+dirty:%s", thash, h);
+		*status_out = status;
+		status = NULL;
 		kb_info("kernel source '%s': commit %.12s with changes not committed (allow_dirty = yes: "
 			"keyed by their hash %.16s)", tree, head, h);
 		ret = 1;
 	}
 out:
+	free(thash);
 	free(git);
 	free(top);
 	free(rt);
@@ -270,6 +296,155 @@ static int unpack(const char *tarball, const char *dir)
 out:
 	archive_read_free(a);
 	archive_write_free(w);
+	return ret;
+}
+
+/* Copy the file from to the new file to with mode: a reflink where the
+ * file system makes one, else copy_file_range (no fsync: the caller syncs
+ * the file system once). */
+static int copy_one(const char *from, const char *to, mode_t mode, off_t size)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, ret = 0;
+
+	if (in < 0)
+		return kb_error_errno(errno, "cannot read '%s'", from);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		ret = kb_error_errno(errno, "cannot create '%s'", to);
+		close(in);
+		return ret;
+	}
+	if (ioctl(out, FICLONE, in) < 0) {
+		while (size > 0) {
+			ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)size, 0);
+
+			if (n <= 0) {
+				char buf[1 << 16];
+
+				/* no copy_file_range here: read and write */
+				n = read(in, buf, sizeof(buf));
+				if (n > 0 && write(out, buf, (size_t)n) != n)
+					n = -1;
+				if (n <= 0) {
+					ret = kb_error_errno(n < 0 ? errno : EIO, "cannot copy '%s' to '%s'",
+							     from, to);
+					break;
+				}
+			}
+			size -= n;
+		}
+	}
+	if (close(out) < 0 && !ret)
+		ret = kb_error_errno(errno, "cannot write '%s'", to);
+	close(in);
+	return ret;
+}
+
+/* kbench's copy of a git work tree (the files git ls-files names, tracked
+ * and untracked but not ignored, as the work tree holds them), made once
+ * under cache/src/ and named by content: the build reads it, never the
+ * lab's tree, and the object directories go in it.  The lab's tree must
+ * not change while it is copied (git status after is as before).  The
+ * copy's top in *copy; 0, or -1 after a message. */
+static int git_export(const struct kb_conf *conf, const char *tree, const char *content,
+		      const char *status, char **copy)
+{
+	char *ls_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "ls-files", "-z",
+			    "--cached", "--others", "--exclude-standard", NULL };
+	char *st_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "status", "--porcelain",
+			    NULL };
+	char key[65], *dir, *tmp = NULL, *list = NULL, *after = NULL, *lastdir = NULL;
+	const char *fields[] = { "kbench-export-1", content };
+	size_t len = 0, files = 0;
+	double t0 = kb_now();
+	int ret = -1, fd;
+
+	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
+	dir = kb_xasprintf("%s/src/git-%.16s", conf->cache, key);
+	*copy = kb_xasprintf("%s/tree", dir);
+	if (is_dir(dir))
+		return 0;
+	tmp = kb_xasprintf("%s.tmp.%ld", dir, (long)getpid());
+	kb_info("kernel source '%s': copying its files into %s (once for this content)", tree, dir);
+	if (kb_capture(ls_argv, 600, (size_t)1 << 28, &list) != 0) {
+		kb_error("kernel source '%s': git ls-files failed", tree);
+		goto out;
+	}
+	len = 0;
+	for (const char *p = list; *p; p += len + 1) {
+		char *from, *to, *slash;
+		struct stat st;
+
+		len = strlen(p);
+		if (strstr(p, "../") || p[0] == '/')
+			continue;
+		from = kb_xasprintf("%s/%s", tree, p);
+		to = kb_xasprintf("%s/tree/%s", tmp, p);
+		slash = strrchr(to, '/');
+		*slash = 0;
+		if ((!lastdir || strcmp(lastdir, to)) && kb_mkdir_p(to, 0755) < 0) {
+			free(from);
+			free(to);
+			goto out;
+		}
+		free(lastdir);
+		lastdir = kb_xstrdup(to);
+		*slash = '/';
+		if (lstat(from, &st) < 0) {
+			/* a tracked file deleted in the work tree: not in the copy */
+		} else if (S_ISREG(st.st_mode)) {
+			if (copy_one(from, to, st.st_mode & 0111 ? 0755 : 0644, st.st_size) < 0) {
+				free(from);
+				free(to);
+				goto out;
+			}
+			files++;
+		} else if (S_ISLNK(st.st_mode)) {
+			char target[4096];
+			ssize_t n = readlink(from, target, sizeof(target) - 1);
+
+			if (n < 0 || (target[n] = 0, symlink(target, to) < 0)) {
+				kb_error_errno(errno, "cannot copy the symbolic link '%s'", from);
+				free(from);
+				free(to);
+				goto out;
+			}
+			files++;
+		}	/* a submodule's directory: not copied */
+		free(from);
+		free(to);
+	}
+	if (kb_capture(st_argv, 600, 1 << 24, &after) != 0 || strcmp(after, status)) {
+		kb_error("kernel source '%s': the work tree changed while kbench copied it (git status "
+			 "--porcelain differs); run again when it is still", tree);
+		goto out;
+	}
+	fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+	if (rename(tmp, dir) < 0 && !is_dir(dir)) {
+		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
+		goto out;
+	}
+	kb_info("kernel source '%s': %zu files copied in %.1f s", tree, files, kb_now() - t0);
+	ret = 0;
+out:
+	if (is_dir(tmp)) {
+		char *argv[] = { "rm", "-rf", tmp, NULL };
+
+		kb_run_argv(argv, NULL, "/dev/null");
+	}
+	free(tmp);
+	free(dir);
+	free(list);
+	free(after);
+	free(lastdir);
+	if (ret < 0) {
+		free(*copy);
+		*copy = NULL;
+	}
 	return ret;
 }
 
@@ -460,7 +635,7 @@ next:
 
 int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 {
-	char hash[65], *dir = NULL, *tmp = NULL;
+	char hash[65], *dir = NULL, *tmp = NULL, *content = NULL, *status = NULL;
 	int ret = -1, r;
 
 	memset(src, 0, sizeof(*src));
@@ -475,13 +650,21 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 					conf->source);
 		}
 		free(mk);
-		/* A git work tree by its commit (and its changes); another tree
-		 * that changes in place by path and Makefile time. */
-		r = git_source(conf, src->tree, &src->id);
+		/* A git work tree by its commit (and its changes), built from
+		 * kbench's copy of it; another tree, that changes in place, by
+		 * path and Makefile time, built where it is. */
+		r = git_source(conf, src->tree, &src->id, &content, &status);
 		if (r < 0)
-			return -1;
-		if (!r)
+			goto out;
+		if (!r) {
 			src->id = kb_xasprintf("tree:%s:%lld", src->tree, (long long)st.st_mtime);
+			goto version;
+		}
+		src->given = src->tree;
+		src->tree = NULL;
+		if (git_export(conf, src->given, content, status, &src->tree) < 0)
+			goto out;
+		src->owned = 1;
 		goto version;
 	}
 	r = kb_sha256_file(conf->source, hash);
@@ -520,6 +703,7 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 		kb_error("'%s' holds no kernel source tree", conf->source);
 		goto out;
 	}
+	src->owned = 1;
 version:
 	src->version = tree_version(src->tree);
 	if (!src->version) {
@@ -527,7 +711,7 @@ version:
 		goto out;
 	}
 	if (conf->layouts > 1) {
-		if (!dir) {
+		if (!src->owned) {
 			kb_error("'layouts': %ld, but the source '%s' is a tree kbench does not own; "
 				 "layout replicas need a tarball", conf->layouts, conf->source);
 			goto out;
@@ -539,6 +723,8 @@ version:
 out:
 	free(dir);
 	free(tmp);
+	free(content);
+	free(status);
 	if (ret < 0)
 		kb_source_release(src);
 	return ret;
@@ -549,6 +735,7 @@ void kb_source_release(struct kb_source *src)
 	free(src->tree);
 	free(src->id);
 	free(src->version);
+	free(src->given);
 	memset(src, 0, sizeof(*src));
 }
 
@@ -672,6 +859,25 @@ static void ccache_log_counts(const char *log, long *hits, long *misses)
 	free(text);
 }
 
+/* make's CC for v (in a static buffer), or NULL where make is given none;
+ * with kbuild_default, "gcc" then (Kbuild's own, without CROSS_COMPILE).
+ * Through ccache the compiler is the same one (the cache key and the
+ * .config do not change); only its results are reused. */
+static const char *cc_of(const struct kb_conf *conf, const struct kb_variant *v, int kbuild_default)
+{
+	static char *cc;
+
+	free(cc);
+	cc = NULL;
+	if (ccache_path(conf))
+		cc = kb_xasprintf("%s%s%s %s", v->cc_wrap ? v->cc_wrap : "", v->cc_wrap ? " " : "",
+				  ccache_path(conf), v->cc ? v->cc : "gcc");
+	else if (v->cc || v->cc_wrap || kbuild_default)
+		cc = kb_xasprintf("%s%s%s", v->cc_wrap ? v->cc_wrap : "", v->cc_wrap ? " " : "",
+				  v->cc ? v->cc : "gcc");
+	return cc;
+}
+
 /* argv for make: no shell, each flag one entry. */
 struct argv {
 	char *v[16];
@@ -687,15 +893,8 @@ static void make_argv(struct argv *a, const struct kb_conf *conf, const struct k
 	a->v[a->n++] = kb_xasprintf("-C%s", src->tree);
 	a->v[a->n++] = kb_xasprintf("O=%s", objdir);
 	a->v[a->n++] = kb_xasprintf("ARCH=%s", conf->arch);
-	/* through ccache the compiler is the same one (the cache key and the
-	 * .config do not change); only its results are reused */
-	if (ccache_path(conf))
-		a->v[a->n++] = kb_xasprintf("CC=%s%s%s %s", v->cc_wrap ? v->cc_wrap : "",
-					    v->cc_wrap ? " " : "", ccache_path(conf),
-					    v->cc ? v->cc : "gcc");
-	else if (v->cc || v->cc_wrap)
-		a->v[a->n++] = kb_xasprintf("CC=%s%s%s", v->cc_wrap ? v->cc_wrap : "",
-					    v->cc_wrap ? " " : "", v->cc ? v->cc : "gcc");
+	if (cc_of(conf, v, 0))
+		a->v[a->n++] = kb_xasprintf("CC=%s", cc_of(conf, v, 0));
 	if (v->kcflags)
 		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
 	if (jobs > 0)
@@ -898,12 +1097,15 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 
 	memset(out, 0, sizeof(*out));
 	memset(&kb, 0, sizeof(kb));
-	if (kb_build_variant(conf, src, a, NULL, log_path, &ka) < 0) {
+	struct kb_variant av = *a, bv = *b;
+
+	av.need_objects = bv.need_objects = 1;
+	if (kb_build_variant(conf, src, &av, NULL, log_path, &ka) < 0) {
 		kb_error("variant '%s': its variant A, '%s', did not build", v->name, a->name);
 		out->failure = "variant A did not build";
 		goto out;
 	}
-	if (kb_build_variant(conf, src, b, NULL, log_path, &kb) < 0) {
+	if (kb_build_variant(conf, src, &bv, NULL, log_path, &kb) < 0) {
 		kb_error("variant '%s': its variant B, '%s', did not build", v->name, b->name);
 		out->failure = "variant B did not build";
 		goto out;
@@ -958,6 +1160,9 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 	hv.name = v->name;
 	hv.hy_spec = spec;
 	hv.cc_wrap = kb_xasprintf("%s hybrid-cc %s --", exe, spec);
+	hv.hy_a_objdir = ka.objdir;
+	hv.hy_b_objdir = kb.objdir;
+	hv.hy_fresh = v->hy_cflags != NULL;
 	ret = kb_build_variant(conf, src, &hv, l, log_path, out);
 	free((char *)hv.cc_wrap);
 	out->hy_objects = c.objects;
@@ -1034,10 +1239,11 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	/* a base file is keyed by what it holds, not by its name */
 	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, basetext ? basetext : conf->base, guest,
-				 frag ? frag : "", kopts, v->cc, v->kcflags, compiler, v->hy_spec };
+				 frag ? frag : "", kopts, v->cc, v->kcflags, compiler, v->hy_spec,
+				 KB_HYBRID_RECIPE };
 
 	/* a hybrid has its own (its objects are not A's) */
-	kb_sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - !v->hy_spec);
+	kb_sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - 2 * !v->hy_spec);
 	free(guest);
 	free(kopts);
 	free(frag);
@@ -1146,6 +1352,66 @@ static int configure(const struct kb_conf *conf, const struct kb_source *src,
 		return -1;
 	}
 	return kb_write_file_atomic(stamp, "ok\n", 3);
+}
+
+/* Whether objdir holds a build of v to take objects from: its vmlinux,
+ * linked from them. */
+static int objdir_built(const char *objdir)
+{
+	char *p = kb_xasprintf("%s/vmlinux", objdir);
+	int r = is_file(p);
+
+	free(p);
+	return r;
+}
+
+/* A hybrid's object directory, started from A's (kb_hybrid_seed), unless
+ * it was before or holds a build of its own; under the locks of A's and
+ * B's directories, so that no build there changes what is copied. */
+static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, const char *objdir,
+		       const char *log_path)
+{
+	char *seeded = kb_xasprintf("%s/.kbench-seed", objdir);
+	char *seeding = kb_xasprintf("%s/.kbench-seeding", objdir);
+	char *la = NULL, *lb = NULL, *cc_a = NULL;
+	struct kb_variant av = *v;
+	int fa = -1, fb = -1, ret = 0;
+	FILE *f;
+
+	if (is_file(seeded) || (!is_file(seeding) && objdir_built(objdir)))
+		goto out;
+	la = kb_xasprintf("%s.lock", v->hy_a_objdir);
+	lb = kb_xasprintf("%s.lock", v->hy_b_objdir);
+	fa = lock_dir(la);
+	if (fa < 0 || (strcmp(la, lb) && (fb = lock_dir(lb)) < 0)) {
+		ret = -1;
+		goto out;
+	}
+	av.cc_wrap = NULL;
+	cc_a = kb_xstrdup(cc_of(conf, &av, 1));
+	ret = kb_hybrid_seed(objdir, v->hy_a_objdir, v->hy_b_objdir, v->hy_spec, v->hy_fresh, cc_a,
+			     cc_of(conf, v, 1), log_path);
+	f = fopen(log_path, "a");
+	if (f && ret == 0) {
+		char *note = NULL;
+
+		if (kb_read_file(seeded, &note, NULL) == 0)
+			fprintf(f, "kbench: hybrid '%s' starts from %s", v->name, note);
+		free(note);
+	}
+	if (f)
+		fclose(f);
+out:
+	if (fb >= 0)
+		close(fb);
+	if (fa >= 0)
+		close(fa);
+	free(la);
+	free(lb);
+	free(cc_a);
+	free(seeded);
+	free(seeding);
+	return ret;
 }
 
 /* The build out->dir names is in the cache: out's outputs filled, its log
@@ -1298,7 +1564,11 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	if (config_key(conf, src, v, out->compiler, inkey) < 0)
 		goto out;
-	objdir = kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
+	/* in kbench's own tree, right under its top, Kbuild's srctree is ".."
+	 * and every path a compilation names is relative: the same file
+	 * compiled from another copy is the same to ccache */
+	objdir = src->owned ? kb_xasprintf("%s/kbench-obj-%.16s", src->tree, inkey)
+			    : kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
 	out->objdir = kb_xstrdup(objdir);
 	if (kb_mkdir_p(objdir, 0755) < 0)
 		goto out;
@@ -1306,6 +1576,10 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	lockfd = lock_dir(lock);
 	if (lockfd < 0)
 		goto out;
+	if (v->hy_a_objdir && seed_hybrid(conf, v, objdir, log_path) < 0) {
+		out->failure = "the hybrid's objects could not be set up";
+		goto out;
+	}
 	dotconfig = kb_xasprintf("%s/.config", objdir);
 	stamp = kb_xasprintf("%s/.kbench-config", objdir);
 	if (configure(conf, src, v, objdir, dotconfig, stamp, log_path, out) < 0)
@@ -1315,7 +1589,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		goto out;
 	}
 	{
-		char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s", pads, v->hy_spec) : NULL;
+		char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec, KB_HYBRID_RECIPE) : NULL;
 		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
 					 v->cc, v->kcflags, out->compiler, extra ? extra : pads };
 
@@ -1324,7 +1598,10 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		free(extra);
 	}
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
-	if (from_cache(out, log_path)) {
+	if (!objdir_built(objdir) && v->need_objects)
+		kb_info("variant '%s': its kernel is in the cache, its objects are not (%s): built "
+			"again for the hybrids made of it", v->name, objdir);
+	else if (from_cache(out, log_path)) {
 		ret = 0;
 		goto out;
 	}

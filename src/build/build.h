@@ -9,6 +9,12 @@ struct kb_source {
 	char *tree;	/* directory holding the top-level Makefile */
 	char *id;	/* identity: sha256 of a tarball, or path+version of a tree */
 	char *version;	/* make kernelversion, e.g. 6.1.158 */
+	/* the tree is kbench's own, in the cache (a tarball unpacked, a git
+	 * work tree copied): object directories lie in it, so that Kbuild
+	 * names the source relative to them ("..") and ccache shares objects
+	 * between copies of the same files */
+	int owned;
+	char *given;	/* a copied git work tree: the lab's own (else NULL) */
 };
 
 /* A built (or prebuilt) kernel. */

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sha2.h>
 #include <stdio.h>
@@ -466,4 +467,170 @@ void kb_hybrid_flags_free(struct kb_flag *flags, size_t n)
 		free(flags[i].b);
 	}
 	free(flags);
+}
+
+/* ---- a hybrid relinked from A's objects ---- */
+
+/* The seed's walk (nftw has no closure). */
+static struct seed_walk {
+	const char *cc_a, *cc_h;
+	size_t len_a, rewritten;
+	int err;
+} S;
+
+/* Write path whole through a rename, without the fsync of
+ * kb_write_file_atomic (thousands of files: one syncfs at the end). */
+static int write_renamed(const char *path, const char *buf, size_t len)
+{
+	char *tmp = kb_xasprintf("%s.kbench-tmp", path);
+	FILE *f = fopen(tmp, "w");
+	int ret = 0;
+
+	if (!f || fwrite(buf, 1, len, f) != len) {
+		ret = kb_error_errno(errno, "cannot write '%s'", tmp);
+		if (f)
+			fclose(f);
+		unlink(tmp);
+	} else if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		ret = kb_error_errno(errno, "cannot write '%s'", path);
+		unlink(tmp);
+	}
+	free(tmp);
+	return ret;
+}
+
+/* A command file of the copy: a first line "cmd_X := CC_A ..." (or
+ * "savedcmd_X := ") becomes "cmd_X := CC_H ...", the command the hybrid's
+ * make will compare it with. */
+static int seed_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t blen = strlen(base);
+	char *text = NULL, *sep, *nl, *out;
+	size_t len;
+
+	(void)st;
+	if (type != FTW_F || base[0] != '.' || blen < 5 || strcmp(base + blen - 4, ".cmd"))
+		return FTW_CONTINUE;
+	if (kb_read_file_max(path, &text, &len, 1 << 24) < 0) {
+		S.err = kb_error("cannot read '%s'", path);
+		return FTW_STOP;
+	}
+	nl = strchr(text, '\n');
+	sep = strstr(text, " := ");
+	if (sep && (!nl || sep < nl) && (!strncmp(text, "cmd_", 4) || !strncmp(text, "savedcmd_", 9)) &&
+	    !strncmp(sep + 4, S.cc_a, S.len_a) && sep[4 + S.len_a] == ' ') {
+		size_t head = (size_t)(sep + 4 - text);
+
+		out = kb_xasprintf("%.*s%s%s", (int)head, text, S.cc_h, sep + 4 + S.len_a);
+		if (write_renamed(path, out, strlen(out)) < 0)
+			S.err = -1;
+		S.rewritten++;
+		free(out);
+	}
+	free(text);
+	return S.err ? FTW_STOP : FTW_CONTINUE;
+}
+
+/* The objects a spec holds (its files, relative): each B's object copied
+ * over A's, or (fresh) A's removed, so that make compiles it anew. */
+static struct seed_objs {
+	const char *objdir, *b_objdir;
+	size_t spec_len, n;
+	int fresh, err;
+} O;
+
+static int seed_obj_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = path + O.spec_len + 1;
+	char *dst;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return FTW_CONTINUE;
+	dst = kb_xasprintf("%s/%s", O.objdir, rel);
+	if (O.fresh) {
+		if (unlink(dst) < 0 && errno != ENOENT)
+			O.err = kb_error_errno(errno, "cannot remove '%s'", dst);
+	} else {
+		char *src = kb_xasprintf("%s/%s", O.b_objdir, rel), *buf = NULL;
+		size_t len;
+
+		/* written now: newer than the archives that hold A's */
+		if (kb_read_file(src, &buf, &len) < 0)
+			O.err = kb_error("cannot read '%s' (variant B's object)", src);
+		else if (write_renamed(dst, buf, len) < 0)
+			O.err = -1;
+		free(buf);
+		free(src);
+	}
+	O.n++;
+	free(dst);
+	return O.err ? FTW_STOP : FTW_CONTINUE;
+}
+
+int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdir, const char *spec,
+		   int fresh, const char *cc_a, const char *cc_h, const char *log_path)
+{
+	char *marker = kb_xasprintf("%s/.kbench-seed", objdir), *from = kb_xasprintf("%s/.", a_objdir);
+	char *seeding = kb_xasprintf("%s/.kbench-seeding", objdir);
+	char *rm_argv[] = { "rm", "-rf", (char *)objdir, NULL };
+	char *cp_argv[] = { "cp", "-a", from, (char *)objdir, NULL };
+	static const char *const not_copied[] = { ".kbench-config", ".kbench-ccache-stats",
+						  ".kbench-seed" };
+	char note[256];
+	int ret = -1, fd;
+
+	if (access(marker, F_OK) == 0) {
+		ret = 0;
+		goto out;
+	}
+	/* .kbench-seeding: a copy begun and not finished, whatever is there */
+	if (kb_run_argv(rm_argv, NULL, log_path) != 0 || kb_mkdir_p(objdir, 0755) < 0 ||
+	    kb_write_file_atomic(seeding, "", 0) < 0 || kb_run_argv(cp_argv, NULL, log_path) != 0) {
+		kb_error("cannot copy the object directory '%s' into '%s'; log: %s", a_objdir, objdir,
+			 log_path);
+		goto out;
+	}
+	for (size_t i = 0; i < KB_ARRAY_SIZE(not_copied); i++) {
+		char *p = kb_xasprintf("%s/%s", objdir, not_copied[i]);
+
+		unlink(p);
+		free(p);
+	}
+	memset(&S, 0, sizeof(S));
+	S.cc_a = cc_a;
+	S.cc_h = cc_h;
+	S.len_a = strlen(cc_a);
+	if (nftw(objdir, seed_visit, 32, FTW_PHYS) < 0 && !S.err)
+		S.err = kb_error_errno(errno, "cannot walk '%s'", objdir);
+	if (S.err)
+		goto out;
+	memset(&O, 0, sizeof(O));
+	O.objdir = objdir;
+	O.b_objdir = b_objdir;
+	O.spec_len = strlen(spec);
+	O.fresh = fresh;
+	if (nftw(spec, seed_obj_visit, 32, FTW_PHYS) < 0 && !O.err)
+		O.err = kb_error_errno(errno, "cannot walk '%s'", spec);
+	if (O.err)
+		goto out;
+	fd = open(objdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+	snprintf(note, sizeof(note), "a copy of A's objects, %zu command files naming the hybrid's "
+		 "compiler, %zu objects %s\n", S.rewritten, O.n,
+		 fresh ? "removed (compiled anew)" : "B's");
+	if (kb_write_file_atomic(marker, note, strlen(note)) < 0)
+		goto out;
+	unlink(seeding);
+	ret = 0;
+out:
+	free(seeding);
+	free(marker);
+	free(from);
+	return ret;
 }

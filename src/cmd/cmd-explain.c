@@ -571,9 +571,16 @@ static int start(struct explain_ctx *x)
 	log = kb_xasprintf("%s/explain-%s-%s.log", conf.output, a, b);
 	kb_info("building (or finding in the cache) '%s' and '%s' to see which objects differ; "
 		"log: %s", a, b, log);
-	if (kb_build_variant(&conf, &src, va, NULL, log, &x->ka) < 0 ||
-	    kb_build_variant(&conf, &src, vb, NULL, log, &x->kb) < 0)
-		goto out;
+	{
+		/* their objects are compared: built again where only the
+		 * kernels are in the cache */
+		struct kb_variant av = *va, bv = *vb;
+
+		av.need_objects = bv.need_objects = 1;
+		if (kb_build_variant(&conf, &src, &av, NULL, log, &x->ka) < 0 ||
+		    kb_build_variant(&conf, &src, &bv, NULL, log, &x->kb) < 0)
+			goto out;
+	}
 	if (kb_hybrid_objects(b, &x->ka, &x->kb, &x->objs, &x->nobj, &cnt) < 0)
 		goto out;
 	kb_info("%zu objects in both kernels, %zu compiled differently", cnt.objects, cnt.differ);

@@ -40,6 +40,14 @@ struct kb_variant {
 	/* set only on the copy of A that builds a hybrid (build.c), never
 	 * from a file: CC's wrapper ("kbench hybrid-cc SPEC --") and the spec */
 	const char *cc_wrap, *hy_spec;
+	/* ... the object directories of A and B it starts from (a relink,
+	 * kb_hybrid_seed), and whether the spec's objects are compiled anew
+	 * (hybrid_cflags) rather than copied from B's */
+	const char *hy_a_objdir, *hy_b_objdir;
+	int hy_fresh;
+	/* set on the copies of a hybrid's A and B: a kernel found in the cache
+	 * is built again where its object directory holds no build */
+	int need_objects;
 };
 
 /* A key as the file gave it: "[run] samples", "[variant Os] config"; a key

@@ -160,9 +160,10 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 		}
 		if (ok) {
 			rv->built = 1;
-			kb_info("variant %s: %s in %.1f s (%s)", what,
+			kb_info("variant %s: %s in %.1f s (%s)%s%s", what,
 				rv->k.cached ? "cached" : "built", rv->k.seconds,
-				rv->k.dir ? rv->k.dir : rv->k.bzimage);
+				rv->k.dir ? rv->k.dir : rv->k.bzimage,
+				rv->k.objdir ? ", its objects in " : "", rv->k.objdir ? rv->k.objdir : "");
 			/* results outlive the cache */
 			if (store && keep_copies(rv, vdir) < 0) {
 				rv->built = 0;
