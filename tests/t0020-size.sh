@@ -82,8 +82,9 @@ else
 	else
 		skip needs:vmlinux "vmlinux from $cache"
 	fi
-	# the kernel's own archives are thin: the members are named relative to them
-	vmlinux_a=$(find "$cache" -maxdepth 3 -name vmlinux.a -type f 2>/dev/null | head -n 1)
+	# the kernel's own archives are thin: the members are named relative to
+	# them (object directories lie in the unpacked tree: src/*/*/kbench-obj-*)
+	vmlinux_a=$(find "$cache" -maxdepth 5 -name vmlinux.a -type f 2>/dev/null | head -n 1)
 	if [ -n "$vmlinux_a" ]; then
 		same_as_size "a kernel's thin vmlinux.a" "$vmlinux_a"
 	else

@@ -54,7 +54,7 @@ check "the kernel is configured in kbench's copy of the tree, right under its to
 	cmp -s '$objdir/../kernel/fork.c' '$t/kernel/fork.c'"
 if [ -f "$objdir/kernel/.fork.o.cmd" ]; then
 	check "... and compiled there with the sources named relative (../kernel/fork.c)" sh -c \
-		"head -n 1 '$objdir/kernel/.fork.o.cmd' | grep -q ' \.\./kernel/fork\.c\$'"
+		"head -n 1 '$objdir/kernel/.fork.o.cmd' | grep -q ' \.\./kernel/fork\.c *\$'"
 fi
 ncopy=$(cd "$objdir/.." && find . -path './kbench-obj-*' -prune -o ! -type d -print | wc -l)
 ngit=$(g ls-files | wc -l)
