@@ -88,11 +88,7 @@ int kb_store_create(struct kb_store *s, const char *output_dir)
 	}
 	kb_error("cannot create a run directory in '%s': 999 runs started in one second", output_dir);
 fail:
-	{
-		char *argv[] = { "rm", "-rf", "--", tmp, NULL };
-
-		kb_run_argv(argv, NULL, "/dev/null");
-	}
+	kb_remove_tree(tmp);
 	json_decref(s->manifest);
 	s->manifest = NULL;
 	free(tmp);

@@ -442,6 +442,13 @@ int kb_run_argv(char *const argv[], const char *dir, const char *log_path)
 	return kb_run_argv_deadline(argv, dir, log_path, KB_CHILD_DEADLINE);
 }
 
+int kb_remove_tree(const char *path)
+{
+	char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
+
+	return kb_run_argv(argv, NULL, "/dev/null");
+}
+
 int kb_capture(char *const argv[], double timeout, size_t max, char **out)
 {
 	double deadline = kb_now() + timeout;

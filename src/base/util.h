@@ -81,6 +81,8 @@ void kb_shell_quote(FILE *f, const char *s);
 size_t kb_wait_one(const void *first, size_t n, size_t stride, int *status);
 /* Same, with KB_CHILD_DEADLINE. */
 int kb_run_argv(char *const argv[], const char *dir, const char *log_path);
+/* rm -rf -- path (what a failed or finished step leaves); its exit status. */
+int kb_remove_tree(const char *path);
 /* First line of what argv prints on stdout and stderr (e.g. "gcc
  * --version"), within KB_PROBE_DEADLINE; malloc'd, or NULL if it printed
  * nothing, did not finish in time or, unless any_status, exited non-zero. */

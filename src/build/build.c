@@ -431,11 +431,8 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	kb_info("kernel source '%s': %zu files copied in %.1f s", tree, files, kb_now() - t0);
 	ret = 0;
 out:
-	if (is_dir(tmp)) {
-		char *argv[] = { "rm", "-rf", tmp, NULL };
-
-		kb_run_argv(argv, NULL, "/dev/null");
-	}
+	if (is_dir(tmp))
+		kb_remove_tree(tmp);
 	free(tmp);
 	free(dir);
 	free(list);
@@ -688,9 +685,7 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 		if (kb_mkdir_p(tmp, 0755) < 0)
 			goto out;
 		if (unpack(conf->source, tmp) < 0) {
-			char *argv[] = { "rm", "-rf", tmp, NULL };
-
-			kb_run_argv(argv, NULL, "/dev/null");
+			kb_remove_tree(tmp);
 			goto out;
 		}
 		if (rename(tmp, dir) < 0 && !is_dir(dir)) {
@@ -1622,11 +1617,8 @@ out:
 	out->seconds = kb_now() - t0;
 	if (lockfd >= 0)
 		close(lockfd);
-	if (tmp && is_dir(tmp)) {
-		char *argv[] = { "rm", "-rf", tmp, NULL };
-
-		kb_run_argv(argv, NULL, "/dev/null");
-	}
+	if (tmp && is_dir(tmp))
+		kb_remove_tree(tmp);
 	free(tmp);
 	free(objdir);
 	free(dotconfig);

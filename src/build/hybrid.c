@@ -283,11 +283,8 @@ int kb_hybrid_spec(const char *cache, const char *variant, const struct kb_kerne
 	}
 	ret = 0;
 out:
-	if (tmp && access(tmp, F_OK) == 0) {
-		char *argv[] = { "rm", "-rf", tmp, NULL };
-
-		kb_run_argv(argv, NULL, "/dev/null");
-	}
+	if (tmp && access(tmp, F_OK) == 0)
+		kb_remove_tree(tmp);
 	free(tmp);
 	walk_free();
 	if (ret < 0) {
@@ -575,7 +572,6 @@ int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdi
 {
 	char *marker = kb_xasprintf("%s/.kbench-seed", objdir), *from = kb_xasprintf("%s/.", a_objdir);
 	char *seeding = kb_xasprintf("%s/.kbench-seeding", objdir);
-	char *rm_argv[] = { "rm", "-rf", (char *)objdir, NULL };
 	char *cp_argv[] = { "cp", "-a", from, (char *)objdir, NULL };
 	static const char *const not_copied[] = { ".kbench-config", ".kbench-ccache-stats",
 						  ".kbench-seed" };
@@ -587,7 +583,7 @@ int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdi
 		goto out;
 	}
 	/* .kbench-seeding: a copy begun and not finished, whatever is there */
-	if (kb_run_argv(rm_argv, NULL, log_path) != 0 || kb_mkdir_p(objdir, 0755) < 0 ||
+	if (kb_remove_tree(objdir) != 0 || kb_mkdir_p(objdir, 0755) < 0 ||
 	    kb_write_file_atomic(seeding, "", 0) < 0 || kb_run_argv(cp_argv, NULL, log_path) != 0) {
 		kb_error("cannot copy the object directory '%s' into '%s'; log: %s", a_objdir, objdir,
 			 log_path);
