@@ -708,7 +708,8 @@ version:
 	if (conf->layouts > 1) {
 		if (!src->owned) {
 			kb_error("'layouts': %ld, but the source '%s' is a tree kbench does not own; "
-				 "layout replicas need a tarball", conf->layouts, conf->source);
+				 "layout replicas need a tarball or a git work tree (kbench builds "
+				 "those from its own copy)", conf->layouts, conf->source);
 			goto out;
 		}
 		if (layout_install(src) < 0)
