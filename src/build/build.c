@@ -1378,6 +1378,14 @@ static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, c
 		goto out;
 	la = kb_xasprintf("%s.lock", v->hy_a_objdir);
 	lb = kb_xasprintf("%s.lock", v->hy_b_objdir);
+	/* in the order of their names: a hybrid of B and A beside one of A
+	 * and B never holds one while it waits for the other */
+	if (strcmp(la, lb) > 0) {
+		char *t = la;
+
+		la = lb;
+		lb = t;
+	}
 	fa = lock_dir(la);
 	if (fa < 0 || (strcmp(la, lb) && (fb = lock_dir(lb)) < 0)) {
 		ret = -1;
