@@ -240,7 +240,8 @@ int kb_read_file(const char *path, char **buf, size_t *len)
 	return kb_read_file_max(path, buf, len, (size_t)-1 / 2);
 }
 
-int kb_write_file_atomic(const char *path, const void *buf, size_t len)
+/* path written whole through a rename: with sync, fsync'd first. */
+static int write_file_renamed(const char *path, const void *buf, size_t len, int sync)
 {
 	char *tmp = kb_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	const char *p = buf;
@@ -265,7 +266,7 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len)
 		p += w;
 		len -= (size_t)w;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	if ((sync && fsync(fd) < 0) || close(fd) < 0) {
 		ret = kb_error_errno(errno, "cannot write '%s'", path);
 		unlink(tmp);
 		goto out;
@@ -277,6 +278,26 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len)
 out:
 	free(tmp);
 	return ret;
+}
+
+int kb_write_file_atomic(const char *path, const void *buf, size_t len)
+{
+	return write_file_renamed(path, buf, len, 1);
+}
+
+int kb_write_file_replace(const char *path, const void *buf, size_t len)
+{
+	return write_file_renamed(path, buf, len, 0);
+}
+
+void kb_sync_fs(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
 }
 
 int kb_copy_file(const char *src, const char *dst)

@@ -57,6 +57,11 @@ int kb_read_file(const char *path, char **buf, size_t *len);
 const char *kb_file_strerror(int err);
 /* Write a whole file atomically (temporary file, fsync, rename). */
 int kb_write_file_atomic(const char *path, const void *buf, size_t len);
+/* The same without the fsync, for many files written at once: the caller
+ * syncs their file system once (kb_sync_fs) before it relies on them. */
+int kb_write_file_replace(const char *path, const void *buf, size_t len);
+/* syncfs(2) on the file system holding path. */
+void kb_sync_fs(const char *path);
 /* Copy a file (atomically at the destination). */
 int kb_copy_file(const char *src, const char *dst);
 /* Last n lines of a file on stream f, each prefixed with prefix; control

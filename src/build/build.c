@@ -357,7 +357,7 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	const char *fields[] = { "kbench-export-1", content };
 	size_t len = 0, files = 0;
 	double t0 = kb_now();
-	int ret = -1, fd;
+	int ret = -1;
 
 	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
 	dir = kb_xasprintf("%s/src/git-%.16s", conf->cache, key);
@@ -370,7 +370,6 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 		kb_error("kernel source '%s': git ls-files failed", tree);
 		goto out;
 	}
-	len = 0;
 	for (const char *p = list; *p; p += len + 1) {
 		char *from, *to, *slash;
 		struct stat st;
@@ -419,11 +418,7 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 			 "--porcelain differs); run again when it is still", tree);
 		goto out;
 	}
-	fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		syncfs(fd);
-		close(fd);
-	}
+	kb_sync_fs(tmp);
 	if (rename(tmp, dir) < 0 && !is_dir(dir)) {
 		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
 		goto out;
@@ -855,16 +850,14 @@ static void ccache_log_counts(const char *log, long *hits, long *misses)
 	free(text);
 }
 
-/* make's CC for v (in a static buffer), or NULL where make is given none;
- * with kbuild_default, "gcc" then (Kbuild's own, without CROSS_COMPILE).
+/* make's CC for v (malloc'd), or NULL where make is given none; with
+ * kbuild_default, "gcc" then (Kbuild's own, without CROSS_COMPILE).
  * Through ccache the compiler is the same one (the cache key and the
  * .config do not change); only its results are reused. */
-static const char *cc_of(const struct kb_conf *conf, const struct kb_variant *v, int kbuild_default)
+static char *cc_of(const struct kb_conf *conf, const struct kb_variant *v, int kbuild_default)
 {
-	static char *cc;
+	char *cc = NULL;
 
-	free(cc);
-	cc = NULL;
 	if (ccache_path(conf))
 		cc = kb_xasprintf("%s%s%s %s", v->cc_wrap ? v->cc_wrap : "", v->cc_wrap ? " " : "",
 				  ccache_path(conf), v->cc ? v->cc : "gcc");
@@ -884,13 +877,17 @@ static void make_argv(struct argv *a, const struct kb_conf *conf, const struct k
 		      const struct kb_variant *v, const struct kb_layout *l, const char *objdir,
 		      const char *target, int jobs)
 {
+	char *cc;
+
 	a->n = 0;
 	a->v[a->n++] = kb_xstrdup(MAKE_PROG);
 	a->v[a->n++] = kb_xasprintf("-C%s", src->tree);
 	a->v[a->n++] = kb_xasprintf("O=%s", objdir);
 	a->v[a->n++] = kb_xasprintf("ARCH=%s", conf->arch);
-	if (cc_of(conf, v, 0))
-		a->v[a->n++] = kb_xasprintf("CC=%s", cc_of(conf, v, 0));
+	cc = cc_of(conf, v, 0);
+	if (cc)
+		a->v[a->n++] = kb_xasprintf("CC=%s", cc);
+	free(cc);
 	if (v->kcflags)
 		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
 	if (jobs > 0)
@@ -1369,10 +1366,9 @@ static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, c
 {
 	char *seeded = kb_xasprintf("%s/.kbench-seed", objdir);
 	char *seeding = kb_xasprintf("%s/.kbench-seeding", objdir);
-	char *la = NULL, *lb = NULL, *cc_a = NULL;
+	char *la = NULL, *lb = NULL, *cc_a = NULL, *cc_h = NULL;
 	struct kb_variant av = *v;
 	int fa = -1, fb = -1, ret = 0;
-	FILE *f;
 
 	if (is_file(seeded) || (!is_file(seeding) && objdir_built(objdir)))
 		goto out;
@@ -1392,19 +1388,10 @@ static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, c
 		goto out;
 	}
 	av.cc_wrap = NULL;
-	cc_a = kb_xstrdup(cc_of(conf, &av, 1));
-	ret = kb_hybrid_seed(objdir, v->hy_a_objdir, v->hy_b_objdir, v->hy_spec, v->hy_fresh, cc_a,
-			     cc_of(conf, v, 1), log_path);
-	f = fopen(log_path, "a");
-	if (f && ret == 0) {
-		char *note = NULL;
-
-		if (kb_read_file(seeded, &note, NULL) == 0)
-			fprintf(f, "kbench: hybrid '%s' starts from %s", v->name, note);
-		free(note);
-	}
-	if (f)
-		fclose(f);
+	cc_a = cc_of(conf, &av, 1);
+	cc_h = cc_of(conf, v, 1);
+	ret = kb_hybrid_seed(v->name, objdir, v->hy_a_objdir, v->hy_b_objdir, v->hy_spec, v->hy_fresh,
+			     cc_a, cc_h, log_path);
 out:
 	if (fb >= 0)
 		close(fb);
@@ -1413,6 +1400,7 @@ out:
 	free(la);
 	free(lb);
 	free(cc_a);
+	free(cc_h);
 	free(seeded);
 	free(seeding);
 	return ret;
@@ -1593,7 +1581,8 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		goto out;
 	}
 	{
-		char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec, KB_HYBRID_RECIPE) : NULL;
+		char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec,
+							KB_HYBRID_RECIPE) : NULL;
 		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
 					 v->cc, v->kcflags, out->compiler, extra ? extra : pads };
 

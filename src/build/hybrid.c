@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <sha2.h>
 #include <stdio.h>
@@ -28,28 +27,43 @@ int kb_hybrid_match(const char *object, char *const *paths, size_t npaths)
 	return 0;
 }
 
+/* Where the command starts in the text of a Kbuild command file, whose
+ * first line is "cmd_OBJ := CMD" ("savedcmd_" from Linux 6.2): CMD's
+ * start within that line, OBJ in *obj and *obj_len; NULL when the first
+ * line is no such line. */
+static const char *command_start(const char *text, const char **obj, size_t *obj_len)
+{
+	size_t line = strcspn(text, "\n");
+	const char *s = !strncmp(text, "cmd_", 4) ? text + 4
+			: !strncmp(text, "savedcmd_", 9) ? text + 9 : NULL;
+	const char *sep = s ? strstr(s, " := ") : NULL;
+
+	if (!sep || sep + 4 > text + line)
+		return NULL;
+	*obj = s;
+	*obj_len = (size_t)(sep - s);
+	return sep + 4;
+}
+
 /* The command Kbuild recorded for the object of command file path (its
  * first line, "cmd_OBJ := CMD", with make's escapes of '$' and '#' undone),
  * the object's name in *obj; NULL when there is none. */
 static char *recorded_command(const char *path, char **obj)
 {
-	char *text = NULL, *nl, *sep, *cmd, *o;
-	const char *s;
+	char *text = NULL, *cmd, *o;
+	const char *start, *name;
+	size_t name_len;
 
 	*obj = NULL;
 	if (kb_read_file_max(path, &text, NULL, 1 << 22) < 0)
 		return NULL;
-	nl = strchr(text, '\n');
-	if (nl)
-		*nl = 0;
-	s = !strncmp(text, "cmd_", 4) ? text + 4 : !strncmp(text, "savedcmd_", 9) ? text + 9 : NULL;
-	sep = s ? strstr(s, " := ") : NULL;
-	if (!sep) {
+	start = command_start(text, &name, &name_len);
+	if (!start) {
 		free(text);
 		return NULL;
 	}
-	*obj = kb_xstrndup(s, (size_t)(sep - s));
-	cmd = o = kb_xstrdup(sep + 4);
+	*obj = kb_xstrndup(name, name_len);
+	cmd = o = kb_xstrndup(start, strcspn(start, "\n"));
 	for (const char *p = cmd; *p;) {
 		if (!strncmp(p, "$(pound)", 8)) {
 			*o++ = '#';
@@ -475,27 +489,6 @@ static struct seed_walk {
 	int err;
 } S;
 
-/* Write path whole through a rename, without the fsync of
- * kb_write_file_atomic (thousands of files: one syncfs at the end). */
-static int write_renamed(const char *path, const char *buf, size_t len)
-{
-	char *tmp = kb_xasprintf("%s.kbench-tmp", path);
-	FILE *f = fopen(tmp, "w");
-	int ret = 0;
-
-	if (!f || fwrite(buf, 1, len, f) != len) {
-		ret = kb_error_errno(errno, "cannot write '%s'", tmp);
-		if (f)
-			fclose(f);
-		unlink(tmp);
-	} else if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		ret = kb_error_errno(errno, "cannot write '%s'", path);
-		unlink(tmp);
-	}
-	free(tmp);
-	return ret;
-}
-
 /* A command file of the copy: a first line "cmd_X := CC_A ..." (or
  * "savedcmd_X := ") becomes "cmd_X := CC_H ...", the command the hybrid's
  * make will compare it with. */
@@ -503,24 +496,21 @@ static int seed_visit(const char *path, const struct stat *st, int type, struct 
 {
 	const char *base = path + ftw->base;
 	size_t blen = strlen(base);
-	char *text = NULL, *sep, *nl, *out;
-	size_t len;
+	char *text = NULL, *out;
+	const char *start, *name;
+	size_t name_len;
 
 	(void)st;
 	if (type != FTW_F || base[0] != '.' || blen < 5 || strcmp(base + blen - 4, ".cmd"))
 		return FTW_CONTINUE;
-	if (kb_read_file_max(path, &text, &len, 1 << 24) < 0) {
+	if (kb_read_file_max(path, &text, NULL, 1 << 24) < 0) {
 		S.err = kb_error("cannot read '%s'", path);
 		return FTW_STOP;
 	}
-	nl = strchr(text, '\n');
-	sep = strstr(text, " := ");
-	if (sep && (!nl || sep < nl) && (!strncmp(text, "cmd_", 4) || !strncmp(text, "savedcmd_", 9)) &&
-	    !strncmp(sep + 4, S.cc_a, S.len_a) && sep[4 + S.len_a] == ' ') {
-		size_t head = (size_t)(sep + 4 - text);
-
-		out = kb_xasprintf("%.*s%s%s", (int)head, text, S.cc_h, sep + 4 + S.len_a);
-		if (write_renamed(path, out, strlen(out)) < 0)
+	start = command_start(text, &name, &name_len);
+	if (start && !strncmp(start, S.cc_a, S.len_a) && start[S.len_a] == ' ') {
+		out = kb_xasprintf("%.*s%s%s", (int)(start - text), text, S.cc_h, start + S.len_a);
+		if (kb_write_file_replace(path, out, strlen(out)) < 0)
 			S.err = -1;
 		S.rewritten++;
 		free(out);
@@ -557,7 +547,7 @@ static int seed_obj_visit(const char *path, const struct stat *st, int type, str
 		/* written now: newer than the archives that hold A's */
 		if (kb_read_file(src, &buf, &len) < 0)
 			O.err = kb_error("cannot read '%s' (variant B's object)", src);
-		else if (write_renamed(dst, buf, len) < 0)
+		else if (kb_write_file_replace(dst, buf, len) < 0)
 			O.err = -1;
 		free(buf);
 		free(src);
@@ -567,8 +557,8 @@ static int seed_obj_visit(const char *path, const struct stat *st, int type, str
 	return O.err ? FTW_STOP : FTW_CONTINUE;
 }
 
-int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdir, const char *spec,
-		   int fresh, const char *cc_a, const char *cc_h, const char *log_path)
+int kb_hybrid_seed(const char *hybrid, const char *objdir, const char *a_objdir, const char *b_objdir,
+		   const char *spec, int fresh, const char *cc_a, const char *cc_h, const char *log_path)
 {
 	char *marker = kb_xasprintf("%s/.kbench-seed", objdir), *from = kb_xasprintf("%s/.", a_objdir);
 	char *seeding = kb_xasprintf("%s/.kbench-seeding", objdir);
@@ -576,12 +566,9 @@ int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdi
 	static const char *const not_copied[] = { ".kbench-config", ".kbench-ccache-stats",
 						  ".kbench-seed" };
 	char note[256];
-	int ret = -1, fd;
+	int ret = -1;
+	FILE *f;
 
-	if (access(marker, F_OK) == 0) {
-		ret = 0;
-		goto out;
-	}
 	/* .kbench-seeding: a copy begun and not finished, whatever is there */
 	if (kb_remove_tree(objdir) != 0 || kb_mkdir_p(objdir, 0755) < 0 ||
 	    kb_write_file_atomic(seeding, "", 0) < 0 || kb_run_argv(cp_argv, NULL, log_path) != 0) {
@@ -612,17 +599,18 @@ int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdi
 		O.err = kb_error_errno(errno, "cannot walk '%s'", spec);
 	if (O.err)
 		goto out;
-	fd = open(objdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		syncfs(fd);
-		close(fd);
-	}
+	kb_sync_fs(objdir);
 	snprintf(note, sizeof(note), "a copy of A's objects, %zu command files naming the hybrid's "
 		 "compiler, %zu objects %s\n", S.rewritten, O.n,
 		 fresh ? "removed (compiled anew)" : "B's");
 	if (kb_write_file_atomic(marker, note, strlen(note)) < 0)
 		goto out;
 	unlink(seeding);
+	f = fopen(log_path, "a");
+	if (f) {
+		fprintf(f, "kbench: hybrid '%s' starts from %s", hybrid, note);
+		fclose(f);
+	}
 	ret = 0;
 out:
 	free(seeding);

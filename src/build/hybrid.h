@@ -58,16 +58,18 @@ void kb_hybrid_flags_free(struct kb_flag *flags, size_t n);
 int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct kb_kernel *b,
 		      char ***objs, size_t *n, struct kb_hybrid_counts *c);
 
-/* Seed the object directory of a hybrid (objdir) from A's: a copy of
+/* Seed the object directory of hybrid (objdir) from A's: a copy of
  * a_objdir, its command files naming the hybrid's compiler (cc_h) where
  * they named A's (cc_a), so that make finds them up to date; then each
  * object the spec holds is B's (copied from b_objdir, written now so that
  * the archives holding it are made again) or, fresh (hybrid_cflags: a
  * command neither build ran), removed for make to compile.  The hybrid's
  * make then compiles only what it must and links: a relink, not a build.
- * Done once (the marker .kbench-seed); 0, or -1 after a message. */
-int kb_hybrid_seed(const char *objdir, const char *a_objdir, const char *b_objdir, const char *spec,
-		   int fresh, const char *cc_a, const char *cc_h, const char *log_path);
+ * Whatever objdir held goes first; .kbench-seeding marks a copy under way,
+ * .kbench-seed (what was done, also in the log) a finished one.  0, or -1
+ * after a message. */
+int kb_hybrid_seed(const char *hybrid, const char *objdir, const char *a_objdir, const char *b_objdir,
+		   const char *spec, int fresh, const char *cc_a, const char *cc_h, const char *log_path);
 
 /* Whether object (relative to the object tree) is under one of paths. */
 int kb_hybrid_match(const char *object, char *const *paths, size_t npaths);
