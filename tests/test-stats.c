@@ -274,6 +274,52 @@ static void nested(void **state)
 	gsl_rng_free(rng);
 }
 
+/* The geometric mean of the cases' ratios and its bootstrap: one case
+ * draws as the ratio does; cases of one shape are drawn together. */
+static void geomean(void **state)
+{
+	double v[14] = { 5, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, one = 1;
+	double two[3] = { 2, 2, 2 }, eight[2] = { 8, 8 }, ones[3] = { 1, 1, 1 };
+	double flat4[4] = { 1, 2, 3, 4 }, zero[2] = { 0, 0 };
+	size_t start[5] = { 0, 1, 2, 3, 14 }, one_start[2] = { 0, 1 };
+	struct kb_nested a[2] = { { v, start, 4 }, { v, start, 4 } }, b[2] = { { &one, one_start, 1 }, { &one, one_start, 1 } };
+	struct kb_nested ca[2] = { { two, NULL, 3 }, { eight, NULL, 2 } }, cb[2] = { { ones, NULL, 3 }, { ones, NULL, 2 } };
+	struct kb_nested da[2] = { { two, NULL, 3 }, { flat4, NULL, 4 } }, za[1] = { { zero, NULL, 2 } };
+	static double ratio[4000], gm[4000];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	/* one case: the same draws, the same distribution */
+	gsl_rng_set(rng, 7);
+	assert_int_equal(kb_stats_bootstrap_ratio_nested(&a[0], &b[0], rng, 4000, ratio), 0);
+	gsl_rng_set(rng, 7);
+	assert_int_equal(kb_stats_bootstrap_geomean_nested(a, b, 1, rng, 4000, gm), 0);
+	for (size_t i = 0; i < 4000; i++)
+		NEAR(gm[i], ratio[i]);
+	/* two cases of one shape with the same figures: drawn together, their
+	 * geometric mean moves as one ratio (drawn apart, it would be narrower) */
+	gsl_rng_set(rng, 7);
+	assert_int_equal(kb_stats_bootstrap_geomean_nested(a, b, 2, rng, 4000, gm), 0);
+	for (size_t i = 0; i < 4000; i++)
+		NEAR(gm[i], ratio[i]);
+	NEAR(kb_stats_geomean_nested(a, b, 2), 5);
+	/* constant cases: ratios 2 and 8, geometric mean 4 in every resample */
+	NEAR(kb_stats_geomean_nested(ca, cb, 2), 4);
+	assert_int_equal(kb_stats_bootstrap_geomean_nested(ca, cb, 2, rng, 100, gm), 0);
+	NEAR(gm[0], 4);
+	NEAR(gm[99], 4);
+	/* shapes that differ: each case drawn on its own, every resample
+	 * between the smallest and the largest possible mean */
+	assert_int_equal(kb_stats_bootstrap_geomean_nested(da, cb, 2, rng, 1000, gm), 0);
+	for (size_t i = 0; i < 1000; i++)
+		assert_true(gm[i] >= sqrt(2.0 * 1) - 1e-9 && gm[i] <= sqrt(2.0 * 4) + 1e-9);
+	NEAR(kb_stats_geomean_nested(da, cb, 2), sqrt(2 * 2.5));
+	/* a ratio of 0 has no log: no mean; no case: no distribution */
+	assert_true(isnan(kb_stats_geomean_nested(za, cb, 1)));
+	assert_int_equal(kb_stats_bootstrap_geomean_nested(a, b, 0, rng, 10, gm), -EINVAL);
+	gsl_rng_free(rng);
+}
+
 /* An interval from the kept tails is the one from the whole distribution,
  * at every level from the one they were kept for up. */
 static void tails(void **state)
@@ -723,6 +769,7 @@ int main(void)
 		cmocka_unit_test(spearman),
 		cmocka_unit_test(bootstrap),
 		cmocka_unit_test(nested),
+		cmocka_unit_test(geomean),
 		cmocka_unit_test(tails),
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(model_verdicts),

@@ -226,6 +226,159 @@ out:
 	return ret;
 }
 
+/* Whether every case of a side has the first one's groups, of the same
+ * sizes. */
+static int one_shape(const struct kb_nested *a, size_t ncases)
+{
+	for (size_t c = 1; c < ncases; c++) {
+		if (a[c].n != a[0].n)
+			return 0;
+		for (size_t i = 0; i < a[0].n; i++)
+			if (group_size(&a[c], i) != group_size(&a[0], i))
+				return 0;
+	}
+	return 1;
+}
+
+/* One two-stage draw of a side of one shape, in resampled_nested's order
+ * (a group, then its values): pick[] the groups, at[] each drawn value's
+ * index within its group, in turn. */
+static void draw_shape(const struct kb_nested *a, const size_t *nonempty, size_t nn, gsl_rng *rng,
+		       size_t *pick, size_t *at)
+{
+	for (size_t i = 0, w = 0; i < nn; i++) {
+		size_t k = group_size(a, pick[i] = nonempty[gsl_rng_uniform_int(rng, nn)]);
+
+		for (size_t j = 0; j < k; j++)
+			at[w++] = k > 1 ? gsl_rng_uniform_int(rng, k) : 0;
+	}
+}
+
+/* The nested median of case a under a draw of draw_shape. */
+static double shape_median(const struct kb_nested *a, const size_t *pick, const size_t *at, size_t nn,
+			   double *g, double *tmp)
+{
+	for (size_t i = 0, w = 0; i < nn; i++) {
+		const double *v = a->v + group_at(a, pick[i]);
+		size_t k = group_size(a, pick[i]);
+
+		for (size_t j = 0; j < k; j++)
+			tmp[j] = v[at[w++]];
+		g[i] = small_median(tmp, k);
+	}
+	return small_median(g, nn);
+}
+
+struct side {
+	const struct kb_nested *v;
+	size_t **nonempty, *nn;
+	int shared;
+	size_t *pick, *at;
+};
+
+static int side_init(struct side *s, const struct kb_nested *v, size_t ncases)
+{
+	size_t most = 1;
+
+	s->v = v;
+	s->nonempty = kb_xcalloc(ncases, sizeof(*s->nonempty));
+	s->nn = kb_xcalloc(ncases, sizeof(*s->nn));
+	for (size_t c = 0; c < ncases; c++) {
+		s->nonempty[c] = nonempty_groups(&v[c], &s->nn[c]);
+		if (!s->nn[c])
+			return -EINVAL;
+		if (v[c].n > most)
+			most = v[c].n;
+	}
+	s->shared = one_shape(v, ncases);
+	s->pick = kb_xmalloc(most * sizeof(*s->pick));
+	/* a draw takes at most n groups of the largest size */
+	s->at = kb_xmalloc(most * (largest_group(&v[0]) + 1) * sizeof(*s->at));
+	return 0;
+}
+
+static void side_release(struct side *s, size_t ncases)
+{
+	for (size_t c = 0; s->nonempty && c < ncases; c++)
+		free(s->nonempty[c]);
+	free(s->nonempty);
+	free(s->nn);
+	free(s->pick);
+	free(s->at);
+}
+
+/* Case c's resampled nested median: from the side's one draw where its
+ * cases share a shape (drawn at case 0), else a draw of its own. */
+static double side_resample(struct side *s, size_t c, gsl_rng *rng, double *g, double *tmp)
+{
+	if (!s->shared)
+		return resampled_nested(&s->v[c], s->nonempty[c], s->nn[c], rng, g, tmp);
+	if (c == 0)
+		draw_shape(&s->v[0], s->nonempty[0], s->nn[0], rng, s->pick, s->at);
+	return shape_median(&s->v[c], s->pick, s->at, s->nn[c], g, tmp);
+}
+
+double kb_stats_geomean_nested(const struct kb_nested *a, const struct kb_nested *b, size_t ncases)
+{
+	double sum = 0;
+
+	if (!ncases)
+		return NAN;
+	for (size_t c = 0; c < ncases; c++) {
+		double r = kb_stats_nested_median(&a[c]) / kb_stats_nested_median(&b[c]);
+
+		if (!(r > 0) || !isfinite(r))
+			return NAN;
+		sum += log(r);
+	}
+	return exp(sum / ncases);
+}
+
+int kb_stats_bootstrap_geomean_nested(const struct kb_nested *a, const struct kb_nested *b, size_t ncases,
+				      gsl_rng *rng, size_t resamples, double *dist)
+{
+	struct side sa = { 0 }, sb = { 0 };
+	size_t most = 1, groups = 1;
+	double *g = NULL, *tmp = NULL, *xa = NULL;
+	int ret = -EINVAL;
+
+	if (!ncases || !resamples || side_init(&sa, a, ncases) < 0 || side_init(&sb, b, ncases) < 0)
+		goto out;
+	for (size_t c = 0; c < ncases; c++) {
+		if (largest_group(&a[c]) > most)
+			most = largest_group(&a[c]);
+		if (largest_group(&b[c]) > most)
+			most = largest_group(&b[c]);
+		if (a[c].n > groups)
+			groups = a[c].n;
+		if (b[c].n > groups)
+			groups = b[c].n;
+	}
+	g = kb_xmalloc(groups * sizeof(*g));
+	tmp = kb_xmalloc(most * sizeof(*tmp));
+	xa = kb_xmalloc(ncases * sizeof(*xa));
+	for (size_t r = 0; r < resamples; r++) {
+		double sum = 0;
+
+		/* side a of every case, then side b: one case draws as
+		 * kb_stats_bootstrap_ratio_nested does */
+		for (size_t c = 0; c < ncases; c++)
+			xa[c] = side_resample(&sa, c, rng, g, tmp);
+		for (size_t c = 0; c < ncases; c++)
+			sum += log(xa[c] / side_resample(&sb, c, rng, g, tmp));
+		dist[r] = exp(sum / ncases);
+	}
+	gsl_sort(dist, 1, resamples);
+	ret = 0;
+out:
+	free(xa);
+	free(g);
+	free(tmp);
+	side_release(&sa, ncases);
+	side_release(&sb, ncases);
+	return ret;
+}
+
 void kb_stats_percentile(const double *sorted, size_t n, double level, struct kb_interval *ci)
 {
 	double tail = (1.0 - level) / 2;

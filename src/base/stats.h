@@ -49,6 +49,22 @@ double kb_stats_nested_median(const struct kb_nested *a);
 int kb_stats_bootstrap_ratio_nested(const struct kb_nested *a, const struct kb_nested *b, gsl_rng *rng,
 				    size_t resamples, double *dist);
 
+/* The geometric mean over ncases cases of nested_median(a[c]) /
+ * nested_median(b[c]), bootstrapped as kb_stats_bootstrap_ratio_nested
+ * bootstraps one ratio: each resample redraws every case's two sides in
+ * two stages, and its geometric mean goes to dist[0..resamples), sorted.
+ * A side whose cases share one shape (the same groups of the same sizes:
+ * the same builds and layouts measured in every case) is drawn once per
+ * resample for all its cases, so that what the cases share (a build that
+ * is slow everywhere) moves them together; else each case is drawn on its
+ * own.  With one case the draws, and so dist, are the ratio's.  Every
+ * ratio must be positive.  0, or -EINVAL (no case, a side without a
+ * value). */
+int kb_stats_bootstrap_geomean_nested(const struct kb_nested *a, const struct kb_nested *b, size_t ncases,
+				      gsl_rng *rng, size_t resamples, double *dist);
+/* Their geometric mean itself (NAN where a ratio is not positive). */
+double kb_stats_geomean_nested(const struct kb_nested *a, const struct kb_nested *b, size_t ncases);
+
 /* The two tails of a sorted bootstrap distribution of n values that every
  * percentile interval at a level of at least min_level needs (numpy's
  * linear interpolation between order statistics): kept so that an
