@@ -75,6 +75,36 @@ check "a crafted field name never reaches gnuplot: its lines are dropped and sai
 	"[ ! -e '$d/pwned' ] && jq -e '.dropped.names.samples == 12 and (.metrics | length) == 1' '$d/inj/summary.json' >/dev/null &&
 	 grep -qF '12 lines were dropped' '$d/inj/report.md'"
 
+# The forest plot (issue 34): one layout of each variant far off (the
+# baseline's at 0.6, the other's at 1.9) stretches the intervals, the
+# variant's band and the baseline's spread far past the marks; the axis
+# keeps the marks readable and cuts those ends at its edges, each labelled
+# there with its value.  Read back from the SVG (tests/forest-check.py):
+# the axis label names the source and the model (LLVM skylake here) and
+# which way is faster, the grey zone is 1 +- min_effect, the outline around
+# 1 the baseline's spread, and every cut end's label is summary.json's.
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/cut\", \"seed\": 3, \"boots\": 1, \"noise\": 0, \"backend\": \"sim\",
+  \"layouts\": 6, \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400, \"counts\": {\"mca_cycles\": 400}},
+	{\"workload\": \"pipe\", \"case\": \"pipe\", \"ns\": 3000, \"counts\": {\"mca_cycles\": 3000}},
+	{\"workload\": \"read\", \"case\": \"read\", \"ns\": 700, \"counts\": {\"mca_cycles\": 700}}],
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000, \"layout_factors\": [1.0, 1.01, 0.99, 1.0, 0.6, 1.02]},
+	       {\"name\": \"Os\", \"text\": 1400000, \"layout_factors\": [1.0, 1.01, 0.99, 1.0, 1.9, 0.98],
+		\"factors\": {\"getppid\": 1.03, \"pipe\": 0.97, \"read\": 1.0}}]}"
+jq '.sim = {"primary_metric": "mca_cycles", "mca": {"label": "LLVM skylake"}}' "$d/cut/manifest.json" > "$d/cut/m" &&
+	mv "$d/cut/m" "$d/cut/manifest.json"
+"$KBENCH" report "$d/cut" > /dev/null 2>&1
+"$PY" "$TEST_SRCDIR/forest-check.py" --expect-cut "$d/cut/report.html" "$d/cut/summary.json" > "$d/forest-cut" 2>&1
+check "forest plot: ends past the axis cut there and labelled with summary.json's values, the axis label, zone and spread (read from the SVG)" \
+	sh -c "[ $? -eq 0 ] && grep -q '^ok axis label: .*(modeled, LLVM skylake)' '$d/forest-cut' &&
+	       grep -q '^ok zone: ' '$d/forest-cut' && grep -q '^ok spread getppid: \[cut at the edge' '$d/forest-cut' &&
+	       grep -q '^ok edge label .1\.[0-9]* · band ' '$d/forest-cut'"
+sed 's/^/# /' "$d/forest-cut"
+jq '(.results[] | select(.case == "pipe" and .variant == "Os" and .metric == "mca_cycles_per_op") | .ratio_ci[1]) += 0.01' \
+	"$d/cut/summary.json" > "$d/cut-tampered.json"
+"$PY" "$TEST_SRCDIR/forest-check.py" "$d/cut/report.html" "$d/cut-tampered.json" > "$d/forest-cut-tampered" 2>&1
+check "forest check: a cut end's label 0.01 off summary.json is caught" \
+	sh -c "[ $? -ne 0 ] && grep -q '^MISMATCH pipe: .*cut at the edge' '$d/forest-cut-tampered'"
+
 chromium=
 for c in chromium chromium-browser; do
 	command -v "$c" >/dev/null 2>&1 && { chromium=$c; break; }

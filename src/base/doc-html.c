@@ -18,18 +18,24 @@
 static const char style[] =
 	"body{font:15px/1.45 system-ui,sans-serif;max-width:1340px;margin:1em auto;padding:0 1em;color:#222}"
 	"h1{font-size:1.5em;margin:.3em 0}h2{font-size:1.25em}"
+	/* the answer line above the title, as the terminal's last line */
+	".title p{font-weight:600;font-size:1.05em;margin:.2em 0;padding:.4em .6em;background:#f3f6fa;"
+	"border-left:4px solid #3b6ea8}"
 	".screen{display:grid;grid-template-columns:minmax(0,.85fr) minmax(0,1.15fr);gap:0 1.5em;align-items:start}"
-	".screen figure{margin:0;grid-row:span 9}.screen p{margin:.4em 0 .2em}.screen table,.screen pre{margin:.2em 0}"
+	".screen figure{margin:0;grid-row:span 9}.screen p{margin:.4em 0 .2em}.screen .tw,.screen pre{margin:.2em 0}"
 	".screen table{font-size:13px}.screen td,.screen th{padding:2px 5px}.screen td{white-space:nowrap}"
 	"summary{cursor:pointer}.h2{font-size:1.25em;font-weight:bold}.h3{font-size:1.1em;font-weight:bold}"
 	"details{margin:.6em 0}"
-	"table{border-collapse:collapse;margin:1em 0;font-size:14px}"
+	"table{border-collapse:collapse;margin:0;font-size:14px}.tw{overflow-x:auto;margin:1em 0}p,li{overflow-wrap:break-word}"
 	"th,td{border:1px solid #ccc;padding:3px 8px}td{font-variant-numeric:tabular-nums}"
 	R(1) R(2) R(3) R(4) R(5) R(6) R(7) R(8) R(9) R(10) R(11) R(12) R(13) R(14) R(15) R(16) "td.n{text-align:right}"
 	"th{background:#f3f3f3}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}"
 	"figure{margin:1.5em 0}figure svg{width:100%;max-width:760px;height:auto;border:1px solid #eee}"
 	"figcaption{color:#555;font-size:14px}.faster{color:#1a7f37;font-weight:600}"
-	".slower{color:#b3261e;font-weight:600}.caveat{color:#7a5b00}";
+	".slower{color:#b3261e;font-weight:600}.caveat{color:#7a5b00}"
+	/* a phone: one column, the figure first; a wide table scrolls in its
+	 * box (.tw), a long word breaks: the page is never wider than the screen */
+	"@media (max-width:800px){.screen{grid-template-columns:minmax(0,1fr)}.screen figure{grid-row:auto}}";
 
 /* Text and attribute values alike: & < > " ' escaped, control characters
  * dropped (a line break or, outside pre, a tab becomes a space). */
@@ -106,13 +112,15 @@ static void element(FILE *f, const char *tag, const struct kb_inline *in, const 
 
 /* A table: its right-aligned columns named once by the table's classes
  * (r1 to r16, in the style sheet), cells and rows without their optional
- * end tags: the rows of a long table are most of the page. */
+ * end tags: the rows of a long table are most of the page.  It sits in a
+ * box of its own that scrolls sideways where the table is wider than the
+ * page (a phone), so that the page itself never is. */
 static void table(FILE *f, const struct kb_block *b)
 {
 	const struct kb_doc_table *t = &b->table;
 	int classes = 0;
 
-	fputs("<table", f);
+	fputs("<div class=\"tw\"><table", f);
 	for (size_t i = 0; i < t->ncols && i < 16; i++)
 		if (t->align[i] == KB_ALIGN_RIGHT)
 			fprintf(f, "%sr%zu", classes++ ? " " : " class=\"", i + 1);
@@ -128,7 +136,7 @@ static void table(FILE *f, const struct kb_block *b)
 		}
 		fputc('\n', f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void figure(FILE *f, const struct kb_block *b)

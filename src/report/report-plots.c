@@ -275,6 +275,41 @@ static const struct {
 	{ KB_VERDICT_NONE, "no verdict", "#aaaaaa", 1 },
 };
 
+/* One row of a panel: what is drawn for a case and a variant, as ratios to
+ * the baseline's median.  Each pair is NaN where there is none. */
+struct forest_row {
+	double ratio;
+	struct kb_interval ci;		/* the ratio's interval (ratio where none) */
+	struct kb_interval band;	/* the variant's layouts' range */
+	struct kb_interval spread;	/* the baseline's replicates' range */
+	size_t mark;			/* forest_marks' index */
+};
+
+/* Case c of variant v; 0 when it has a ratio, else -1. */
+static int forest_row(const struct kb_model *m, size_t c, size_t v, struct forest_row *f)
+{
+	const struct kb_row *r = kb_model_row(m, c, m->primary, v);
+	const struct kb_row *b = kb_model_row(m, c, m->primary, m->baseline);
+
+	if (!isfinite(r->t.ratio))
+		return -1;
+	f->ratio = r->t.ratio;
+	f->ci = r->t.done ? r->t.ratio_ci : (struct kb_interval){ NAN, NAN };
+	if (!isfinite(f->ci.lo))
+		f->ci.lo = f->ratio;
+	if (!isfinite(f->ci.hi))
+		f->ci.hi = f->ratio;
+	f->band = f->spread = (struct kb_interval){ NAN, NAN };
+	if (r->by_layout && r->layouts && b->median > 0)
+		f->band = (struct kb_interval){ r->lo / b->median, r->hi / b->median };
+	if (b->median > 0 && isfinite(b->lo) && isfinite(b->hi))
+		f->spread = (struct kb_interval){ b->lo / b->median, b->hi / b->median };
+	f->mark = 0;
+	while (f->mark + 1 < KB_ARRAY_SIZE(forest_marks) && forest_marks[f->mark].v != r->t.verdict)
+		f->mark++;
+	return 0;
+}
+
 static double fmin_finite(double a, double b)
 {
 	return isfinite(b) && !(b >= a) ? b : a;
@@ -285,56 +320,101 @@ static double fmax_finite(double a, double b)
 	return isfinite(b) && !(b <= a) ? b : a;
 }
 
+/* x as gnuplot reads it back from the script, so that what is clipped
+ * here is what gnuplot clips. */
+static double as_written(double x)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%.6g", x);
+	return strtod(s, NULL);
+}
+
+/* The clipped ends on one side of a row, as the label at the axis edge
+ * says them: "1.540 · band 1.620 →" (right) or "← 0.600" (left), in buf;
+ * the label's length, 0 if nothing is cut on that side. */
+static size_t forest_clipped(char *buf, size_t size, const struct forest_row *fr, double lo, double hi,
+			     int right)
+{
+	const struct { const char *what; double x; } ends[] = {
+		{ "", right ? fr->ci.hi : fr->ci.lo },
+		{ "band ", right ? fr->band.hi : fr->band.lo },
+		{ "spread ", right ? fr->spread.hi : fr->spread.lo },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < KB_ARRAY_SIZE(ends); i++) {
+		if (!isfinite(ends[i].x) || (right ? !(ends[i].x > hi) : !(ends[i].x < lo)))
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s%.3f",
+				      n ? " \xc2\xb7 " : right ? "" : "\xe2\x86\x90 ", ends[i].what, ends[i].x);
+		if (n >= size)
+			return 0;
+	}
+	if (n && right)
+		n += (size_t)snprintf(buf + n, size - n, " \xe2\x86\x92");
+	return n < size ? n : 0;
+}
+
 /*
  * One row per case, one panel per variant against the baseline: the ratio
  * of the primary metric's medians with its interval at the model's level,
  * the layouts' range over the baseline's median as a band behind it, the
- * mark by verdict, and 1 +- min_effect shaded.  The data, one line per
- * case and panel (index = panel): row, ratio, interval low and high, band
- * low and high (NaN without layouts), verdict mark (forest_marks' index),
- * case.
+ * baseline's own spread (its replicates' range over its median) as an
+ * outline around 1, the mark by verdict, and 1 +- min_effect shaded.  The
+ * axis holds every mark and that zone; an interval, band or spread that
+ * would stretch it by more than 1.5 times that width (0.05 at least) on a
+ * side is cut at the edge, where a label gives its end ("1.540 ->").  The
+ * data, one line per case and panel (index = panel): row, ratio, interval
+ * low and high, band low and high (NaN without layouts), verdict mark
+ * (forest_marks' index), the baseline's spread low and high, case.
  */
 void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 {
 	const struct kb_metric *mt = &m->metrics[m->primary];
-	double lo = 1 - m->o.min_effect, hi = 1 + m->o.min_effect;
+	double core_lo = 1 - m->o.min_effect, core_hi = 1 + m->o.min_effect;
+	double lo, hi, span, pad;
 	size_t panels = 0, used[KB_ARRAY_SIZE(forest_marks)] = { 0 };
-	char *unit = kb_plot_text(mt->unit);
+	char *unit = kb_plot_text(mt->bare_unit ? mt->bare_unit : mt->unit);
+	char *model = kb_plot_text(mt->model ? mt->model : "");
+	char *bl = NULL;
 	struct kb_inline *caption;
+	struct forest_row fr;
 	struct plot p;
 
 	if (m->baseline >= m->nv || !m->nc || m->nv < 2)
 		goto out;
-	/* the panels side by side, a row of 17 px per case, 8 rows at least */
-	plot_open_size(&p, 120 + 500 * (m->nv - 1), 110 + 17 * (m->nc > 8 ? m->nc : 8));
+	bl = kb_plot_label(m->baseline_name);
+	/* the marks and the zone first: they are never cut */
+	for (size_t v = 0; v < m->nv; v++)
+		for (size_t c = 0; v != m->baseline && c < m->nc; c++)
+			if (!forest_row(m, c, v, &fr)) {
+				core_lo = fmin_finite(core_lo, fr.ratio);
+				core_hi = fmax_finite(core_hi, fr.ratio);
+			}
+	span = 1.5 * (core_hi - core_lo) > 0.05 ? 1.5 * (core_hi - core_lo) : 0.05;
+	lo = core_lo;
+	hi = core_hi;
+	/* the panels side by side, a row of 17 px per case, 8 rows at least,
+	 * and room for a two-line axis label and a key of three rows */
+	plot_open_size(&p, 120 + 500 * (m->nv - 1), 150 + 17 * (m->nc > 8 ? m->nc : 8));
 	for (size_t v = 0; v < m->nv; v++) {
 		size_t points = 0;
 
 		if (v == m->baseline)
 			continue;
 		for (size_t c = 0; c < m->nc; c++) {
-			const struct kb_row *r = kb_model_row(m, c, m->primary, v);
-			const struct kb_row *b = kb_model_row(m, c, m->primary, m->baseline);
-			struct kb_interval ci = r->t.done ? r->t.ratio_ci : (struct kb_interval){ NAN, NAN };
-			double blo = NAN, bhi = NAN;
-			size_t k = 0;
 			char *l;
 
-			if (!isfinite(r->t.ratio))
+			if (forest_row(m, c, v, &fr))
 				continue;
-			if (r->by_layout && r->layouts && b->median > 0) {
-				blo = r->lo / b->median;
-				bhi = r->hi / b->median;
-			}
-			while (k + 1 < KB_ARRAY_SIZE(forest_marks) && forest_marks[k].v != r->t.verdict)
-				k++;
-			used[k]++;
-			lo = fmin_finite(fmin_finite(fmin_finite(lo, r->t.ratio), ci.lo), blo);
-			hi = fmax_finite(fmax_finite(fmax_finite(hi, r->t.ratio), ci.hi), bhi);
+			used[fr.mark]++;
+			lo = fmin_finite(fmin_finite(fmin_finite(lo, fr.ci.lo), fr.band.lo), fr.spread.lo);
+			hi = fmax_finite(fmax_finite(fmax_finite(hi, fr.ci.hi), fr.band.hi), fr.spread.hi);
 			l = kb_plot_label(m->cases[c]);
-			fprintf(p.df, "%zu %.6g %.6g %.6g %.6g %.6g %zu %s\n", c, r->t.ratio,
-				isfinite(ci.lo) ? ci.lo : r->t.ratio, isfinite(ci.hi) ? ci.hi : r->t.ratio,
-				blo, bhi, k, l);
+			fprintf(p.df, "%zu %.6g %.6g %.6g %.6g %.6g %zu %.6g %.6g %s\n", c, fr.ratio, fr.ci.lo,
+				fr.ci.hi, fr.band.lo, fr.band.hi, fr.mark, fr.spread.lo, fr.spread.hi, l);
 			free(l);
 			points++;
 		}
@@ -347,11 +427,16 @@ void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 		plot_close(&p, d, "forest");
 		goto out;
 	}
-	fprintf(p.sf, "unset grid\nset grid xtics\nset key outside bottom center horizontal\nset multiplot layout 1,%zu\n"
-		"set yrange [%zu.6:-0.6]\nset xrange [%g:%g]\nset xlabel '%s, ratio to the baseline'\n"
-		"set object 1 rect from %g, graph 0 to %g, graph 1 fc rgb '#e4e4e4' fs solid 1.0 noborder behind\n"
-		"set ytics (", panels, m->nc - 1, lo - 0.02 * (hi - lo), hi + 0.02 * (hi - lo), unit,
-		1 - m->o.min_effect, 1 + m->o.min_effect);
+	lo = lo < core_lo - span ? core_lo - span : lo;
+	hi = hi > core_hi + span ? core_hi + span : hi;
+	pad = 0.02 * (hi - lo);
+	lo = as_written(lo - pad);
+	hi = as_written(hi + pad);
+	fprintf(p.sf, "set encoding utf8\nunset grid\nset grid xtics\nset key outside bottom center horizontal\n"
+		"set multiplot layout 1,%zu\nset yrange [%zu.6:-0.6]\nset xrange [%.6g:%.6g]\n"
+		"set object 1 rect from %.6g, graph 0 to %.6g, graph 1 fc rgb '#e4e4e4' fs solid 1.0 noborder behind\n"
+		"set style textbox opaque fc rgb '#ffffff' noborder margins 1,1\n"
+		"set ytics (", panels, m->nc - 1, lo, hi, 1 - m->o.min_effect, 1 + m->o.min_effect);
 	for (size_t c = 0; c < m->nc; c++) {
 		char *l = kb_plot_label(m->cases[c]);
 
@@ -360,14 +445,33 @@ void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 	}
 	fputs(")\n", p.sf);
 	for (size_t v = 0, i = 0; v < m->nv; v++) {
-		char *vl, *bl;
+		size_t labels = 0;
+		char *vl, cut[128];
 
 		if (v == m->baseline)
 			continue;
 		vl = kb_plot_label(m->variants[v].name);
-		bl = kb_plot_label(m->baseline_name);
-		fprintf(p.sf, "set title '%s vs %s'\nplot 'plot.dat' index %zu using 5:1:5:6:($1-0.32):($1+0.32) "
-			"with boxxyerror fs solid 0.5 noborder lc rgb '#9ec1e8' title 'layouts'' range'", vl, bl, i);
+		/* which way is better, and what the figures are (the metric's kind
+		 * and the machine model it rests on) */
+		fprintf(p.sf, "unset label\nset title '%s vs %s'\n"
+			"set xlabel \"ratio to %s of %s (%s%s%s)\\n\xe2\x86\x90 %s faster \xc2\xb7 lower is better "
+			"\xc2\xb7 %s slower \xe2\x86\x92\"\n", vl, bl, bl, unit, kb_figure_kind_name(mt->source),
+			*model ? ", " : "", model, vl, vl);
+		for (size_t c = 0; c < m->nc; c++) {
+			if (forest_row(m, c, v, &fr))
+				continue;
+			for (int right = 0; right < 2; right++)
+				if (forest_clipped(cut, sizeof(cut), &fr, lo, hi, right))
+					fprintf(p.sf, "set label %zu \"%s\" at %.6g, %zu %s front boxed "
+						"textcolor rgb '#333333' offset %s0.3,0\n", ++labels, cut,
+						right ? hi : lo, c, right ? "right" : "left", right ? "-" : "");
+		}
+		fprintf(p.sf, "plot 'plot.dat' index %zu using 5:1:5:6:($1-0.32):($1+0.32) with boxxyerror "
+			"fs solid 0.5 noborder lc rgb '#9ec1e8' title 'layouts'' range', "
+			"'' index %zu using (1):1:8:9:($1-0.16):($1+0.16) with boxxyerror fs empty "
+			"border lc rgb '#555555' lc rgb '#555555' lw 1 title '%s''s spread', "
+			"keyentry with boxes fs solid 1.0 noborder fc rgb '#e4e4e4' title '1 \xc2\xb1 %g%% (min_effect)'",
+			i, i, bl, 100 * m->o.min_effect);
 		for (size_t k = 0; k < KB_ARRAY_SIZE(forest_marks); k++)
 			if (used[k])
 				fprintf(p.sf, ", '' index %zu using ($7==%zu?$2:NaN):1:3:4 with xerrorbars pt %d ps 0.9 "
@@ -375,7 +479,6 @@ void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 					forest_marks[k].colour, forest_marks[k].title);
 		fputs("\n", p.sf);
 		free(vl);
-		free(bl);
 		if (++i == panels)
 			break;
 	}
@@ -385,10 +488,14 @@ void kb_report_plot_forest(struct kb_doc *d, const struct kb_model *m)
 	if (caption) {
 		kb_doc_str(caption, mt->label);
 		kb_doc_fmt(caption, " (%s) against the baseline, per case: the ratio of medians with its %.0f%% "
-			   "interval, marked by verdict; the band is the layouts' range over the baseline's "
-			   "median, the grey zone 1 +- %g%% (min_effect).", kb_figure_kind_name(mt->source),
-			   100 * m->o.level, 100 * m->o.min_effect);
+			   "interval, marked by verdict; left of 1 is faster. The band is the layouts' range "
+			   "over the baseline's median, the outline around 1 the baseline's own spread (its "
+			   "replicates' range over its median), the grey zone 1 +- %g%% (min_effect); an end "
+			   "past the axis is cut there and labelled with its value.",
+			   kb_figure_kind_name(mt->source), 100 * m->o.level, 100 * m->o.min_effect);
 	}
 out:
+	free(bl);
+	free(model);
 	free(unit);
 }
