@@ -402,6 +402,67 @@ for c in summary["correlation"]:
         check("Spearman permutation p, sampled (scipy.stats.permutation_test)", c["p"], float(perm.pvalue), rel=0.0, absolute=0.03)
     check("smallest is cheapest (ties count)", int(c["smallest_is_fastest"]), int(ys[int(np.argmin(xs))] == min(ys)))
 
+
+def joint_side(groups_by_case, rng, n_res):
+    """Per resample and case, the median over groups of each drawn group's
+    median: the same group and value draws for every case where the cases
+    share one shape (as the boots or builds of a side are the same ones),
+    else each case drawn on its own."""
+    shapes = {tuple(len(g) for g in gs) for gs in groups_by_case}
+    out = np.empty((n_res, len(groups_by_case)))
+    if len(shapes) == 1 and len({len(g) for g in groups_by_case[0]}) == 1:
+        n, m = len(groups_by_case[0]), len(groups_by_case[0][0])
+        pick = rng.integers(0, n, size=(n_res, n))
+        within = rng.integers(0, m, size=(n_res, n, m))
+        for c, gs in enumerate(groups_by_case):
+            g = np.asarray(gs, float)
+            out[:, c] = np.median(np.median(g[pick[..., None], within], axis=2), axis=1)
+        return out
+    for c, gs in enumerate(groups_by_case):
+        for r in range(n_res):
+            meds = [np.median(np.asarray(gs[gi], float)[rng.integers(0, len(gs[gi]), size=len(gs[gi]))])
+                    for gi in rng.integers(0, len(gs), size=len(gs))]
+            out[r, c] = np.median(meds)
+    return out
+
+
+# The answer line (issue 34): each variant's verdict counts on the primary
+# metric, and the geometric mean of its cases' ratios with an interval from
+# a joint two-stage bootstrap (numpy, its own stream: within a tolerance).
+for a in summary.get("answer", []):
+    mine = [r for r in rows if r["variant"] == a["variant"] and r["metric"] == a["metric"] and "verdict" in r]
+    for key, names in (("faster", ("faster",)), ("slower", ("slower",)), ("same", ("same",)),
+                       ("equivalent", ("equivalent",)),
+                       ("not_distinguishable", ("not distinguishable", "this layout only"))):
+        check("answer: cases %s" % key, a[key], sum(r["verdict"] in names for r in mine))
+    check("answer: cases judged", a["cases"], len(mine))
+    xg, bg = [], []
+    for r in mine:
+        _, g = replicates(r, r["variant"])
+        _, h = replicates(r, base)
+        if min(v for x in g for v in x) > 0 and min(v for x in h for v in x) > 0:
+            xg.append(g)
+            bg.append(h)
+    check("answer: cases in the geometric mean", a["geomean_cases"], len(xg))
+    ratios = [float(np.median([np.median(x) for x in g]) / np.median([np.median(x) for x in h]))
+              for g, h in zip(xg, bg)]
+    want = float(np.exp(np.mean(np.log(ratios)))) if ratios else None
+    check("answer: geometric mean of the cases' ratios of medians", a["geomean"], want)
+    if not ratios or a["geomean_ci"] is None or a["geomean_ci"][0] is None:
+        continue
+    rng = np.random.default_rng(9)
+    dist = np.sort(np.exp(np.mean(np.log(joint_side(xg, rng, 10000) / joint_side(bg, rng, 10000)), axis=1)))
+    tail = (1 - level) / 2
+    wci = (float(np.quantile(dist, tail)), float(np.quantile(dist, 1 - tail)))
+    width = max(wci[1] - wci[0], 1e-12)
+    for k, (g, w) in enumerate(zip(a["geomean_ci"], wci)):
+        worst["answer: geometric mean interval (of the reference's width)"] = max(
+            worst.get("answer: geometric mean interval (of the reference's width)", 0.0), abs(g - w) / width)
+        if abs(g - w) > 0.1 * width + 1e-9 and not within_dist(g, dist, tail if k == 0 else 1 - tail, 0.01):
+            failed.append("geometric mean interval %s: kbench %r, joint two-stage reference %r" % (a["variant"], a["geomean_ci"], wci))
+    if not a["geomean_ci"][0] <= a["geomean"] <= a["geomean_ci"][1]:
+        failed.append("geometric mean %s outside its interval %r" % (a["geomean"], a["geomean_ci"]))
+
 for name in sorted(worst):
     print("# %-62s worst |difference| %.3g" % (name, worst[name]))
 print("# bootstrap intervals: worst difference %.3f (of the data spread, or of scipy's ratio interval width)" % boot_tol)

@@ -81,4 +81,27 @@ check "human-readable probe names the accelerators" grep -q '^kvm usable: *not p
 check "human-readable probe: a line per guest architecture" sh -c \
 	"grep -q '^arch i386 .*qemu-system-i386: QEMU.*tcg yes' '$d/human' &&
 	 grep -q '^arch x86_64 .*qemu-system-x86_64: QEMU.*tcg yes' '$d/human'"
+
+# llvm-mca, the default model of cycles (issue 34, item 7): the probe names
+# the one the sim backend runs (the first of llvm-mca, llvm-mca-16 ... -14
+# in PATH) with the LLVM version it prints, or says what falls back
+mca=
+for m in llvm-mca llvm-mca-16 llvm-mca-15 llvm-mca-14; do
+	mca=$(command -v "$m") && break
+done
+if [ -n "$mca" ]; then
+	v=$("$mca" --version | sed -n 's/.*LLVM version \([^ ]*\).*/\1/p' | head -n 1)
+	check "llvm-mca: the probe names $mca (LLVM $v)" sh -c \
+		"grep -qxF 'llvm-mca:            $mca (LLVM $v)' '$d/human' &&
+		 jq -e '.llvm_mca == {path: \"$mca\", version: \"$v\"}' '$d/probe.json' > /dev/null"
+else
+	check "llvm-mca: not found, and what falls back" sh -c \
+		"grep -qxF 'llvm-mca:            not found (package llvm): mca_cycles falls back to model_cycles' '$d/human' &&
+		 jq -e '.llvm_mca.path == null' '$d/probe.json' > /dev/null"
+fi
+# without one in PATH (an empty directory), the same probe says so
+mkdir "$d/nopath"
+PATH=$d/nopath "$KBENCH" probe --no-kvm > "$d/nomca" 2>&1
+check "no llvm-mca in PATH: 'not found (package llvm): mca_cycles falls back to model_cycles'" \
+	grep -qxF 'llvm-mca:            not found (package llvm): mca_cycles falls back to model_cycles' "$d/nomca"
 test_done

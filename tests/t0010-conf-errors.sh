@@ -113,4 +113,39 @@ check "unknown command: exit 2" test $? -eq 2
 # [kernel] arch: i386 or x86_64 (issue 26), nothing else
 expect_error archarm 3 "'arch': 'arm64' is not one of: i386, x86_64" '[run]\n[kernel]\narch = arm64\n[variant a]\n'
 expect_taken archx86_64 4 "arch = x86_64 is taken" '[kernel]\narch = x86_64\n[run]\nboots = 0\n[variant a]\n'
+# a baseline naming no variant (issue 34, item 8): at its line, with the
+# nearest variant (before: "FILE: baseline 'O3' is not a variant", no line)
+expect_error baseline 3 "'baseline': unknown variant 'O3' (did you mean 'O2'?)" \
+	'[run]\nboots = 1\nbaseline = O3\n[variant O2]\n[variant Os]\n'
+# kbench run --set SECTION.KEY=VALUE (issue 34, item 6): checked as the file
+# is, each message naming the option as given; exit 2, nothing planned
+printf '[run]\nsamples = 2\n[variant O2]\n[variant Os]\n' > "$d/set.conf"
+# expect_set NAME SET MESSAGE: --set SET refused with exit 2 and
+# "--set SET: MESSAGE" (fixed text)
+expect_set() {
+	timeout 60 "$KBENCH" run --dry-run --set "$2" "$d/set.conf" > "$d/$1.out" 2> "$d/$1.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qxF -- "--set $2: $3" "$d/$1.err" && [ ! -s "$d/$1.out" ]; then
+		ok "--set $2: exit 2, the option named"
+	else
+		not_ok "--set $2: exit 2, the option named (rc=$rc)"
+		sed 's/^/# /' "$d/$1.err" | head -n 5
+	fi
+}
+expect_set setsection runn.samples=1 "unknown section 'runn' (did you mean 'run'?)"
+expect_set setclaim claim.text=x "[claim] is not set from the command line (SECTION kernel, run or variant.NAME)"
+expect_set setkey run.sample=1 "[run]: unknown key 'sample' (did you mean 'samples'?)"
+expect_set setvalue run.samples=x "'samples': 'x' is not an integer"
+expect_set setrange run.layouts=100 "'layouts': 100 is out of range [1, 64]"
+expect_set setnoeq run.samples "not SECTION.KEY=VALUE (no '=')"
+expect_set setnokey samples=3 "not SECTION.KEY=VALUE (SECTION kernel, run or variant.NAME)"
+expect_set setvariant variant.Oz.kcflags=-O3 "unknown variant 'Oz' (did you mean 'O2'?)"
+expect_set setvkey variant.Os.kcflag=-O3 "variant 'Os': unknown key 'kcflag' (did you mean 'kcflags'?)"
+expect_set setflags variant.Os.kcflags=-B/tmp \
+	"'kcflags': '-B/tmp': the driver runs the compiler, assembler and linker found there (refused unless [kernel] unsafe_flags = yes)"
+expect_set setbaseline run.baseline=O3 "'baseline': unknown variant 'O3' (did you mean 'O2'?)"
+"$KBENCH" run --dry-run --set run.samples=1 --set run.samples=3 "$d/set.conf" > "$d/settwice.out" 2> "$d/settwice.err"
+rc=$?
+check "--set of one key twice: exit 2 (got $rc), both named" sh -c \
+	"[ $rc -eq 2 ] && grep -qxF -- \"--set run.samples=3: 'run.samples' given twice (first: --set run.samples=1)\" '$d/settwice.err'"
 test_done

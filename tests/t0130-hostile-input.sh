@@ -61,7 +61,7 @@ check "a FIFO as the configuration: exit 2 at once" sh -c \
 printf '[run]\nbaseline = \033]0;kbench-pwned\007x\n[variant a]\n' > esc.conf
 "$KBENCH" run esc.conf > esc.out 2> esc.err
 check "terminal control in a configuration value: '?' in the message, no escape byte" sh -c \
-	"[ $? -eq 2 ] && grep -qF \"baseline '?]0;kbench-pwned?x' is not a variant\" esc.err &&
+	"[ $? -eq 2 ] && grep -qF \"esc.conf:2: 'baseline': unknown variant '?]0;kbench-pwned?x'\" esc.err &&
 	 ! grep -q \"\$(printf '\\033')\" esc.err"
 
 # what the configuration names on disk

@@ -38,8 +38,28 @@ grep -E 'builds:|build of|variant .* (built|cached) in' "$d/run.err" | sed 's/^/
 check "a run with builds at once: exit 0 (rc $rc)" test $rc -eq 0
 check "says it builds two at once with one jobserver; both start before either ends" sh -c \
 	"grep -q 'builds: up to 2 variants at once, sharing one make jobserver of -j2' '$d/run.err' &&
-	 awk '/build of variant .* started/ { s++ } /build of variant .* (done|failed)/ { if (s < 2) bad = 1; e++ }
+	 awk '/build of .(O2|Os). layout 1: configuring/ { s++ } /build of .(O2|Os). layout 1: (done in|failed)/ { if (s < 2) bad = 1; e++ }
 	      END { exit !(s == 2 && e == 2 && !bad) }' '$d/run.err'"
+# issue #34: each replica built says its steps in order, once each, and one
+# duration, the build pass's own; nothing of it after its done line
+for v in O2 Os; do
+	check "build progress of '$v' layout 1: configuring, compiling N objects, linking, done in one duration" \
+		awk -v v="$v" '
+		index($0, "kbench: build of \047" v "\047 layout 1: ") == 1 {
+			rest = substr($0, length("kbench: build of \047" v "\047 layout 1: ") + 1)
+			if (rest ~ /^configuring$/) { if (n != 0) bad = 1; n = 1; next }
+			if (rest ~ /^compiling/) { if (n != 1 && n != 2) bad = 1; n = 2; next }
+			if (rest ~ /^linking(, [0-9]+ objects?)?(, [0-9]+ s)?$/) { if (n != 2 && n != 3) bad = 1; n = 3; next }
+			if (rest ~ /^done in [0-9]+\.[0-9] s$/) { if (n != 3) bad = 1; n = 4; split(rest, a, " "); d = a[3]; next }
+			bad = 1
+		}
+		index($0, "kbench: variant \047" v "\047 layout 1: built in ") == 1 {
+			built = $0; sub(/.* built in /, "", built); sub(/ s .*/, "", built)
+			if (n != 4 || built != d) bad = 1; ok = 1
+		}
+		/done after|build of variant .* started|: configuring$/ && n == 4 && index($0, v) { bad = 1 }
+		END { exit !(ok && !bad) }' "$d/run.err"
+done
 check "each replica's make took its share of the jobserver (no -j of its own)" sh -c \
 	"for v in O2 Os; do l='$run'/variants/\$v/layout-1/build.log;
 		grep '^\\$ .* bzImage\$' \"\$l\" | tail -n 1 | grep -q 'KBENCH_PAD_1=.* bzImage\$' &&
@@ -67,6 +87,6 @@ sed -i "/^\[kernel\]/r $d/kernel-keys" "$d/bad.conf"
 run_in "$d" "$KBENCH" run "$d/bad.conf"
 grep -E 'build of' "$d/run.err" | sed 's/^/# /'
 check "a build that fails is said to fail, never found in the cache (rc $rc)" sh -c \
-	"[ $rc -ne 0 ] && grep -q \"build of variant 'bad' failed after\" '$d/run.err' &&
-	 ! grep -q \"build of variant 'bad' done\" '$d/run.err'"
+	"[ $rc -ne 0 ] && grep -q \"build of variant 'bad' failed (the build pass says why)\" '$d/run.err' &&
+	 ! grep -q \"build of 'bad'.*: done in\" '$d/run.err'"
 test_done

@@ -60,12 +60,12 @@ check "control characters in sim.jsonl names never reach the output; the names l
 # what is refused, and why
 "$KBENCH" miss-o-meter "$sim" O2 O3 > /dev/null 2> "$d/unknown.err"
 rc=$?
-check "an unknown variant: exit 1, named" sh -c \
-	"[ $rc -eq 1 ] && grep -q \"no variant 'O3'\" '$d/unknown.err'"
+check "an unknown variant: exit 2, named, with did-you-mean (issue 34)" sh -c \
+	"[ $rc -eq 2 ] && grep -qF \"unknown variant 'O3' (did you mean 'O2'?)\" '$d/unknown.err'"
 "$KBENCH" miss-o-meter --case nosuch "$sim" > /dev/null 2> "$d/case.err"
 rc=$?
-check "a case the run does not have: exit 1, named" sh -c \
-	"[ $rc -eq 1 ] && grep -q \"no case 'nosuch'\" '$d/case.err'"
+check "a case the run does not have: exit 2, named (issue 34)" sh -c \
+	"[ $rc -eq 2 ] && grep -qF \"unknown case 'nosuch'\" '$d/case.err'"
 mkdir -p "$d/clock"
 cp "$sim/manifest.json" "$sim/samples.jsonl" "$d/clock/"
 "$KBENCH" miss-o-meter "$d/clock" > /dev/null 2> "$d/clock.err"

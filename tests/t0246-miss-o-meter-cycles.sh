@@ -13,7 +13,9 @@
 # - the list of functions whose cycles grow while their instructions do
 #   not obeys its rule in every row, and is the top of all that do;
 # - text and JSON say which figures are modeled (the CPU named) and which
-#   simulated; summary.json and report.md carry the list.
+#   simulated; summary.json and report.md carry the list;
+# - report.md's first function row is the largest |delta cycles/op| of
+#   summary.json's miss_o_meter (issue 34).
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "miss-o-meter cycles"
@@ -151,4 +153,27 @@ rc=$?
 check "without llvm-mca: exit 0, instructions as before, cycles not modeled, Debian's package named" sh -c \
 	"[ $rc -eq 0 ] && grep -q '^kernel instructions' '$d/nollvm.out' &&
 	 grep -q '^kernel cycles: not modeled' '$d/nollvm.out' && grep -q \"package 'llvm'\" '$d/nollvm.err'"
+# issue 34, item 2: the first screen's first function row is the run's
+# largest |delta cycles/op| (the verdict's metric) of summary.json's
+# miss_o_meter, the report itself rendered by kbench report
+"$KBENCH" report "$sim" > /dev/null 2> "$d/report.err"
+"$PY" - "$sim" > "$d/toprow" 2>&1 <<'PY'
+import json, re, sys
+run = sys.argv[1]
+s = json.load(open(run + "/summary.json"))
+rows = [(abs(f["cycles"][1] - f["cycles"][0]), f["name"], m["case"], f["cycles"][1] - f["cycles"][0])
+        for m in s["miss_o_meter"] for f in m["functions"] if f.get("cycles")]
+best = max(rows)
+md = open(run + "/report.md").read().split("\n")
+i = next(k for k, l in enumerate(md) if l.startswith("**Functions behind the difference**"))
+first = next(l for l in md[i + 1:] if l.startswith("| ") and not l.startswith("| function") and not l.startswith("|---"))
+cells = [c.strip().replace("\\_", "_") for c in first.strip("|").split("|")]
+delta = float(cells[3].split()[0])
+ok = cells[0] == best[1] and cells[1] == best[2] and abs(delta - best[3]) <= 0.05 + 1e-9
+print("%s: first row %s in %s, %+.1f; summary.json's largest |delta cycles/op| %s in %s, %+.1f" %
+      ("yes" if ok else "no", cells[0], cells[1], delta, best[1], best[2], best[3]))
+PY
+sed 's/^/# /' "$d/toprow"
+check "report.md: the first function behind the difference is the largest |delta cycles/op| of summary.json" \
+	grep -q '^yes:' "$d/toprow"
 test_done

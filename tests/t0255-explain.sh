@@ -21,7 +21,7 @@ build_first "$d/variants.conf"
 # what the command line and the configuration must be
 "$KBENCH" explain "$d/variants.conf" O2 Oz > "$d/bad.out" 2> "$d/bad.err"
 rc=$?
-check "B not a variant: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'B is not a variant' '$d/bad.err'"
+check "B not a variant: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q \"unknown variant 'Oz'\" '$d/bad.err'"
 "$KBENCH" explain --only kernel,../x "$d/variants.conf" O2 Os > "$d/bad.out" 2> "$d/bad.err"
 rc=$?
 check "--only outside the tree: exit 2, named (got $rc)" sh -c "[ $rc -eq 2 ] && grep -q \"only '../x'\" '$d/bad.err'"

@@ -81,6 +81,18 @@ refused "--flags a,: an empty element" "--flags 'a,': empty element" --by-flag -
 refused "--flags -falign-functions: the name, not the gcc option" \
 	"--flags '-falign-functions': a setting's name as --by-flag lists it" --by-flag --flags -falign-functions
 
+# A and B among the configuration's variants, refused one way (issue 34,
+# item 8): exit 2, "did you mean" where one is close, else the variants
+timeout 30 "$KBENCH" explain "$d/variants.conf" O2 Oss > "$d/out" 2> "$d/err"
+rc=$?
+check "B not a variant (Oss): exit 2, did you mean 'Os' (rc $rc)" sh -c \
+	"[ $rc -eq 2 ] && grep -qxF \"kbench: explain: unknown variant 'Oss' (did you mean 'Os'?)\" '$d/err' &&
+	 [ ! -e '$d/results' ]"
+timeout 30 "$KBENCH" explain "$d/variants.conf" fast Os > "$d/out" 2> "$d/err"
+rc=$?
+check "A not a variant (fast): exit 2, the variants listed (rc $rc)" sh -c \
+	"[ $rc -eq 2 ] && grep -qxF \"kbench: explain: unknown variant 'fast' (one of: O2, Os)\" '$d/err'"
+
 # good options pass: the stand-in tree's build is what fails
 timeout 30 "$KBENCH" explain --only kernel,mm/memory.o --cases getppid "$d/variants.conf" O2 Os \
 	> "$d/out" 2> "$d/err"

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The verdict table for a terminal (issue 25, item 3): kbench report and
 # kbench compare end with case, variant, text change, ratio [the verdict's
-# interval] and verdict, aligned, then (report) the report's path as the last
-# line; the verdict coloured on a terminal only, and not with NO_COLOR or
-# --no-color; a run directory's strings shown with control characters as '?'.
+# interval] and verdict, aligned, then (report) the report's path and, last,
+# the answer lines (issue 34, item 1); the verdict coloured on a terminal
+# only, and not with NO_COLOR or --no-color; a run directory's strings shown
+# with control characters as '?'.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 needs_python 'json, random' python3 "the terminal table"
@@ -18,11 +19,19 @@ mk b 2 1.0 ''
 esc=$(printf '\033')
 
 (cd "$d" && "$KBENCH" report a > plain.out 2> plain.err)
-check "kbench report, not on a terminal: the golden table, then the report's path" sh -c \
+check "kbench report, not on a terminal: the golden table, the report's path, the answer lines" sh -c \
 	"[ $? -eq 0 ] && cmp '$TEST_SRCDIR/t0325-report-term.golden' '$d/plain.out'"
 sed 's/^/# /' "$d/plain.out"
-check "it fits 100 columns" sh -c "! grep -q '.\{101\}' '$d/plain.out'"
-check "its last line is the report's path" test "$(tail -n 1 "$d/plain.out")" = a/report.md
+# the answer lines (one a variant) are summary.json's, whole: a terminal
+# wraps them; the table and the path above them fit 100 columns
+"$PY" -c 'import json, sys
+for a in json.load(open(sys.argv[1]))["answer"]: print(a["line"])' "$d/a/summary.json" > "$d/answers"
+n=$(wc -l < "$d/answers")
+check "the table above the answer lines fits 100 columns" sh -c \
+	"[ $n -eq 2 ] && head -n -$n '$d/plain.out' | { ! grep -q '.\{101\}'; }"
+check "then the report's path, and last the answer lines, summary.json's answer[].line" sh -c \
+	"tail -n $n '$d/plain.out' | cmp - '$d/answers' &&
+	 [ \"\$(tail -n \$(($n + 1)) '$d/plain.out' | head -n 1)\" = a/report.md ]"
 
 if command -v script > /dev/null 2>&1; then
 	# script COMMAND: COMMAND's output through a pseudo-terminal, CRs dropped

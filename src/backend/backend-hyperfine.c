@@ -4,8 +4,6 @@
  * own statistics, never mixed into the per-operation verdicts. */
 #include "config.h"
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,29 +52,32 @@ static json_t *describe(const void *priv)
 }
 
 /* The boot id of timed run 1 of variant vi: past every measuring boot, each
- * variant's runs in a block of their own, whichever order they run in. */
+ * variant's runs in a block of their own, whichever order they run in (the
+ * order is timing.jsonl's sequence). */
 static long first_id(const struct kb_backend_stage *st, const struct hf_opts *o, size_t vi)
 {
 	return st->first_id + (long)vi * o->runs;
 }
 
-/* The variants in a seeded shuffled order, each timed in one go; returns the
- * number of variants whose timing failed. */
+/* The variants' boots interleaved, in rounds (kb_boottime_rounds); returns
+ * the number of variants whose timing failed. */
 static long stage(void *priv, const struct kb_backend_stage *st)
 {
 	const struct hf_opts *o = priv;
 	struct kb_boottime_params p = { o->runs, o->warmup, st->timeout, st->memory,
 					st->arch ? st->arch : "i386" };
 	json_t *done = kb_boottime_done(st->store);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	size_t *order = kb_xcalloc(st->n + 1, sizeof(*order)), n = 0, ndrop = 0;
+	struct kb_boottime_job *jobs = kb_xcalloc(st->n + 1, sizeof(*jobs));
 	long *drop = kb_xcalloc((size_t)o->runs * st->n + 1, sizeof(*drop));
+	size_t n = 0, ndrop = 0;
 	long bad = 0;
 
 	for (size_t i = 0; i < st->n; i++) {
-		if (!st->variants[i].built || json_object_get(done, st->variants[i].name))
+		const struct kb_stage_variant *v = &st->variants[i];
+
+		if (!v->built || json_object_get(done, v->name))
 			continue;
-		order[n++] = i;
+		jobs[n++] = (struct kb_boottime_job){ v->name, v->bzimage, v->cmdline, first_id(st, o, i) };
 		for (long r = 0; r < o->runs; r++)
 			drop[ndrop++] = first_id(st, o, i) + r;
 	}
@@ -85,19 +86,10 @@ static long stage(void *priv, const struct kb_backend_stage *st)
 		bad = (long)n;
 		n = 0;
 	}
-	gsl_rng_set(rng, (unsigned long)(st->seed + 1));
-	gsl_ran_shuffle(rng, order, n, sizeof(*order));
-	for (size_t k = 0; k < n && !kb_interrupted; k++) {
-		const struct kb_stage_variant *v = &st->variants[order[k]];
-
-		kb_info("progress: boot timing: variant %zu/%zu '%s'", k + 1, n, v->name);
-		if (kb_boottime_variant(&p, st->store, v->name, v->bzimage, v->cmdline, st->accel,
-					st->image, first_id(st, o, order[k])) < 0 && !kb_interrupted)
-			bad++;
-	}
-	gsl_rng_free(rng);
+	if (n)
+		bad += kb_boottime_rounds(&p, st->store, jobs, n, st->accel, st->image, st->seed);
 	json_decref(done);
-	free(order);
+	free(jobs);
 	free(drop);
 	return bad;
 }

@@ -9,19 +9,31 @@
 #define KB_BOOTTIME_BACKEND "hyperfine"
 
 /* Whole-boot timing: hyperfine times `kbench boot-check` (QEMU start to
- * guest exit, the runner doing no workload) p->runs times for one variant.
- * Each good run becomes a sample of workload "boot" in samples.jsonl, with its own boot id (first_id + run - 1, past the ids of
- * the measuring boots), backend "hyperfine"; the stage's outcome is one line
- * of timing.jsonl.  hyperfine's JSON export and log stay in boots/.
- * 0, or -1 when the variant could not be timed (said why). */
+ * guest exit, the runner doing no workload) p->runs times for each variant,
+ * interleaved: round r boots every variant once, in an order drawn from the
+ * run's seed (a shuffle per round), one hyperfine -N --runs 1 per boot (its
+ * warm-ups in round 1), so that a change in the host's load between rounds
+ * falls on all variants alike instead of reading as a difference.
+ * Each good boot becomes a sample of workload "boot" in samples.jsonl, with
+ * its own boot id (first_id + run - 1, past the ids of the measuring boots,
+ * each variant a block), backend "hyperfine"; each variant's outcome is one
+ * line of timing.jsonl, with its boots' places in the order (sequence).
+ * hyperfine's log, and its runs merged into one JSON export per variant (as
+ * one hyperfine would have written, plus kbench.sequence), stay in boots/.
+ * Nothing is recorded when interrupted.  The number of variants whose
+ * timing failed (said why). */
 struct kb_boottime_params {
 	long runs, warmup;		/* timed boots, and untimed ones first */
 	long timeout, memory;		/* per boot: seconds, MiB */
 	const char *arch;		/* the guest's: its QEMU (boot-check --arch) */
 };
-int kb_boottime_variant(const struct kb_boottime_params *p, struct kb_store *store, const char *variant,
-			const char *bzimage, const char *cmdline, enum kb_accel accel,
-			const char *image, long first_id);
+struct kb_boottime_job {
+	const char *variant, *bzimage, *cmdline;
+	long first_id;
+};
+long kb_boottime_rounds(const struct kb_boottime_params *p, struct kb_store *store,
+			const struct kb_boottime_job *jobs, size_t n, enum kb_accel accel,
+			const char *image, unsigned long long seed);
 
 /* Variants whose timing finished before (timing.jsonl), for --resume: a
  * JSON object, variant name -> true. */

@@ -267,6 +267,33 @@ static char *find_tool(const char *const *names)
 
 static const char *const mca_names[] = { "llvm-mca", "llvm-mca-16", "llvm-mca-15", "llvm-mca-14", NULL };
 
+/* "14.0.6" from 'mca --version' (malloc'd), NULL where it says none. */
+static char *mca_version(const char *mca)
+{
+	char *argv[] = { (char *)mca, "--version", NULL }, *out = NULL, *v, *r;
+
+	kb_capture(argv, 15, 4096, &out);
+	v = out ? strstr(out, "LLVM version ") : NULL;
+	if (!v) {
+		free(out);
+		return NULL;
+	}
+	v += strlen("LLVM version ");
+	v[strcspn(v, " \n")] = '\0';
+	r = kb_xstrdup(v);
+	free(out);
+	return r;
+}
+
+char *kb_mca_locate(char **version)
+{
+	char *mca = find_tool(mca_names);
+
+	if (version)
+		*version = mca ? mca_version(mca) : NULL;
+	return mca;
+}
+
 /* One line of the cache (fmt, with its newline) with one write: boots at
  * once append to it.  Costs go as %.17g: read back, bit for bit the cost
  * used here. */
@@ -349,7 +376,7 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	const char *mcs[2];
 
 	*why = NULL;
-	m->mca = find_tool(mca_names);
+	m->mca = kb_mca_locate(NULL);
 	if (m->mca) {	/* llvm-mc of the same version, beside it */
 		const char *suffix = strstr(strrchr(m->mca, '/'), "-mca") + 4;
 		char *name = kb_xasprintf("llvm-mc%s", suffix);
@@ -366,20 +393,12 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 		kb_mca_free(m);
 		return NULL;
 	}
-	{
-		char *argv[] = { m->mca, "--version", NULL };
-
-		kb_capture(argv, 15, 4096, &ver);
-	}
-	v = ver ? strstr(ver, "LLVM version ") : NULL;
+	v = ver = mca_version(m->mca);
 	if (!v) {
 		*why = kb_xasprintf("'%s --version' does not say its LLVM version", m->mca);
-		free(ver);
 		kb_mca_free(m);
 		return NULL;
 	}
-	v += strlen("LLVM version ");
-	v[strcspn(v, " \n")] = '\0';
 	{	/* does it know the CPU?  an unknown one is a warning, then the generic model */
 		char *argv[] = { m->mca, "-mtriple=i386-linux-gnu", NULL, "/dev/null", NULL };
 

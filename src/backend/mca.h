@@ -60,6 +60,11 @@ struct kb_mca_stats {
  * does not know the CPU. */
 struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why);
 void kb_mca_free(struct kb_mca *m);
+/* The llvm-mca kb_mca_new runs: the first of llvm-mca, llvm-mca-16,
+ * llvm-mca-15 and llvm-mca-14 in PATH (malloc'd; NULL: none, Debian's
+ * package 'llvm' has it), and with version (may be NULL) its LLVM version
+ * ("14.0.6", malloc'd; NULL where its --version names none). */
+char *kb_mca_locate(char **version);
 /* The guest's architecture, "i386" (kb_mca_new's) or "x86_64": the triple
  * llvm-mc and llvm-mca decode with (x86_64-linux-gnu), and a cache of its
  * own.  0, or -1 after a message. */

@@ -67,6 +67,9 @@
 #define KB_RD_FAILED		"failed"
 #define KB_RD_JSON		"json"
 #define KB_RD_LOG		"log"
+/* timing.jsonl: each timed boot's place in the stage's interleaved order
+ * (1 = first), parallel to the variant's hyperfine times */
+#define KB_RD_SEQUENCE		"sequence"
 
 /* keys of a sim region (sim.jsonl) besides those of a sample; its counters
  * are named by sim.h's kb_sim_counter_names */

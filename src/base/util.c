@@ -16,6 +16,20 @@
 
 #include "util.h"
 
+/* kb_status's line is on the terminal: the next message clears it. */
+static int status_shown;
+
+void kb_status(const char *text)
+{
+	if (!text && !status_shown)
+		return;
+	fprintf(stderr, "\r%s%s\033[K", text ? "kbench: " : "", text ? text : "");
+	if (!text)
+		fputc('\r', stderr);
+	fflush(stderr);
+	status_shown = text != NULL;
+}
+
 /* Messages quote configurations, run directories and guests: their control
  * characters never reach the terminal. */
 static void vprint(const char *prefix, const char *fmt, va_list ap, int err)
@@ -26,7 +40,9 @@ static void vprint(const char *prefix, const char *fmt, va_list ap, int err)
 		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
 			*p = '?';
 	/* one write: the lines of boots running at once do not mix */
-	line = kb_xasprintf("%s%s%s%s\n", prefix, msg, err ? ": " : "", err ? strerror(err) : "");
+	line = kb_xasprintf("%s%s%s%s%s\n", status_shown ? "\r\033[K" : "", prefix, msg,
+			    err ? ": " : "", err ? strerror(err) : "");
+	status_shown = 0;
 	fputs(line, stderr);
 	free(line);
 	free(msg);
@@ -381,9 +397,10 @@ void kb_child_ended(void)
 
 /* Wait for pid until the deadline (kb_now() seconds); past it, its process
  * group is killed.  0 with *status, or -ETIMEDOUT, or -errno. */
-static int wait_until(pid_t pid, double deadline, int *status)
+static int wait_until(pid_t pid, double deadline, int *status, void (*tick)(void *), void *arg)
 {
 	struct timespec nap = { 0, 1000000 };	/* 1 ms, doubling to 64 ms */
+	double ticked = kb_now();
 
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
@@ -399,6 +416,10 @@ static int wait_until(pid_t pid, double deadline, int *status)
 				;
 			return -ETIMEDOUT;
 		}
+		if (tick && kb_now() - ticked >= 1) {
+			tick(arg);
+			ticked = kb_now();
+		}
 		nanosleep(&nap, NULL);
 		if (nap.tv_nsec < 64000000)
 			nap.tv_nsec *= 2;
@@ -406,6 +427,12 @@ static int wait_until(pid_t pid, double deadline, int *status)
 }
 
 int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_path, double timeout)
+{
+	return kb_run_argv_watch(argv, dir, log_path, timeout, NULL, NULL);
+}
+
+int kb_run_argv_watch(char *const argv[], const char *dir, const char *log_path, double timeout,
+		      void (*tick)(void *), void *arg)
 {
 	int status, fd = -1, r;
 	pid_t pid;
@@ -447,7 +474,7 @@ int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_pa
 	kb_child_started(pid);
 	if (fd >= 0)
 		close(fd);
-	r = wait_until(pid, kb_now() + timeout, &status);
+	r = wait_until(pid, kb_now() + timeout, &status, tick, arg);
 	kb_child_ended();
 	if (r == -ETIMEDOUT)
 		return kb_error("'%s' did not finish within %.0f s: killed", argv[0], timeout), -ETIMEDOUT;
@@ -524,7 +551,7 @@ int kb_capture(char *const argv[], double timeout, size_t max, char **out)
 	}
 	(*out)[n] = '\0';
 	close(pfd[0]);
-	if (wait_until(pid, deadline, &status) < 0)
+	if (wait_until(pid, deadline, &status, NULL, NULL) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

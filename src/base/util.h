@@ -14,6 +14,7 @@ enum {
 	KB_EXIT_FAILED = 1,		/* some variants or boots failed */
 	KB_EXIT_USAGE = 2,		/* usage or configuration error */
 	KB_EXIT_NOT_SUPPORTED = 3,	/* cannot be measured on this host */
+	KB_EXIT_VERDICT = 4,		/* --fail-on: a verdict it names (that alone) */
 };
 
 #define KB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -27,6 +28,10 @@ void kb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * characters shown as '?' like every message of kbench's. */
 void kb_eprint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line of progress on a terminal, rewritten in place ("kbench: " text,
+ * cleared to the end of the line) until the next message, which clears it
+ * first; NULL clears it. */
+void kb_status(const char *text);
 
 /* Allocate or die: out of memory is not a condition kbench recovers from. */
 void *kb_xmalloc(size_t n);
@@ -75,6 +80,10 @@ void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
  * after timeout seconds.  Returns its exit status (128 + signal), or
  * -ETIMEDOUT or -errno after a message. */
 int kb_run_argv_deadline(char *const argv[], const char *dir, const char *log_path, double timeout);
+/* The same, calling tick(arg) about once a second while it waits (a
+ * build's progress, read from its log). */
+int kb_run_argv_watch(char *const argv[], const char *dir, const char *log_path, double timeout,
+		      void (*tick)(void *), void *arg);
 /* s as one POSIX shell word: single-quoted, a quote inside as '\'' (what
  * a job script or hyperfine's command line needs of a path). */
 void kb_shell_quote(FILE *f, const char *s);

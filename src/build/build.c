@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "progress.h"
 #include "hybrid.h"
 #include "util.h"
 
@@ -347,7 +348,7 @@ static int copy_one(const char *from, const char *to, mode_t mode, off_t size)
  * not change while it is copied (git status after is as before).  The
  * copy's top in *copy; 0, or -1 after a message. */
 static int git_export(const struct kb_conf *conf, const char *tree, const char *content,
-		      const char *status, char **copy)
+		      const char *status, char **copy, int dry)
 {
 	char *ls_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "ls-files", "-z",
 			    "--cached", "--others", "--exclude-standard", NULL };
@@ -362,8 +363,14 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
 	dir = kb_xasprintf("%s/src/git-%.16s", conf->cache, key);
 	*copy = kb_xasprintf("%s/tree", dir);
-	if (is_dir(dir))
+	if (is_dir(dir) || dry) {
+		if (!is_dir(dir)) {	/* not copied yet: nothing of it cached */
+			free(*copy);
+			*copy = NULL;
+		}
+		free(dir);
 		return 0;
+	}
 	tmp = kb_xasprintf("%s.tmp.%ld", dir, (long)getpid());
 	kb_info("kernel source '%s': copying its files into %s (once for this content)", tree, dir);
 	if (kb_capture(ls_argv, 600, (size_t)1 << 28, &list) != 0) {
@@ -625,7 +632,9 @@ next:
 	return ret;
 }
 
-int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
+/* kb_source_prepare, or with dry kb_source_find: nothing unpacked, copied
+ * or padded. */
+static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int dry)
 {
 	char hash[65], *dir = NULL, *tmp = NULL, *content = NULL, *status = NULL;
 	int ret = -1, r;
@@ -654,9 +663,13 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 		}
 		src->given = src->tree;
 		src->tree = NULL;
-		if (git_export(conf, src->given, content, status, &src->tree) < 0)
+		if (git_export(conf, src->given, content, status, &src->tree, dry) < 0)
 			goto out;
 		src->owned = 1;
+		if (!src->tree) {
+			ret = 0;
+			goto out;
+		}
 		goto version;
 	}
 	r = kb_sha256_file(conf->source, hash);
@@ -668,6 +681,11 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
 	}
 	src->id = kb_xasprintf("sha256:%s", hash);
 	dir = kb_xasprintf("%s/src/%.16s", conf->cache, hash);
+	src->owned = 1;
+	if (!is_dir(dir) && dry) {
+		ret = 0;
+		goto out;
+	}
 	if (!is_dir(dir)) {
 		char *parent = kb_xasprintf("%s/src", conf->cache);
 
@@ -700,7 +718,7 @@ version:
 		kb_error("'%s/Makefile': no kernel VERSION/PATCHLEVEL", src->tree);
 		goto out;
 	}
-	if (conf->layouts > 1) {
+	if (conf->layouts > 1 && !dry) {
 		if (!src->owned) {
 			kb_error("'layouts': %ld, but the source '%s' is a tree kbench does not own; "
 				 "layout replicas need a tarball or a git work tree (kbench builds "
@@ -719,6 +737,16 @@ out:
 	if (ret < 0)
 		kb_source_release(src);
 	return ret;
+}
+
+int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src)
+{
+	return source_prepare(conf, src, 0);
+}
+
+int kb_source_find(const struct kb_conf *conf, struct kb_source *src)
+{
+	return source_prepare(conf, src, 1);
 }
 
 void kb_source_release(struct kb_source *src)
@@ -908,6 +936,23 @@ static void argv_free(struct argv *a)
 	a->n = 0;
 }
 
+/* The build in this process whose progress is shown (kb_build_watch_here). */
+static struct kb_build_watch *watching;
+
+void kb_build_watch_here(struct kb_build_watch *w)
+{
+	watching = w;
+}
+
+static void watch_tick(void *arg)
+{
+	struct kb_build_watch *w = arg;
+
+	while (kb_build_watch_scan(w))
+		kb_build_watch_show(w, 1, 0);
+	kb_build_watch_show(w, 1, 0);	/* each second: the clock moves */
+}
+
 static int run_make(const struct kb_conf *conf, const struct kb_source *src,
 		    const struct kb_variant *v, const struct kb_layout *l, const char *objdir,
 		    const char *target, int jobs, const char *log)
@@ -924,7 +969,8 @@ static int run_make(const struct kb_conf *conf, const struct kb_source *src,
 		fputc('\n', f);
 		fclose(f);
 	}
-	r = kb_run_argv_deadline(a.v, NULL, log, (double)conf->build_timeout);
+	r = kb_run_argv_watch(a.v, NULL, log, (double)conf->build_timeout,
+			      watching ? watch_tick : NULL, watching);
 	argv_free(&a);
 	return r;
 }
@@ -1244,6 +1290,22 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 	return 0;
 }
 
+/* The cache key of v's kernel from its final .config (cfgtext), and pads,
+ * a layout replica's padding ("" for layout 0), in key. */
+static void kernel_key(const struct kb_conf *conf, const struct kb_source *src,
+		       const struct kb_variant *v, const char *cfgtext, const char *compiler,
+		       const char *pads, char key[65])
+{
+	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec,
+						KB_HYBRID_RECIPE) : NULL;
+	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
+				 v->cc, v->kcflags, compiler, extra ? extra : pads };
+
+	/* layout 0 keeps the key of a build without the feature */
+	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
+	free(extra);
+}
+
 /* A lab's own .config as the base ([kernel] base = FILE): which of its
  * options the final .config has otherwise (kbench's guest fragment, the
  * [kernel] fragment, the variant's options, then olddefconfig), each a
@@ -1421,6 +1483,9 @@ static int from_cache(struct kb_kernel *out, const char *log_path)
 		fprintf(f, "kbench: cached build %s; its log follows\n", out->dir);
 		if (kb_read_file(cached_log, &text, NULL) == 0)
 			fputs(text, f);
+		/* its step lines are that build's, not this one's (progress.c) */
+		fprintf(f, "%s%s\n", text && *text && text[strlen(text) - 1] != '\n' ? "\n" : "",
+			"kbench: end of the cached build's log");
 		fclose(f);
 	}
 	free(text);
@@ -1429,14 +1494,56 @@ static int from_cache(struct kb_kernel *out, const char *log_path)
 	return 1;
 }
 
+/* Where the cache keeps how many objects ("  CC " lines) a whole build of
+ * this source and .config compiles, for the next one's "N of M": no
+ * Makefile says it before make has run.  The flags, the compiler's
+ * version aside (in the .config), do not change which files compile. */
+static char *objects_path(const struct kb_conf *conf, const struct kb_source *src,
+			  const char *cfgtext)
+{
+	const char *fields[] = { "kbench-objects-1", src->id, conf->arch, cfgtext };
+	char key[65];
+
+	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
+	return kb_xasprintf("%s/objects/%.16s", conf->cache, key);
+}
+
+/* "  CC " lines of log past byte from. */
+static long count_objects(const char *log, long from)
+{
+	char *text = NULL;
+	size_t len = 0;
+	long n = 0;
+
+	if (kb_read_file(log, &text, &len) < 0)
+		return -1;
+	for (char *p = (size_t)from <= len ? text + from : text + len; (p = strstr(p, "\n  CC ")); p++)
+		n++;
+	free(text);
+	return n;
+}
+
 /* make bzImage in objdir, ccache's counts of it in out (and the log).
  * 0, or -1 after a message. */
 static int make_bzimage(const struct kb_conf *conf, const struct kb_source *src,
 			const struct kb_variant *v, const struct kb_layout *l, const char *objdir,
-			const char *log_path, struct kb_kernel *out)
+			const char *log_path, const char *cfgtext, struct kb_kernel *out)
 {
-	char *statslog = NULL;
-	int r;
+	char *statslog = NULL, *init = kb_xasprintf("%s/init", objdir);
+	char *count = objects_path(conf, src, cfgtext), *text = NULL;
+	/* a whole build: nothing compiled in objdir yet */
+	int whole = !is_dir(init), r;
+	long total = -1, from = -1;
+	struct stat st;
+
+	free(init);
+	if (kb_read_file(count, &text, NULL) == 0)
+		total = strtol(text, NULL, 10);
+	free(text);
+	/* an estimate from an earlier whole build would be wrong for a partial one */
+	kb_build_step(log_path, KB_STEP_COMPILING, l ? l->layout : 0, whole ? total : -1, 0, 0);
+	if (stat(log_path, &st) == 0)
+		from = (long)st.st_size - 1;	/* from its last newline */
 
 	if (ccache_path(conf)) {
 		statslog = kb_xasprintf("%s/.kbench-ccache-stats", objdir);
@@ -1456,6 +1563,16 @@ static int make_bzimage(const struct kb_conf *conf, const struct kb_source *src,
 		}
 		free(statslog);
 	}
+	if (r == 0 && whole && from >= 0) {
+		long n = count_objects(log_path, from);
+		char *dir = kb_xasprintf("%s/objects", conf->cache), *num = kb_xasprintf("%ld\n", n);
+
+		if (n > 0 && n != total && kb_mkdir_p(dir, 0755) == 0)
+			kb_write_file_atomic(count, num, strlen(num));
+		free(dir);
+		free(num);
+	}
+	free(count);
 	if (r != 0) {
 		out->failure = "kernel build failed";
 		kb_error("variant '%s': kernel build failed (make exit %d); last lines of %s:",
@@ -1565,6 +1682,8 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	if (kb_mkdir_p(objdir, 0755) < 0)
 		goto out;
 	lock = kb_xasprintf("%s.lock", objdir);
+	/* the step begins with waiting for the lock: its time is the user's */
+	kb_build_step(log_path, KB_STEP_CONFIGURING, l ? l->layout : 0, -1, 0, 0);
 	lockfd = lock_dir(lock);
 	if (lockfd < 0)
 		goto out;
@@ -1580,16 +1699,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		kb_error("cannot read '%s'", dotconfig);
 		goto out;
 	}
-	{
-		char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec,
-							KB_HYBRID_RECIPE) : NULL;
-		const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
-					 v->cc, v->kcflags, out->compiler, extra ? extra : pads };
-
-		/* layout 0 keeps the key of a build without the feature */
-		kb_sha256_fields(out->key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
-		free(extra);
-	}
+	kernel_key(conf, src, v, cfgtext, out->compiler, pads, out->key);
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (!objdir_built(objdir) && v->need_objects)
 		kb_info("variant '%s': its kernel is in the cache, its objects are not (%s): built "
@@ -1605,14 +1715,21 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	else
 		kb_info("building variant '%s' (%s, %s%s); log: %s", v->name, src->version,
 			jobs_words(conf), ccache_path(conf) ? ", ccache" : "", log_path);
-	if (make_bzimage(conf, src, v, l, objdir, log_path, out) < 0)
+	if (make_bzimage(conf, src, v, l, objdir, log_path, cfgtext, out) < 0)
 		goto out;
 	tmp = kb_xasprintf("%s.tmp.%ld", out->dir, (long)getpid());
 	if (store_outputs(v, objdir, tmp, log_path, out) < 0)
 		goto out;
 	ret = 0;
 out:
+	/* the one duration of a build: the wall time the user waits for this
+	 * kernel, from the call to here (the object directory's lock, the
+	 * configuration, make with its share of the jobs, the copy into the
+	 * cache); make's own time alone would hide the waits */
 	out->seconds = kb_now() - t0;
+	if (objdir)
+		kb_build_step(log_path, ret == 0 ? KB_STEP_DONE : KB_STEP_FAILED, l ? l->layout : 0,
+			      -1, out->seconds, out->cached);
 	if (lockfd >= 0)
 		close(lockfd);
 	if (tmp && is_dir(tmp))
@@ -1629,5 +1746,59 @@ out:
 		kb_kernel_release(out);
 		out->failure = failure;
 	}
+	return ret;
+}
+
+int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
+		    const struct kb_variant *v, const struct kb_layout *l, struct kb_kernel *out,
+		    const char **why)
+{
+	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL;
+	char *cfgtext = NULL;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	*why = NULL;
+	if (v->hybrid || v->bzimage) {
+		*why = v->hybrid ? "a hybrid: its key needs its variants' objects" : "prebuilt";
+		return -1;
+	}
+	if (l && l->layout > 0)
+		snprintf(pads, sizeof(pads), "%s pads %ld,%ld", KB_LAYOUT_RECIPE, l->pad[0], l->pad[1]);
+	out->compiler = compiler_version(v);
+	if (!out->compiler) {
+		*why = "its compiler does not run";
+		return 0;
+	}
+	if (!src->tree) {
+		*why = "the source is not unpacked or copied into the cache yet";
+		return 0;
+	}
+	if (config_key(conf, src, v, out->compiler, inkey) < 0) {
+		*why = "its configuration's files cannot be read";
+		return -1;
+	}
+	/* where kb_build_variant configures it, and the key it then computes */
+	objdir = src->owned ? kb_xasprintf("%s/kbench-obj-%.16s", src->tree, inkey)
+			    : kb_xasprintf("%s/obj/%.16s", conf->cache, inkey);
+	dotconfig = kb_xasprintf("%s/.config", objdir);
+	stamp = kb_xasprintf("%s/.kbench-config", objdir);
+	if (!is_file(stamp) || kb_read_file(dotconfig, &cfgtext, NULL) < 0) {
+		*why = "never configured with this source, configuration and compiler";
+		goto out;
+	}
+	kernel_key(conf, src, v, cfgtext, out->compiler, pads, out->key);
+	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
+	if (fill_outputs(out)) {
+		out->cached = 1;
+		ret = 1;
+	} else {
+		*why = "configured before, but no kernel of its key is in the cache";
+	}
+out:
+	free(objdir);
+	free(dotconfig);
+	free(stamp);
+	free(cfgtext);
 	return ret;
 }

@@ -29,7 +29,8 @@ struct kb_kernel {
 	int cached;		/* found in the cache, not built now */
 	long ccache_hits;	/* this build's compilations ccache answered; -1: no ccache */
 	long ccache_misses;
-	double seconds;		/* wall time of this step */
+	double seconds;		/* wall time of kb_build_variant: what a user waits
+				 * for this kernel, lock and shared jobs included */
 	char *objdir;		/* its object directory (NULL: prebuilt) */
 	/* a hybrid's objects (hybrid.h): compiled by both A and B, with
 	 * different commands, and of those taken from B */
@@ -58,6 +59,9 @@ void kb_layout_draw(struct kb_layout *l, unsigned long long seed, const char *va
  * conf->layouts > 1, also add kbench's padding objects to that copy (never
  * to a tree kbench does not own). */
 int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);
+/* The same source without unpacking, copying or padding anything (kbench
+ * run --dry-run): src->tree NULL where the cache has no copy of it yet. */
+int kb_source_find(const struct kb_conf *conf, struct kb_source *src);
 void kb_source_release(struct kb_source *src);
 
 /* One make jobserver for builds at once: jobs tokens in all, shared by
@@ -77,6 +81,17 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
 		     struct kb_kernel *out);
 void kb_kernel_release(struct kb_kernel *k);
+/* Whether kb_build_variant would take v's replica l from the cache, with
+ * nothing built, configured or written (src from kb_source_find): 1, out's
+ * key, dir and files set; 0, it would build it, *why says why; -1, not
+ * known before the build (a hybrid, a prebuilt pair), *why says which. */
+int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
+		    const struct kb_variant *v, const struct kb_layout *l, struct kb_kernel *out,
+		    const char **why);
+struct kb_build_watch;
+/* Show the progress of the builds kb_build_variant makes in this process
+ * while make runs (progress.h), read from their log; NULL: none. */
+void kb_build_watch_here(struct kb_build_watch *w);
 
 /* hex sha256 of a file; 0 or -errno */
 int kb_sha256_file(const char *path, char hex[65]);

@@ -37,8 +37,8 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('a'):
 		if (strcmp(value, "i386") && strcmp(value, "x86_64"))
-			return kb_command_usage_error(&kb_command_blocks, "--arch: '%s' is no guest "
-						      "architecture kbench runs (i386 or x86_64)", value);
+			return kb_command_unknown(&kb_command_blocks, "--arch", value,
+						  (const char *const[]){ "i386", "x86_64" }, 2);
 		a->arch = value;
 		break;
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* kbench compare [--force] [--json] [--confidence LEVEL] [--no-color] RUN_A
- * RUN_B: B against A (compare.h), then the verdict table (report-term.c);
- * runs that measured different things are refused with the reasons unless
- * --force. */
+/* kbench compare [--force] [--json] [--confidence LEVEL] [--no-color]
+ * [--fail-on LIST] RUN_A RUN_B: B against A (compare.h), then the verdict
+ * table (report-term.c); runs that measured different things are refused
+ * with the reasons unless --force; --fail-on (fail-on.h) after the output. */
 #include "config.h"
 
 #include <math.h>
@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "fail-on.h"
 #include "report.h"
 #include "util.h"
 
@@ -43,7 +44,8 @@ static void term_table(const struct kb_compare *c)
 	free(rows);
 }
 
-static int run(const char *dir_a, const char *dir_b, int force, int as_json, const struct kb_model_opts *o)
+static int run(const char *dir_a, const char *dir_b, int force, int as_json, const struct kb_model_opts *o,
+	       const struct kb_fail_on *fail_on)
 {
 	struct kb_model *a = kb_model_load(dir_a, o), *b = a ? kb_model_load(dir_b, o) : NULL;
 	struct kb_compare c;
@@ -72,7 +74,9 @@ static int run(const char *dir_a, const char *dir_b, int force, int as_json, con
 			kb_compare_md(stdout, &c);
 			term_table(&c);
 		}
-		ret = KB_EXIT_OK;
+		/* after the output, which goes first (the lines are on stderr) */
+		fflush(stdout);
+		ret = kb_fail_on_compare(fail_on, &c) ? KB_EXIT_VERDICT : KB_EXIT_OK;
 	}
 	kb_compare_release(&c);
 out:
@@ -84,6 +88,7 @@ out:
 struct args {
 	int force, as_json;
 	struct kb_model_opts o;
+	struct kb_fail_on fail_on;
 };
 
 static int option(void *ctx, int key, const char *value)
@@ -104,6 +109,8 @@ static int option(void *ctx, int key, const char *value)
 		if (kb_report_parse_confidence(value, &a->o) < 0)
 			return kb_command_usage(&kb_command_compare, KB_EXIT_USAGE);
 		break;
+	case KB_LONG('F'):
+		return kb_command_fail_on(&kb_command_compare, &a->fail_on, value);
 	}
 	return KB_GO_ON;
 }
@@ -117,7 +124,7 @@ static int cmd_compare(int argc, char **argv)
 		return r;
 	if (argc != 2)
 		return kb_command_usage_error(&kb_command_compare, "two run directories, RUN_A and RUN_B");
-	return run(argv[0], argv[1], a.force, a.as_json, &a.o);
+	return run(argv[0], argv[1], a.force, a.as_json, &a.o, &a.fail_on);
 }
 
 static const struct kb_command_option options[] = {
@@ -125,15 +132,18 @@ static const struct kb_command_option options[] = {
 	{ "json", KB_LONG('j'), NULL, "print the comparison as JSON instead of markdown" },
 	{ "confidence", KB_LONG('c'), "LEVEL", "confidence of the intervals (default 0.95)" },
 	{ "no-color", KB_LONG('N'), NULL, "no colour in the verdict table (also: NO_COLOR set)" },
+	{ "fail-on", KB_LONG('F'), "LIST", KB_FAIL_ON_HELP },
 	{ 0 },
 };
 
 const struct kb_command kb_command_compare = {
 	.name = "compare",
 	.summary = "compare two runs of the same variants (B against A)",
-	.usage = "usage: kbench compare [--force] [--json] [--confidence LEVEL] [--no-color] RUN_A RUN_B\n\n"
+	.usage = "usage: kbench compare [--force] [--json] [--confidence LEVEL] [--no-color]\n"
+		 "                      [--fail-on LIST] RUN_A RUN_B\n\n"
 		 "B against A: every variant both runs have, per case and metric, as markdown;\n"
-		 "then the verdict table of the primary metric.\n",
+		 "then the verdict table of the primary metric.  With --json, one JSON document\n"
+		 "instead (format \"kbench-compare-1\", results/README.md).\n",
 	.options = options,
 	.fn = cmd_compare,
 };

@@ -488,8 +488,16 @@ static int choose_flags(const struct explain_ctx *x, struct kb_flag **out, size_
 			for (i = 0; i < nfl && strcmp(fl[i].name, w); i++)
 				;
 			if (i == nfl) {
-				kb_error("--flags: '%s' is not a setting in which A and B differ (%s has %zu: "
-					 "see the list above)", w, ref, nfl);
+				const char **names = kb_xcalloc(nfl + 1, sizeof(*names));
+				const char *near;
+
+				for (i = 0; i < nfl; i++)
+					names[i] = fl[i].name;
+				near = kb_command_closest(w, names, nfl);
+				kb_error("--flags: '%s' is not a setting in which A and B differ%s%s%s (%s has "
+					 "%zu: see the list above)", w, near ? " (did you mean '" : "",
+					 near ? near : "", near ? "'?)" : "", ref, nfl);
+				free(names);
 				kb_hybrid_flags_free(kept, nk);
 				kb_hybrid_flags_free(fl, nfl);
 				return -1;
@@ -528,9 +536,17 @@ static int start(struct explain_ctx *x)
 		goto out;
 	va = kb_conf_variant(&conf, a);
 	vb = kb_conf_variant(&conf, b);
-	if (!va || !vb || va == vb) {
-		kb_error("'%s': %s", path, !va ? "A is not a variant of it" : !vb ?
-			 "B is not a variant of it" : "A and B are the same variant");
+	if (!va || !vb) {
+		const char **names = kb_xcalloc(conf.n_variants + 1, sizeof(*names));
+
+		for (size_t i = 0; i < conf.n_variants; i++)
+			names[i] = conf.variants[i].name;
+		kb_command_unknown(&kb_command_explain, "variant", !va ? a : b, names, conf.n_variants);
+		free(names);
+		goto out;
+	}
+	if (va == vb) {
+		kb_error("'%s': A and B are the same variant", path);
 		goto out;
 	}
 	if (va->hybrid || vb->hybrid || va->bzimage || vb->bzimage) {

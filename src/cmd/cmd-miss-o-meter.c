@@ -173,6 +173,30 @@ static int pair(struct kb_miss *m, json_t *man, const char *dir, const char *old
 	return ret;
 }
 
+/* --case and OLD NEW among the run's names (its sim.jsonl's cases, its
+ * manifest's variants): KB_EXIT_OK, or the usage error naming the nearest. */
+static int names_known(const struct kb_miss *m, json_t *man, const char *only, char *const *pair)
+{
+	const char **vs;
+	size_t i, nv = 0;
+	json_t *v;
+	int ret = KB_EXIT_OK;
+
+	if (only && kb_names_find(&m->cases, only) == m->cases.n)
+		return kb_command_unknown(&kb_command_miss_o_meter, "case", only, m->cases.v, m->cases.n);
+	if (!pair)
+		return KB_EXIT_OK;
+	vs = kb_xcalloc(json_array_size(json_object_get(man, "variants")) + 1, sizeof(*vs));
+	json_array_foreach(json_object_get(man, "variants"), i, v)
+		if (json_string_value(json_object_get(v, "name")))
+			vs[nv++] = json_string_value(json_object_get(v, "name"));
+	for (int k = 0; k < 2 && ret == KB_EXIT_OK; k++)
+		if (!variant_entry(man, pair[k]))
+			ret = kb_command_unknown(&kb_command_miss_o_meter, "variant", pair[k], vs, nv);
+	free(vs);
+	return ret;
+}
+
 struct args {
 	const char *only, *cpu;
 	long top;
@@ -245,6 +269,9 @@ static int cmd_miss_o_meter(int argc, char **argv)
 	js = a.json ? json_array() : NULL;
 	if (kb_miss_read(&m, dir) < 0) {
 		ret = KB_EXIT_FAILED;
+	} else if ((ret = names_known(&m, man, a.only, argc == 3 ? argv + 1 : NULL)) != KB_EXIT_OK) {
+		json_decref(js);
+		js = NULL;
 	} else if (argc == 3) {
 		if (pair(&m, man, dir, argv[1], argv[2], a.only, a.min, (size_t)a.top, js) < 0)
 			ret = KB_EXIT_FAILED;

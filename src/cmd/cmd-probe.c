@@ -4,12 +4,16 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "commands.h"
+#include "mca.h"
 #include "probe.h"
 #include "util.h"
+
+#define MCA_MISSING "not found (package llvm): mca_cycles falls back to model_cycles"
 
 static const char *yes_no(int b)
 {
@@ -32,15 +36,22 @@ static int cmd_probe(int argc, char **argv)
 	size_t nb;
 	int flags[2] = { 0, 0 }, r = kb_command_parse(&kb_command_probe, &argc, &argv, option, flags);
 	struct kb_host h;
+	char *mca, *mca_ver;
 
 	if (r != KB_GO_ON)
 		return r;
 	if (argc != 0)
 		return kb_command_usage_error(&kb_command_probe, "no operands, but '%s'", argv[0]);
 	kb_probe_host(&h, !flags[1]);
+	/* the default cycle model's tool, found as the sim backend finds it */
+	mca = kb_mca_locate(&mca_ver);
 	if (flags[0]) {
 		json_t *j = kb_probe_host_json(&h);
 
+		json_object_set_new(j, "llvm_mca", mca ? json_pack("{s:s,s:s?}", "path", mca, "version", mca_ver)
+						       : json_pack("{s:n,s:s}", "path", "why", MCA_MISSING));
+		free(mca);
+		free(mca_ver);
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
@@ -71,6 +82,12 @@ static int cmd_probe(int argc, char **argv)
 		       a->kvm.usable >= 0 && a->kvm.why ? ")" : "", yes_no(a->plugins));
 	}
 	printf("compiler:            %s\n", h.compiler ?: "not found");
+	if (mca)
+		printf("llvm-mca:            %s (LLVM %s)\n", mca, mca_ver ?: "version unknown");
+	else
+		printf("llvm-mca:            %s\n", MCA_MISSING);
+	free(mca);
+	free(mca_ver);
 	printf("backends:           ");
 	bs = kb_backends(&nb);
 	for (size_t i = 0, n = 0; i < nb; i++)
@@ -94,7 +111,8 @@ const struct kb_command kb_command_probe = {
 		 "What this host can measure: KVM (a guest really run), host PMU,\n"
 		 "perf_event_paranoid, CPU and caches (libcpuid), QEMU and its plugin support\n"
 		 "(for each guest architecture, i386 and x86_64: its QEMU, TCG, KVM),\n"
-		 "the compiler, and the backends that can run here.\n",
+		 "the compiler, llvm-mca (the default model of cycles) and its version,\n"
+		 "and the backends that can run here.\n",
 	.options = options,
 	.fn = cmd_probe,
 };

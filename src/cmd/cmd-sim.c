@@ -106,7 +106,8 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('P'):
 		if (strcmp(value, "pad") && strcmp(value, "shuffle"))
-			return kb_command_usage_error(c, "--vl-place '%s': expected pad or shuffle", value);
+			return kb_command_unknown(c, "--vl-place", value, (const char *const[]){ "pad", "shuffle" },
+						  2);
 		a->vl.place = value;
 		break;
 	case KB_LONG('N'):

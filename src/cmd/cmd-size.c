@@ -22,8 +22,8 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('f'):
 		if (strcmp(value, "sysv") && strcmp(value, "berkeley"))
-			return kb_command_usage_error(&kb_command_size,
-						      "unknown format '%s' (berkeley or sysv)", value);
+			return kb_command_unknown(&kb_command_size, "--format", value,
+						  (const char *const[]){ "berkeley", "sysv" }, 2);
 		p->sysv = !strcmp(value, "sysv");
 		break;
 	case 't':

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "conf.h"
+#include "fail-on.h"
 #include "util.h"
 
 static int has_short(const struct kb_command_option *o)
@@ -95,6 +97,112 @@ int kb_command_usage_error(const struct kb_command *c, const char *fmt, ...)
 	return kb_command_usage(c, KB_EXIT_USAGE);
 }
 
+const char *kb_command_closest(const char *name, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = kb_edit_distance(name, cands[i]);
+
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+		}
+	}
+	/* conf.c's bound; and a slip keeps something of the name */
+	if (!best || bestd > 2 + strlen(name) / 4 || bestd >= strlen(name) || bestd >= strlen(best))
+		return NULL;
+	return best;
+}
+
+/* Candidates listed where none is close: a few only. */
+#define KB_UNKNOWN_LIST_MAX 8
+
+int kb_command_unknown(const struct kb_command *c, const char *what, const char *name,
+		       const char *const *cands, size_t n)
+{
+	const char *near = kb_command_closest(name, cands, n);
+	char *hint;
+
+	if (near) {
+		hint = kb_xasprintf(" (did you mean '%s'?)", near);
+	} else if (n && n <= KB_UNKNOWN_LIST_MAX) {
+		hint = kb_xstrdup(" (one of: ");
+		for (size_t i = 0; i < n; i++) {
+			char *h = kb_xasprintf("%s%s%s", hint, cands[i], i + 1 < n ? ", " : ")");
+
+			free(hint);
+			hint = h;
+		}
+	} else {
+		hint = kb_xstrdup("");
+	}
+	kb_error("%s%sunknown %s '%s'%s", c ? c->name : "", c ? ": " : "", what, name, hint);
+	free(hint);
+	return KB_EXIT_USAGE;
+}
+
+int kb_command_fail_on(const struct kb_command *c, struct kb_fail_on *f, const char *list)
+{
+	size_t n;
+	const char *const *words = kb_fail_on_words(&n);
+	char *bad;
+	int ret;
+
+	if (kb_fail_on_parse(f, list, &bad) == 0)
+		return KB_GO_ON;
+	if (!*bad)
+		ret = kb_command_usage_error(c, "--fail-on '%s': an empty word", list);
+	else
+		ret = kb_command_unknown(c, "--fail-on", bad, words, n);
+	free(bad);
+	return ret;
+}
+
+/* Whether arg is "--NAME=..." of the option whose key is key (a value to
+ * one that takes none: getopt_long's optopt is then that key). */
+static int long_of(const struct option *longopts, size_t nl, const char *arg, int key)
+{
+	for (size_t i = 0; i < nl; i++)
+		if (longopts[i].val == key && !strncmp(arg, "--", 2) &&
+		    !strncmp(arg + 2, longopts[i].name, strlen(longopts[i].name)) &&
+		    arg[2 + strlen(longopts[i].name)] == '=')
+			return 1;
+	return 0;
+}
+
+/* An option getopt_long does not take (arg as given): a name of the table
+ * with a value it takes none, or a name it does not have, with the nearest
+ * one it has. */
+static int bad_option(const struct kb_command *c, const struct option *longopts, size_t nl, const char *arg)
+{
+	const char **names, *near;
+	char *name;
+	int ret;
+
+	if (strncmp(arg, "--", 2))
+		return kb_command_usage_error(c, "unknown option '%s'", arg);
+	name = kb_xstrndup(arg + 2, strcspn(arg + 2, "="));
+	names = kb_xcalloc(nl, sizeof(*names));
+	for (size_t i = 0; i < nl; i++) {
+		names[i] = longopts[i].name;
+		if (!strcmp(name, names[i]) && arg[2 + strlen(name)] == '=') {
+			ret = kb_command_usage_error(c, "option '--%s' takes no value", name);
+			goto out;
+		}
+	}
+	near = kb_command_closest(name, names, nl);
+	if (near)
+		ret = kb_command_usage_error(c, "unknown option '%s' (did you mean '--%s'?)", arg, near);
+	else
+		ret = kb_command_usage_error(c, "unknown option '%s'", arg);
+out:
+	free(names);
+	free(name);
+	return ret;
+}
+
 int kb_command_parse(const struct kb_command *c, int *argc, char ***argv,
 		     int (*fn)(void *ctx, int key, const char *value), void *ctx)
 {
@@ -133,10 +241,10 @@ int kb_command_parse(const struct kb_command *c, int *argc, char ***argv,
 			ret = kb_command_usage(c, KB_EXIT_OK);
 		else if (opt == ':')
 			ret = kb_command_usage_error(c, "option '%s' needs a value", (*argv)[optind - 1]);
-		else if (opt == '?' && optopt && optopt < 0x100)
+		else if (opt == '?' && optopt && optopt < 0x100 && !long_of(longopts, nl, (*argv)[optind - 1], optopt))
 			ret = kb_command_usage_error(c, "unknown option '-%c'", optopt);
 		else if (opt == '?')
-			ret = kb_command_usage_error(c, "unknown option '%s'", (*argv)[optind - 1]);
+			ret = bad_option(c, longopts, nl, (*argv)[optind - 1]);
 		else
 			ret = fn(ctx, opt, optarg);
 	}

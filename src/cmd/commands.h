@@ -58,10 +58,29 @@ int kb_command_usage(const struct kb_command *c, int ret);
 int kb_command_usage_error(const struct kb_command *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
+ * Names given on the command line, refused one way (conf.c's "did you mean"
+ * for variants.conf, here for commands, options, cases, variants and
+ * choices): "kbench: COMMAND: unknown WHAT 'NAME' (did you mean 'X'?)",
+ * or with no candidate close, "(one of: A, B, ...)" where they are few.
+ */
+/* The candidate nearest name by edit distance (kb_edit_distance), or NULL
+ * where none is close enough to be a slip. */
+const char *kb_command_closest(const char *name, const char *const *cands, size_t n);
+/* The message above on stderr (c NULL: no command named); returns
+ * KB_EXIT_USAGE. */
+int kb_command_unknown(const struct kb_command *c, const char *what, const char *name,
+		       const char *const *cands, size_t n);
+/* --fail-on LIST into f (fail-on.h): KB_GO_ON, or after the message
+ * KB_EXIT_USAGE. */
+struct kb_fail_on;
+int kb_command_fail_on(const struct kb_command *c, struct kb_fail_on *f, const char *list);
+
+/*
  * argv's options by c's table (getopt_long): fn(ctx, key, value) for each,
  * which returns KB_GO_ON or an exit code.  --help (-h) prints the usage on
- * stdout and returns 0; an unknown option or a missing value is a usage
- * error.  Leaves the operands in *argc and *argv (argv[0] the first) and
+ * stdout and returns 0; an unknown option (with a "did you mean" among
+ * the table's), a value given to one that takes none, or a missing value
+ * is a usage error.  Leaves the operands in *argc and *argv (argv[0] the first) and
  * returns KB_GO_ON, or else the exit code.
  */
 int kb_command_parse(const struct kb_command *c, int *argc, char ***argv,

@@ -134,7 +134,10 @@ int main(void)
 	section("EXIT STATUS");
 	printf(".TP\n0\nall good\n.TP\n1\nsome variants, boots or files failed\n"
 	       ".TP\n2\nusage or configuration error\n"
-	       ".TP\n3\nnot supported on this host (e.g. accel = kvm where KVM does not work)\n");
+	       ".TP\n3\nnot supported on this host (e.g. accel = kvm where KVM does not work)\n"
+	       ".TP\n4\na verdict that \\-\\-fail\\-on names (run, report, compare); nothing else exits 4\n");
+	printf(".PP\nAn unknown command, option, case, variant or option value is a usage error\n"
+	       "(2) that names the nearest known name where one is close (did you mean).\n");
 	section("FILES");
 	printf("A run writes results/\\fIRUN\\-ID\\fR/: manifest.json, variants.conf (its copy of\n"
 	       "the configuration), samples.jsonl, boots.jsonl, sim.jsonl, timing.jsonl,\n"

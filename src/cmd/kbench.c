@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -48,6 +49,30 @@ static int run(const struct kb_command *c, int argc, char **argv)
 	return ret;
 }
 
+/* An unknown command: the nearest one where one is close, else the list. */
+static int unknown(const char *name)
+{
+	const struct kb_command *const *cmds;
+	const char **names;
+	size_t n, nn = 0;
+	int ret;
+
+	cmds = kb_commands(&n);
+	names = kb_xcalloc(n, sizeof(*names));
+	for (size_t i = 0; i < n; i++)
+		if (!cmds[i]->hidden)
+			names[nn++] = cmds[i]->name;
+	if (kb_command_closest(name, names, nn)) {
+		ret = kb_command_unknown(NULL, "command", name, names, nn);
+	} else {
+		kb_error("unknown command '%s'", name);
+		usage(stderr);
+		ret = KB_EXIT_USAGE;
+	}
+	free(names);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct kb_command *c;
@@ -67,7 +92,5 @@ int main(int argc, char **argv)
 	c = kb_command_find(argv[1]);
 	if (c)
 		return run(c, argc - 1, argv + 1);
-	kb_error("unknown command '%s'", argv[1]);
-	usage(stderr);
-	return KB_EXIT_USAGE;
+	return unknown(argv[1]);
 }

@@ -487,18 +487,21 @@ struct parse {
 	unsigned char set[KB_MAX_OPTIONS]; /* per section: key given (by optref index) */
 	char text[KB_CONF_LINE_MAX + 2];	/* the line as read, and its '\n' */
 	const char *value;		/* a key line's value, as written; else NULL */
+	int overriding;			/* a --set: its key replaces the file's */
 };
 
 static int perr(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int perr(struct parse *p, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
+	char *msg, *where;
 
 	va_start(ap, fmt);
 	msg = kb_xvasprintf(fmt, ap);
 	va_end(ap);
-	kb_eprint("%s:%d: %s", p->conf->path, p->line, msg);
+	where = kb_conf_where(p->conf, p->line);
+	kb_eprint("%s: %s", where, msg);
+	free(where);
 	free(msg);
 	p->errors++;
 	return 1;	/* keep inih going: report every problem */
@@ -1081,6 +1084,16 @@ static void given(struct parse *p, const char *name, const char *value, int agai
 		    : kb_xasprintf("[%s] %s", section_names[p->sec_kind], name);
 	size_t vlen = strlen(value);
 
+	for (size_t i = c->n_given; p->overriding && i-- > 0; ) {
+		struct kb_conf_given *g = &c->given[i];
+
+		if (strcmp(g->key, key))
+			continue;
+		free(g->value);
+		*g = (struct kb_conf_given){ g->key, kb_xstrdup(value), vlen, vlen + 1 };
+		free(key);
+		return;
+	}
 	for (size_t i = c->n_given; again && i-- > 0; ) {
 		struct kb_conf_given *g = &c->given[i];
 
@@ -1425,8 +1438,18 @@ static void finish(struct parse *p)
 		}
 	}
 	if (c->baseline && !kb_conf_variant(c, c->baseline)) {
-		kb_eprint("%s: baseline '%s' is not a variant", c->path, c->baseline);
-		p->errors++;
+		const char *cands[64], *d;
+		size_t nc = 0;
+
+		for (size_t i = 0; i < c->n_variants && nc < KB_ARRAY_SIZE(cands); i++)
+			cands[nc++] = c->variants[i].name;
+		d = closest(c->baseline, cands, nc);
+		p->line = kb_conf_key_line(c, KB_SEC_RUN, "baseline");
+		if (d)
+			perr(p, "'baseline': unknown variant '%s' (did you mean '%s'?)", c->baseline, d);
+		else
+			perr(p, "'baseline': unknown variant '%s' (not a [variant NAME] of this file)",
+			     c->baseline);
 	}
 	if (!c->baseline && c->n_variants)
 		c->baseline = kb_xstrdup(c->variants[0].name);
@@ -1461,6 +1484,127 @@ int kb_conf_load(struct kb_conf *conf, const char *path)
 
 int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
 {
+	return kb_conf_load_set(conf, path, dir, NULL, 0);
+}
+
+/* What a --set replaces of its key's value in the file: a variant's
+ * config entries (appended, else), and the flags of its key noted for the
+ * policy (the new value's are noted as it is taken). */
+static void set_forget(struct parse *p, const struct kb_option *o)
+{
+	struct kb_variant *v = p->variant;
+	struct kb_conf *c = p->conf;
+	size_t k = 0;
+
+	if (!v)
+		return;
+	if (o->type == KB_OPT_KOPTS) {
+		for (size_t i = 0; i < v->n_kopts; i++) {
+			free(v->kopts[i].name);
+			free(v->kopts[i].value);
+		}
+		v->n_kopts = 0;
+	}
+	for (size_t i = 0; i < c->n_unsafe; i++) {
+		if (!strcmp(c->unsafe[i].variant, v->name) && !strcmp(c->unsafe[i].key, o->name)) {
+			free(c->unsafe[i].variant);
+			free(c->unsafe[i].flag);
+			continue;
+		}
+		c->unsafe[k++] = c->unsafe[i];
+	}
+	c->n_unsafe = k;
+}
+
+/* The kth --set, "SECTION.KEY=VALUE", taken as that key of the file would
+ * be (handler), in place of the file's value; its messages "--set SET: ...". */
+static void apply_set(struct parse *p, size_t k)
+{
+	static const char *const secs[] = { "kernel", "run", "variant" };
+	struct kb_conf *c = p->conf;
+	const char *arg = c->sets[k], *eq = strchr(arg, '=');
+	char *left, *dot, *last, *name = NULL, *key, *value;
+	size_t n;
+	const struct optref *all = kb_conf_options(&n);
+
+	p->line = -(int)(k + 1);
+	p->variant = NULL;
+	p->sec_kind = -1;
+	if (!eq)
+		return (void)perr(p, "not SECTION.KEY=VALUE (no '=')");
+	for (size_t j = 0; j < k; j++)
+		if (!strncmp(c->sets[j], arg, (size_t)(eq - arg) + 1))
+			return (void)perr(p, "'%.*s' given twice (first: --set %s)", (int)(eq - arg), arg,
+					  c->sets[j]);
+	left = kb_xstrndup(arg, (size_t)(eq - arg));
+	dot = strchr(left, '.');
+	last = strrchr(left, '.');
+	if (!dot || !last[1]) {
+		perr(p, "not SECTION.KEY=VALUE (SECTION kernel, run or variant.NAME)");
+		goto out;
+	}
+	*dot = '\0';
+	key = last + 1;
+	if (last != dot) {
+		*last = '\0';
+		name = dot + 1;
+	}
+	if (!strcmp(left, "variant") && name) {
+		p->variant = (struct kb_variant *)kb_conf_variant(c, name);
+		if (!p->variant) {
+			const char *cands[64], *d;
+			size_t nc = 0;
+
+			for (size_t i = 0; i < c->n_variants && nc < KB_ARRAY_SIZE(cands); i++)
+				cands[nc++] = c->variants[i].name;
+			d = closest(name, cands, nc);
+			if (d)
+				perr(p, "unknown variant '%s' (did you mean '%s'?)", name, d);
+			else
+				perr(p, "unknown variant '%s' (not a [variant NAME] of %s)", name, c->path);
+			goto out;
+		}
+		p->sec_kind = KB_SEC_VARIANT;
+	} else if (!name && (!strcmp(left, "kernel") || !strcmp(left, "run"))) {
+		p->sec_kind = left[0] == 'k' ? KB_SEC_KERNEL : KB_SEC_RUN;
+	} else if (!strcmp(left, "variant")) {
+		perr(p, "a variant's key is variant.NAME.KEY");
+		goto out;
+	} else if (!strcmp(left, "claim")) {
+		perr(p, "[claim] is not set from the command line (SECTION kernel, run or variant.NAME)");
+		goto out;
+	} else if (!strcmp(left, "kernel") || !strcmp(left, "run")) {
+		perr(p, "[%s] has no NAME: %s.KEY=VALUE", left, left);
+		goto out;
+	} else {
+		const char *d = closest(left, secs, KB_ARRAY_SIZE(secs));
+
+		if (d)
+			perr(p, "unknown section '%s' (did you mean '%s'?)", left, d);
+		else
+			perr(p, "unknown section '%s' (SECTION kernel, run or variant.NAME)", left);
+		goto out;
+	}
+	/* the value as a file line gives it: less the blanks around it */
+	value = kb_xstrdup(eq + 1 + strspn(eq + 1, " \t"));
+	kb_rtrim(value);
+	for (size_t i = 0; i < n; i++)
+		if ((int)all[i].o->section == p->sec_kind && !strcmp(all[i].o->name, key))
+			set_forget(p, all[i].o);
+	memset(p->set, 0, sizeof(p->set));
+	p->value = value;
+	p->overriding = 1;
+	handler(p, NULL, key, value);
+	p->overriding = 0;
+	p->value = NULL;
+	free(value);
+out:
+	free(left);
+}
+
+int kb_conf_load_set(struct kb_conf *conf, const char *path, const char *dir,
+		     const char *const *sets, size_t n_sets)
+{
 	struct parse p = { .conf = conf, .sec_kind = NO_SECTION_YET };
 	struct stat st;
 	char *slash;
@@ -1482,6 +1626,9 @@ int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
 	}
 	if (!conf->dir)
 		conf->dir = kb_xstrdup(".");
+	conf->sets = kb_xcalloc(n_sets + 1, sizeof(*conf->sets));
+	for (conf->n_sets = 0; conf->n_sets < n_sets; conf->n_sets++)
+		conf->sets[conf->n_sets] = kb_xstrdup(sets[conf->n_sets]);
 	set_defaults(&p);
 	fd = kb_open_regular(path, &st);
 	if (fd < 0)
@@ -1503,6 +1650,8 @@ int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir)
 		kb_eprint("%s: cannot parse (error %d)", path, ret);
 		p.errors++;
 	}
+	for (size_t k = 0; k < conf->n_sets; k++)
+		apply_set(&p, k);
 	finish(&p);
 	return p.errors ? -1 : 0;
 }
@@ -1532,11 +1681,13 @@ static void key_error(const struct kb_conf *c, enum kb_opt_section sec, const ch
 		      const char *value, const char *why)
 {
 	int line = kb_conf_key_line(c, sec, key);
+	char *where = kb_conf_where(c, line);
 
 	if (line)
-		kb_eprint("%s:%d: '%s': '%s': %s", c->path, line, key, value, why);
+		kb_eprint("%s: '%s': '%s': %s", where, key, value, why);
 	else
 		kb_eprint("%s: '%s' (default '%s'): %s", c->path, key, value, why);
+	free(where);
 }
 
 /* The fragment: a regular file kbench can read (else key_error, as for
@@ -1570,10 +1721,12 @@ static int fragment_check(const struct kb_conf *conf)
 			*eq = 0;
 		if (strncmp(l, "CONFIG_", 7) || !eq || !valid_kopt_name(l + 7) ||
 		    !valid_kopt_value(eq + 1)) {
+			char *where = kb_conf_where(conf, kb_conf_key_line(conf, KB_SEC_KERNEL, "fragment"));
+
 			kb_eprint("%s:%d: not a Kconfig line (CONFIG_NAME=VALUE, VALUE y, n, m, a number "
-				  "or a \"string\" without $, `, \\ or \"; the fragment of %s:%d)",
-				  conf->fragment, ln, conf->path,
-				  kb_conf_key_line(conf, KB_SEC_KERNEL, "fragment"));
+				  "or a \"string\" without $, `, \\ or \"; the fragment of %s)",
+				  conf->fragment, ln, where);
+			free(where);
 			ret = -1;
 		}
 	}
@@ -1602,27 +1755,31 @@ static int line_of(const char *text, const char *want)
 static int base_check(const struct kb_conf *conf)
 {
 	char *text = NULL;
-	int r = kb_read_file_max(conf->base, &text, NULL, 8 << 20), ln, bl, ret = 0;
+	int r = kb_read_file_max(conf->base, &text, NULL, 8 << 20), ln, ret = 0;
 	int want64 = !strcmp(conf->arch, "x86_64");
+	char *bl = kb_conf_where(conf, kb_conf_key_line(conf, KB_SEC_KERNEL, "base"));
 
-	bl = kb_conf_key_line(conf, KB_SEC_KERNEL, "base");
 	if (r < 0) {
 		key_error(conf, KB_SEC_KERNEL, "base", conf->base, kb_file_strerror(r));
+		free(bl);
 		return -1;
 	}
 	if (!line_of(text, "CONFIG_X86=y")) {
-		kb_eprint("%s:%d: 'base': '%s' is not a kernel .config for x86 (no line CONFIG_X86=y)",
-			  conf->path, bl, conf->base);
+		kb_eprint("%s: 'base': '%s' is not a kernel .config for x86 (no line CONFIG_X86=y)",
+			  bl, conf->base);
 		ret = -1;
 	} else if ((ln = line_of(text, want64 ? "# CONFIG_64BIT is not set" : "CONFIG_64BIT=y")) ||
 		   (ln = line_of(text, want64 ? "CONFIG_X86_32=y" : "CONFIG_X86_64=y"))) {
 		int al = kb_conf_key_line(conf, KB_SEC_KERNEL, "arch");
+		char *aw = al < 0 ? kb_conf_where(conf, al) : NULL;
 
-		kb_eprint("%s:%d: 'base': '%s' is a .config for %s (its line %d), but arch = %s (%s%.0d)",
-			  conf->path, bl, conf->base, want64 ? "i386" : "x86_64", ln, conf->arch,
-			  al ? "line " : "the default", al);
+		kb_eprint("%s: 'base': '%s' is a .config for %s (its line %d), but arch = %s (%s%.0d)",
+			  bl, conf->base, want64 ? "i386" : "x86_64", ln, conf->arch,
+			  aw ? aw : al ? "line " : "the default", al > 0 ? al : 0);
+		free(aw);
 		ret = -1;
 	}
+	free(bl);
 	free(text);
 	return ret;
 }
@@ -1710,12 +1867,16 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 		key_error(conf, KB_SEC_KERNEL, "cache", conf->cache, why), bad = 1;
 	if ((why = source_usable(conf->source)))
 		key_error(conf, KB_SEC_KERNEL, "source", conf->source, why), bad = 1;
-	else if (conf->layouts > 1 && is_directory(conf->source))
-		kb_eprint("%s:%d: 'layouts': %ld, but [kernel] source '%s' is a tree kbench does not "
+	else if (conf->layouts > 1 && is_directory(conf->source)) {
+		char *where = kb_conf_where(conf, kb_conf_key_line(conf, KB_SEC_RUN, "layouts"));
+
+		kb_eprint("%s: 'layouts': %ld, but [kernel] source '%s' is a tree kbench does not "
 			  "own: layout replicas add padding objects to the source, which kbench does "
 			  "only to its own copy of a tarball (give the tarball, or layouts = 1)",
-			  conf->path, kb_conf_key_line(conf, KB_SEC_RUN, "layouts"), conf->layouts,
-			  conf->source), bad = 1;
+			  where, conf->layouts, conf->source);
+		free(where);
+		bad = 1;
+	}
 	/* read once: a regular file, then its lines */
 	if (conf->fragment && fragment_check(conf) < 0)
 		bad = 1;
@@ -1816,6 +1977,9 @@ void kb_conf_release(struct kb_conf *conf)
 		free(conf->given[i].value);
 	}
 	free(conf->given);
+	for (size_t i = 0; i < conf->n_sets; i++)
+		free(conf->sets[i]);
+	free(conf->sets);
 	for (size_t b = 0; b < KB_N_BACKENDS; b++)
 		free(conf->backend_opts[b]);
 	for (size_t e = 0; e < KB_N_EXECUTORS; e++)

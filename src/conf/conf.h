@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "accel.h"
+#include "util.h"
 #include "backend.h"
 #include "executor.h"
 #include "pred.h"
@@ -151,8 +152,14 @@ struct kb_conf {
 	size_t n_given;
 
 	/* the line of each [kernel] and [run] key given, by its index in
-	 * kb_conf_options(); 0 for a default */
+	 * kb_conf_options(); 0 for a default, -N for the Nth of sets */
 	int key_line[KB_MAX_OPTIONS];
+
+	/* kbench run --set SECTION.KEY=VALUE, as given and in order (owned):
+	 * each taken after the file as if the file said it, in place of the
+	 * file's own value of that key */
+	char **sets;
+	size_t n_sets;
 };
 
 /* Parse path into conf.  0 on success; -1 after printing every problem found
@@ -161,6 +168,24 @@ int kb_conf_load(struct kb_conf *conf, const char *path);
 /* Same, with relative paths resolved against dir instead of the file's
  * directory (a run directory's saved copy of the configuration). */
 int kb_conf_load_dir(struct kb_conf *conf, const char *path, const char *dir);
+/* Same, then each of sets ("kernel.KEY=VALUE", "run.KEY=VALUE" or
+ * "variant.NAME.KEY=VALUE"; NAME a variant of the file) checked and taken
+ * as that key of the file would be, its value replacing the file's; a
+ * problem with one is "--set SET: message".  The sets are kept in
+ * conf->sets. */
+int kb_conf_load_set(struct kb_conf *conf, const char *path, const char *dir,
+		     const char *const *sets, size_t n_sets);
+/* Where the key of line came from (kb_conf_key_line): "FILE:LINE",
+ * "--set SET", or "FILE" for a default (malloc'd; inline: an executor's
+ * check names it, and conf.c calls the executors). */
+static inline char *kb_conf_where(const struct kb_conf *conf, int line)
+{
+	if (line < 0 && (size_t)-line <= conf->n_sets)
+		return kb_xasprintf("--set %s", conf->sets[-line - 1]);
+	if (line > 0)
+		return kb_xasprintf("%s:%d", conf->path, line);
+	return kb_xstrdup(conf->path);
+}
 void kb_conf_release(struct kb_conf *conf);
 const struct kb_variant *kb_conf_variant(const struct kb_conf *conf, const char *name);
 /* What the configuration names on disk, checked before a run makes any
@@ -175,7 +200,8 @@ static inline int kb_conf_base_is_file(const struct kb_conf *conf)
 {
 	return conf->base && conf->base[0] == '/';
 }
-/* The line that set a [kernel] or [run] key, or 0 when it has its default. */
+/* The line that set a [kernel] or [run] key, or 0 when it has its default
+ * (negative: a --set, kb_conf_where says which). */
 int kb_conf_key_line(const struct kb_conf *conf, enum kb_opt_section sec, const char *key);
 /* A backend's [run] options (its struct, defaults filled in). */
 const void *kb_conf_backend_opts(const struct kb_conf *conf, const struct kb_backend *b);

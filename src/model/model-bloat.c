@@ -270,10 +270,21 @@ static int by_miss(const void *a, const void *b)
 	return dx != dy ? (dx < dy) - (dx > dy) : strcmp(x->name, y->name);
 }
 
-/* The rows of one case kept for the model, in the pool. */
+static int by_cycles(const void *a, const void *b)
+{
+	const struct kb_miss_row *x = *(const struct kb_miss_row *const *)a;
+	const struct kb_miss_row *y = *(const struct kb_miss_row *const *)b;
+	double dx = isnan(x->d_cyc) ? -1 : fabs(x->d_cyc), dy = isnan(y->d_cyc) ? -1 : fabs(y->d_cyc);
+
+	return dx != dy ? (dx < dy) - (dx > dy) : strcmp(x->name, y->name);
+}
+
+/* The rows of one case kept for the model, in the pool: the largest
+ * changes of instructions each way, of L1i misses, and of modeled cycles
+ * (so that the first screen can rank by the verdict's own metric). */
 static void miss_pick(struct kb_model *m, const struct kb_miss_case *c, struct kb_miss_model *out)
 {
-	const size_t cap = 2 * KB_MISS_TOP_INS + KB_MISS_TOP_MISS;
+	const size_t cap = KB_MISS_KEPT;
 	const struct kb_miss_row **by = kb_xcalloc(c->n + 1, sizeof(*by));
 	struct kb_miss_row *rows = kb_pool_array(&m->pool, cap, sizeof(*rows));
 	unsigned char *taken = kb_xcalloc(c->n + 1, 1);
@@ -289,6 +300,13 @@ static void miss_pick(struct kb_model *m, const struct kb_miss_case *c, struct k
 		taken[i] = 1;
 	qsort(by, c->n, sizeof(*by), by_miss);
 	for (size_t i = 0, k = 0; i < c->n && k < KB_MISS_TOP_MISS && by[i]->d_miss != 0; i++)
+		if (!taken[by[i] - c->rows]) {
+			taken[by[i] - c->rows] = 1;
+			k++;
+		}
+	qsort(by, c->n, sizeof(*by), by_cycles);
+	for (size_t i = 0, k = 0; i < c->n && k < KB_MISS_TOP_CYCLES && by[i]->d_cyc != 0 && !isnan(by[i]->d_cyc);
+	     i++)
 		if (!taken[by[i] - c->rows]) {
 			taken[by[i] - c->rows] = 1;
 			k++;

@@ -201,6 +201,37 @@ static json_t *claim(const struct kb_model *m, const void *x)
 			 "equivalent", (json_int_t)c->equivalent, "answer", kb_answer_name(c->answer));
 }
 
+/* The answer's metric is kbench's cycle model because llvm-mca's was
+ * missing (the line says so: kb_model_answer_line). */
+static int fell_back(const struct kb_model *m)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+
+	return m->cycles_fallback && mt->cycle_model && strcmp(mt->field ? mt->field : "", "mca_cycles");
+}
+
+/* The answer in one line and its figures (struct kb_claim). */
+static json_t *answer_of(const struct kb_model *m, const void *x)
+{
+	const struct kb_claim *c = x;
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I}", "variant",
+			      m->variants[c->variant].name, "line", c->line, "metric", mt->name, "source",
+			      kb_figure_kind_name(mt->source), "model", *mt->model ? json_string(mt->model) :
+			      mt->cycle_model ? json_string("kbench's cycle model") : json_null(),
+			      "text_change", num(c->text_change), "cases", (json_int_t)c->cases,
+			      "faster", (json_int_t)c->faster, "slower", (json_int_t)c->slower,
+			      "same", (json_int_t)c->same, "equivalent", (json_int_t)c->equivalent,
+			      "not_distinguishable", (json_int_t)c->undecided);
+
+	json_object_update_new(o, json_pack("{s:o,s:[o,o],s:I,s:s,s:o,s:o}", "geomean", num(c->geomean),
+					    "geomean_ci", num(c->geomean_ci.lo), num(c->geomean_ci.hi),
+					    "geomean_cases", (json_int_t)c->geomean_cases, "weighting", "cases equally",
+					    "flips", m->nrobust ? json_integer((json_int_t)c->flips) : json_null(),
+					    "fallback", fell_back(m) ? json_string(m->cycles_fallback) : json_null()));
+	return o;
+}
+
 /* One prediction of the claim, judged (struct kb_pred). */
 static json_t *prediction(const struct kb_model *m, const void *v)
 {
@@ -465,6 +496,8 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "caveat_ids", ids);
 	json_object_set_new(o, "build_sensitive", ARRAY_OF(build_sensitive, m->sensitive, m->nsensitive));
 	json_object_set_new(o, "correlation", ARRAY_OF(correlation, m->corr, m->ncorr));
+	if (!sub)
+		json_object_set_new(o, "answer", ARRAY_OF(answer_of, m->claims, m->nclaims));
 	json_object_set_new(o, "size_speed", ARRAY_OF(claim, m->claims, m->nclaims));
 	if (sub) {
 		json_object_set_new(o, "timing", ARRAY_OF(timing, m->timing, m->ntiming));

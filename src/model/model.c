@@ -292,6 +292,9 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	if (!*m->baseline_name && json_array_size(mv))
 		m->baseline_name = str(json_array_get(mv, 0), "name");
 	m->baseline_name = kb_pool_strdup(p, m->baseline_name);
+	if (*str(json_object_get(json_object_get(man, m->backend), "mca"), "missing"))
+		m->cycles_fallback = kb_pool_strdup(p, str(json_object_get(json_object_get(man, m->backend), "mca"),
+							   "missing"));
 }
 
 /* The replicas the manifest lists, in order; an entry that is not an
@@ -1216,6 +1219,113 @@ static enum kb_answer answer(const struct kb_claim *c)
 
 /* Per non-baseline variant: its size change, its verdicts on the primary
  * metric over every case, and what they answer. */
+/* Every value of a side positive: a ratio of its resamples has a log. */
+static int positive(const struct kb_nested *a)
+{
+	size_t end = a->start ? a->start[a->n] : a->n;
+
+	for (size_t i = 0; i < end; i++)
+		if (!(a->v[i] > 0) || !isfinite(a->v[i]))
+			return 0;
+	return end > 0;
+}
+
+/* ", faster in none" or ", faster in 3" */
+static void count_words(struct kb_pool *p, char **s, const char *what, long long n, int always)
+{
+	if (!n && !always)
+		return;
+	*s = kb_pool_printf(p, "%s, %s in ", *s, what);
+	*s = n ? kb_pool_printf(p, "%s%lld", *s, n) : kb_pool_printf(p, "%snone", *s);
+}
+
+const char *kb_model_answer_line(struct kb_model *m, const struct kb_claim *c)
+{
+	struct kb_pool *p = &m->pool;
+	const struct kb_model_variant *v = &m->variants[c->variant];
+	const struct kb_metric *mt = &m->metrics[m->primary];
+	char *s;
+
+	s = kb_pool_printf(p, "%s vs %s: ", v->name, m->baseline_name);
+	if (isfinite(c->text_change))
+		s = kb_pool_printf(p, "%stext %+.1f%% (measured); ", s, 100 * c->text_change);
+	else
+		s = kb_pool_printf(p, "%stext not measured; ", s);
+	s = kb_pool_printf(p, "%s%s (%s%s%s): ", s, mt->field ? mt->field : mt->name,
+			   kb_figure_kind_name(mt->source), *mt->model || mt->cycle_model ? ", " : "",
+			   *mt->model ? mt->model : mt->cycle_model ? "kbench's cycle model" : "");
+	if (!c->cases)
+		return kb_pool_printf(p, "%sno case judged.", s);
+	/* the larger count first: the direction of the answer */
+	if (c->faster > c->slower) {
+		s = kb_pool_printf(p, "%sfaster in %lld of %lld cases", s, c->faster, c->cases);
+		count_words(p, &s, "slower", c->slower, 1);
+	} else {
+		s = kb_pool_printf(p, "%sslower in %lld of %lld cases", s, c->slower, c->cases);
+		count_words(p, &s, "faster", c->faster, 1);
+	}
+	count_words(p, &s, "equivalent", c->equivalent, 0);
+	count_words(p, &s, "the same", c->same, 0);
+	count_words(p, &s, "not distinguishable", c->undecided, 0);
+	if (isfinite(c->geomean) && isfinite(c->geomean_ci.lo) && isfinite(c->geomean_ci.hi))
+		s = kb_pool_printf(p, "%s; geometric mean x%.3f [%.3f, %.3f] (%.0f%%; %zu cases, each weighed "
+				   "equally)", s, c->geomean, c->geomean_ci.lo, c->geomean_ci.hi, 100 * m->o.level,
+				   c->geomean_cases);
+	else if (isfinite(c->geomean))
+		s = kb_pool_printf(p, "%s; geometric mean x%.3f (%zu cases, each weighed equally; no interval)", s,
+				   c->geomean, c->geomean_cases);
+	else
+		s = kb_pool_printf(p, "%s; no geometric mean (no case with figures above 0 on both sides)", s);
+	if (m->nrobust)
+		s = c->flips ? kb_pool_printf(p, "%s; %zu verdict%s depend%s on the cycle model", s, c->flips,
+					      c->flips == 1 ? "" : "s", c->flips == 1 ? "s" : "") :
+			kb_pool_printf(p, "%s; no verdict depends on the cycle model", s);
+	if (m->cycles_fallback && mt->cycle_model && strcmp(mt->field ? mt->field : "", "mca_cycles")) {
+		size_t cut = strcspn(m->cycles_fallback, ":");
+
+		s = kb_pool_printf(p, "%s; kbench's own cycle model, not llvm-mca's: %.*s", s, (int)cut,
+				   m->cycles_fallback);
+	}
+	return kb_pool_printf(p, "%s.", s);
+}
+
+/* A variant's geometric mean ratio over the cases whose two sides are
+ * positive, and its interval from the verdicts' bootstrap (the same
+ * resamples, its own seed). */
+static void geomean(struct kb_model *m, struct kb_claim *c)
+{
+	struct kb_nested *x = kb_xcalloc(m->nc + 1, sizeof(*x)), *b = kb_xcalloc(m->nc + 1, sizeof(*b));
+	size_t n = 0;
+
+	c->geomean = NAN;
+	c->geomean_ci = (struct kb_interval){ NAN, NAN };
+	for (size_t k = 0; k < m->nc && m->baseline < m->nv; k++) {
+		const struct kb_row *r = kb_model_row(m, k, m->primary, c->variant);
+		const struct kb_row *br = kb_model_row(m, k, m->primary, m->baseline);
+
+		if (!r->t.done)
+			continue;
+		kb_row_nested(r, &x[n]);
+		kb_row_nested(br, &b[n]);
+		n += positive(&x[n]) && positive(&b[n]);
+	}
+	c->geomean_cases = n;
+	if (n) {
+		double *dist = kb_xmalloc((m->o.resamples + 1) * sizeof(*dist));
+		gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+		gsl_rng_set(rng, kb_stats_seed(m->seed, "geomean", m->variants[c->variant].name,
+					       m->metrics[m->primary].name));
+		c->geomean = kb_stats_geomean_nested(x, b, n);
+		if (m->o.resamples && kb_stats_bootstrap_geomean_nested(x, b, n, rng, m->o.resamples, dist) == 0)
+			kb_stats_percentile(dist, m->o.resamples, m->o.level, &c->geomean_ci);
+		gsl_rng_free(rng);
+		free(dist);
+	}
+	free(x);
+	free(b);
+}
+
 static void claims(struct kb_model *m)
 {
 	m->claims = kb_pool_array(&m->pool, m->nv, sizeof(*m->claims));
@@ -1237,6 +1347,10 @@ static void claims(struct kb_model *m)
 		}
 		c->cases = c->faster + c->slower + c->same + c->undecided + c->equivalent;
 		c->answer = answer(c);
+		for (size_t k = 0; k < m->nc; k++)
+			c->flips += kb_model_row(m, k, m->primary, v)->robust == KB_ROBUST_FLIPS;
+		geomean(m, c);
+		c->line = kb_model_answer_line(m, c);
 		m->nclaims++;
 	}
 }

@@ -83,6 +83,14 @@
  *   seed_drawn    true (only where [run] seed = 0 had kbench draw it)
  *   correlation[] {metric, case, n, rho, p, smallest, fastest,
  *                  smallest_is_fastest, cheapest_tied}
+ *   answer[]      {variant, line (the answer in one line: the terminal's
+ *                  last, report.md's first), metric, source, model, text_change,
+ *                  cases, faster, slower, same, equivalent,
+ *                  not_distinguishable, geomean, geomean_ci[lo, hi],
+ *                  geomean_cases, weighting ("cases equally"), flips (null
+ *                  without two cycle models), fallback (null, or why
+ *                  llvm-mca's cycles were not used)}  (per non-baseline
+ *                  variant, primary metric)
  *   size_speed[]  {variant, text_change, smaller, faster, slower, same,
  *                  undecided, equivalent, answer (kb_answer_name: "smaller is faster",
  *                  ...)}  (primary metric, per non-baseline variant)
@@ -344,7 +352,26 @@ struct kb_claim {
 	long long cases;		/* judged: faster + slower + same + undecided + equivalent */
 	long long faster, slower, same, undecided, equivalent;
 	enum kb_answer answer;
+	/* the size of the answer: the geometric mean over the cases of the
+	 * primary metric's ratio to the baseline, each case weighed equally,
+	 * with its interval at the model's level from the verdicts' two-stage
+	 * bootstrap (kb_stats_bootstrap_geomean_nested); NAN where no case
+	 * has a positive ratio on both sides */
+	double geomean;
+	struct kb_interval geomean_ci;
+	size_t geomean_cases;		/* the cases it is over */
+	size_t flips;			/* its verdicts that flip with the cycle model */
+	/* the answer in one line (kb_model_answer_line): the terminal's last,
+	 * report.md's first, summary.json's answer[].line */
+	const char *line;
 };
+
+/* The answer for claim c in one line, in the model's pool: "Os vs O2: text
+ * -34.3% (measured); mca_cycles (modeled, LLVM skylake): slower in 14 of
+ * 19 cases, faster in none; geometric mean x1.160 [1.120, 1.200] (95%; 19
+ * cases, each weighed equally); 6 verdicts depend on the cycle model." */
+struct kb_model;
+const char *kb_model_answer_line(struct kb_model *m, const struct kb_claim *c);
 
 /* Claim vs measured: what variants.conf's [claim] predicted, judged by the
  * figures above (kb_model_claim).  One word per prediction, never stronger
@@ -483,6 +510,8 @@ struct kb_exec_row {
 struct kb_miss_row;
 #define KB_MISS_TOP_INS		3	/* functions each way by instructions */
 #define KB_MISS_TOP_MISS	2	/* and by L1i misses */
+#define KB_MISS_TOP_CYCLES	3	/* and by modeled cycles, either way */
+#define KB_MISS_KEPT	(2 * KB_MISS_TOP_INS + KB_MISS_TOP_MISS + KB_MISS_TOP_CYCLES)
 struct kb_miss_model {
 	const char *cas;
 	size_t variant;
@@ -545,6 +574,9 @@ struct kb_model {
 	struct kb_model_opts o;
 	int deterministic;		/* every sample from a deterministic backend */
 	size_t primary;			/* the metric verdicts are about */
+	/* why the run's backend fell back from llvm-mca's cycles to its own
+	 * model (the manifest's <backend>.mca.missing), or NULL */
+	const char *cycles_fallback;
 	/* the run's models of cycles (metrics with cycle_model), the primary
 	 * first, where it is one and there are two or more (else none): a
 	 * verdict is robust where each gives it (kb_row.robust) */

@@ -296,6 +296,80 @@ static json_t *names_json(const char *const *v, size_t n)
 	return a;
 }
 
+/*
+ * kbench compare --json, for dashboards: one document, keys in this order,
+ * null where a figure does not exist; a key is added, never renamed or
+ * dropped, without a new format (results/README.md, "kbench compare --json"):
+ *
+ *   format        "kbench-compare-1" (KB_COMPARE_FORMAT)
+ *   a, b          the run directories as given (A: OLD, B: NEW)
+ *   run_a, run_b  their run ids (summary.json's run_id)
+ *   confidence    of the intervals (--confidence)
+ *   forced        true where --force compared runs that are not comparable,
+ *                 not_comparable the reasons, a line each ("" where none)
+ *   primary       {name, label, unit, source (measured, simulated or
+ *                 modeled), model (the machine model, "LLVM skylake"; null
+ *                 for none)}: B's primary metric (summary.json's
+ *                 primary_metric and its metrics[] entry); null without one
+ *   verdicts[]    {case, variant, ratio (B/A of the medians), ratio_ci[lo,
+ *                 hi], verdict_ci[lo, hi] (the interval the verdict reads, at
+ *                 verdict_level), verdict_level, p_holm (over the variant's
+ *                 cases), verdict (faster, slower, same, not distinguishable,
+ *                 equivalent, this layout only; null: no test)}  (the primary
+ *                 metric, per case and variant both runs have, in B's order;
+ *                 what --fail-on reads)
+ *   rows[]        {case, metric, variant, unit, median_a, median_b,
+ *                 boot_medians_a[], boot_medians_b[], deterministic, and the
+ *                 test's figures as summary.json's results[] has them}
+ *                 (every metric, whole boots' last)
+ *   layouts       {a, b: {built, virtual, test_unit}}, layouts_differ
+ *   only_in_a[], only_in_b[]  variants of one run only, not compared
+ */
+#define KB_COMPARE_FORMAT "kbench-compare-1"
+
+static json_t *primary_json(const struct kb_model *m)
+{
+	const struct kb_metric *k;
+
+	if (!m->nm)
+		return json_null();
+	k = &m->metrics[m->primary];
+	return json_pack("{s:s,s:s,s:s,s:s,s:o}", "name", k->name, "label", k->label, "unit", k->unit, "source",
+			 kb_figure_kind_name(k->source), "model", *k->model ? json_string(k->model) : json_null());
+}
+
+static json_t *interval_json(struct kb_interval ci)
+{
+	return json_pack("[o,o]", kb_model_json_num(ci.lo), kb_model_json_num(ci.hi));
+}
+
+/* The primary metric's verdicts, B against A (--fail-on's rows). */
+static json_t *verdicts_json(const struct kb_compare *c)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct kb_compare_row *r = &c->rows[i];
+		const struct kb_test *t = &r->t;
+
+		if (r->mb != c->b || r->b->metric != c->b->primary)
+			continue;
+		json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o}",
+						   "case", c->b->cases[r->b->cas],
+						   "variant", c->b->variants[r->b->variant].name,
+						   "ratio", kb_model_json_num(t->done ? t->ratio : NAN),
+						   "ratio_ci", interval_json(t->done ? t->ratio_ci :
+									     (struct kb_interval){ NAN, NAN }),
+						   "verdict_ci", interval_json(t->done ? t->verdict_ci :
+									       (struct kb_interval){ NAN, NAN }),
+						   "verdict_level", kb_model_json_num(t->done ? t->family_level : NAN),
+						   "p_holm", kb_model_json_num(t->decided ? t->p_holm : NAN),
+						   "verdict", t->verdict == KB_VERDICT_NONE ? json_null() :
+						   json_string(kb_verdict_name(t->verdict))));
+	}
+	return a;
+}
+
 json_t *kb_compare_json(const struct kb_compare *c)
 {
 	json_t *rows = json_array(), *j;
@@ -316,10 +390,12 @@ json_t *kb_compare_json(const struct kb_compare *c)
 		kb_model_json_test(o, &r->t, 0);
 		json_array_append_new(rows, o);
 	}
-	j = json_pack("{s:s,s:s,s:s,s:s,s:f,s:b,s:o,s:s}", "a", c->dir_a, "b", c->dir_b,
-		      "run_a", c->a->run_id, "run_b", c->b->run_id, "confidence", c->o.level,
-		      "forced", *c->not_comparable != '\0', "rows", rows,
-		      "not_comparable", c->not_comparable);
+	j = json_pack("{s:s,s:s,s:s,s:s,s:s,s:f,s:b,s:s}", "format", KB_COMPARE_FORMAT, "a", c->dir_a, "b",
+		      c->dir_b, "run_a", c->a->run_id, "run_b", c->b->run_id, "confidence", c->o.level,
+		      "forced", *c->not_comparable != '\0', "not_comparable", c->not_comparable);
+	json_object_set_new(j, "primary", primary_json(c->b));
+	json_object_set_new(j, "verdicts", verdicts_json(c));
+	json_object_set_new(j, "rows", rows);
 	json_object_set_new(j, "layouts", json_pack("{s:o,s:o}", "a", layouts_json(c->a), "b", layouts_json(c->b)));
 	json_object_set_new(j, "layouts_differ", json_boolean(c->layouts_differ));
 	json_object_set_new(j, "only_in_a", names_json(c->only_a, c->n_only_a));

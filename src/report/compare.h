@@ -38,7 +38,9 @@ struct kb_compare {
 void kb_compare_init(struct kb_compare *c, const struct kb_model *a, const struct kb_model *b,
 		     const char *dir_a, const char *dir_b, const struct kb_model_opts *o);
 void kb_compare_release(struct kb_compare *c);
-/* The comparison as markdown, and as JSON (a new reference). */
+/* The comparison as markdown, and as JSON (a new reference): kbench
+ * compare --json's document, format "kbench-compare-1" (its layout is the
+ * comment above kb_compare_json in compare.c, and results/README.md's). */
 void kb_compare_md(FILE *f, const struct kb_compare *c);
 json_t *kb_compare_json(const struct kb_compare *c);
 

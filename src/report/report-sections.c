@@ -383,12 +383,19 @@ static void layout_control(struct kb_doc *d, const struct kb_model *m)
 		   "layout replicas, or simulate virtual layouts, to test it.");
 }
 
+/* The title block: the answer in one line per variant (report.md's first
+ * lines, the terminal's last: kb_claim.line), then the heading. */
 static void title(struct kb_doc *d, const struct kb_model *m)
 {
-	struct kb_inline *in = kb_doc_heading(d, 1);
+	struct kb_inline *in;
 
+	kb_doc_box(d, "title");
+	for (size_t i = 0; i < m->nclaims; i++)
+		kb_doc_fmt(kb_doc_para(d), "%s", m->claims[i].line);
+	in = kb_doc_heading(d, 1);
 	kb_doc_fmt(in, "kbench report ");
 	kb_doc_str(in, m->run_id);
+	kb_doc_box_end(d);
 }
 
 /* A prediction's key in words: "layout sensitive" */
@@ -574,13 +581,26 @@ static void provenance(struct kb_doc *d, const struct kb_model *m)
 
 /* The whole-boot figure of a variant, after its claim: said apart, being
  * another kind of figure (one boot, not one operation). */
+static int emulated(const struct kb_model *bt)
+{
+	for (size_t i = 0; bt && i < bt->ncaveats; i++)
+		if (bt->caveats[i].id == KB_CAVEAT_EMULATED_TIME)
+			return 1;
+	for (size_t i = 0; bt && i < bt->ntiming; i++)
+		if (!strcmp(bt->timing[i].accel, "tcg"))
+			return 1;
+	return 0;
+}
+
 static void boot_claim(struct kb_inline *in, const struct kb_model *m, size_t v)
 {
 	const struct kb_model *bt = m->boot_timing;
 	const struct kb_row *r = kb_model_find(bt, "boot", "ns_per_op", m->variants[v].name);
 	const struct kb_row *b = kb_model_find(bt, "boot", "ns_per_op", m->baseline_name);
 
-	if (!r || !b || !r->boots || !b->boots)
+	/* time under TCG is QEMU's translation on this host, and it moves with
+	 * the host's load: Details only */
+	if (!r || !b || !r->boots || !b->boots || emulated(bt))
 		return;
 	kb_doc_fmt(in, " Whole boot, QEMU start to guest exit, timed by hyperfine (");
 	kb_doc_str(in, bt->metrics[0].note);
@@ -977,30 +997,60 @@ static void size_summary(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
-/* A function's change in one case, as a share of that case's kernel
- * instructions under the baseline. */
+/* A function's change in one case of the figure the first screen ranks
+ * by, and that change as a share of the case's kernel total of it. */
 struct top_fn {
 	const struct kb_miss_model *c;
 	const struct kb_miss_row *r;
-	double share;
+	double delta, share;
 };
 
 static int cmp_top(const void *a, const void *b)
 {
-	double x = fabs(((const struct top_fn *)a)->share), y = fabs(((const struct top_fn *)b)->share);
+	const struct top_fn *p = a, *q = b;
+	double x = fabs(p->delta), y = fabs(q->delta);
 
-	return (x < y) - (x > y);
+	return x != y ? (x < y) - (x > y) : strcmp(p->r->name, q->r->name);
 }
 
 #define KB_TOP_FUNCTIONS 5
 
-/* The miss-o-meter's largest: per variant, the functions whose
- * instructions per operation changed most against the baseline, as a
- * share of the case's kernel instructions, each once (its largest case). */
+/* What the first screen ranks functions by: the verdicts' own metric,
+ * where the miss-o-meter has it per function (modeled cycles of the
+ * blocks, L1i misses, instructions), else instructions. */
+enum top_by { TOP_INS, TOP_MISS, TOP_CYC };
+
+static enum top_by top_basis(const struct kb_model *m)
+{
+	const struct kb_metric *mt = &m->metrics[m->primary];
+
+	if (mt->cycle_model && m->cycles_model)
+		return TOP_CYC;
+	if (mt->field && !strncmp(mt->field, "l1i", 3))
+		return TOP_MISS;
+	return TOP_INS;
+}
+
+static double top_delta(enum top_by by, const struct kb_miss_row *r)
+{
+	return by == TOP_CYC ? r->d_cyc : by == TOP_MISS ? r->d_miss : r->d_ins;
+}
+
+static double top_total(enum top_by by, const struct kb_miss_model *c)
+{
+	return by == TOP_CYC ? c->cyc_k[0] : by == TOP_MISS ? c->miss_k[0] : c->ins_k[0];
+}
+
+/* The miss-o-meter's largest: per variant, the functions whose figure per
+ * operation (top_basis) changed most against the baseline, each once (its
+ * largest case), with the case's share and the other figures beside. */
 static void top_functions(struct kb_doc *d, const struct kb_model *m)
 {
+	enum top_by by = top_basis(m);
+	const struct kb_metric *mt = &m->metrics[m->primary];
+
 	for (size_t v = 0; v < m->nv; v++) {
-		struct top_fn *all = kb_xcalloc(m->nmiss * (2 * KB_MISS_TOP_INS + KB_MISS_TOP_MISS) + 1, sizeof(*all));
+		struct top_fn *all = kb_xcalloc(m->nmiss * KB_MISS_KEPT + 1, sizeof(*all));
 		size_t n = 0, shown = 0;
 		struct kb_doc_table *t;
 		struct kb_inline *in;
@@ -1008,11 +1058,14 @@ static void top_functions(struct kb_doc *d, const struct kb_model *m)
 		for (size_t i = 0; i < m->nmiss; i++) {
 			const struct kb_miss_model *c = &m->miss[i];
 
-			if (c->variant != v || !(c->ins_k[0] > 0))
+			if (c->variant != v || !(top_total(by, c) > 0))
 				continue;
-			for (size_t k = 0; k < c->n; k++)
-				if (c->rows[k].d_ins != 0)
-					all[n++] = (struct top_fn){ c, &c->rows[k], c->rows[k].d_ins / c->ins_k[0] };
+			for (size_t k = 0; k < c->n; k++) {
+				double dl = top_delta(by, &c->rows[k]);
+
+				if (dl != 0 && !isnan(dl))
+					all[n++] = (struct top_fn){ c, &c->rows[k], dl, dl / top_total(by, c) };
+			}
 		}
 		if (!n) {
 			free(all);
@@ -1021,12 +1074,31 @@ static void top_functions(struct kb_doc *d, const struct kb_model *m)
 		qsort(all, n, sizeof(*all), cmp_top);
 		in = kb_doc_para(d);
 		kb_doc_strong(in, "Functions behind the difference");
-		kb_doc_fmt(in, " (simulated; the miss-o-meter's largest changes of kernel instructions per "
-			   "operation, as a share of the case's; every case: ");
+		if (by == TOP_CYC) {
+			kb_doc_fmt(in, " (ranked by the change of modeled cycles per operation, as the verdicts are "
+				   "on ");
+			kb_doc_str(in, mt->bare_unit);
+			kb_doc_fmt(in, ": each function's blocks priced by ");
+			kb_doc_str(in, m->cycles_model);
+			kb_doc_fmt(in, ", no miss penalty; instructions and L1i misses simulated; every case: ");
+		} else {
+			kb_doc_fmt(in, " (simulated; ranked by the change of %s per operation%s; every case: ",
+				   by == TOP_MISS ? "L1i misses" : "instructions",
+				   by == TOP_INS && mt->cycle_model ? " (the run has no per-function cycles)" :
+				   by == TOP_INS && mt->source == KB_FIG_MEASURED ?
+				   " (the verdicts' metric has no per-function figures)" : "");
+		}
 		kb_doc_anchor(in, "miss-o-meter", "functions-behind-each-difference-miss-o-meter");
 		kb_doc_fmt(in, ")");
-		t = kb_doc_table_heads(d, "function|case|>instructions/op {0} → {1}|>Δ (share)|"
-				       ">L1i misses/op Δ|>size Δ", WORDS(d, m, m->variants[v].name));
+		if (by == TOP_CYC)
+			t = kb_doc_table_heads(d, "function|case|>cycles/op {0} → {1}|>Δ (share)|>instructions/op Δ|"
+					       ">L1i misses/op Δ|>size Δ", WORDS(d, m, m->variants[v].name));
+		else if (by == TOP_MISS)
+			t = kb_doc_table_heads(d, "function|case|>instructions/op {0} → {1}|>Δ|"
+					       ">L1i misses/op Δ (share)|>size Δ", WORDS(d, m, m->variants[v].name));
+		else
+			t = kb_doc_table_heads(d, "function|case|>instructions/op {0} → {1}|>Δ (share)|"
+					       ">L1i misses/op Δ|>size Δ", WORDS(d, m, m->variants[v].name));
 		for (size_t i = 0; i < n && shown < KB_TOP_FUNCTIONS; i++) {
 			const struct kb_miss_row *r = all[i].r;
 			int seen = 0;
@@ -1037,9 +1109,21 @@ static void top_functions(struct kb_doc *d, const struct kb_model *m)
 				continue;
 			td_str(t, r->name);
 			td_str(t, all[i].c->cas);
-			td(t, "%.1f → %.1f", r->ins[0], r->ins[1]);
-			td(t, "%+.1f (%s)", r->d_ins, kb_report_pct(all[i].share).s);
-			td(t, "%+.3f", r->d_miss);
+			if (by == TOP_CYC) {
+				td(t, "%.1f → %.1f", r->cyc[0], r->cyc[1]);
+				td(t, "%+.1f (%s)", r->d_cyc, kb_report_pct(all[i].share).s);
+				td(t, "%+.1f", r->d_ins);
+			} else {
+				td(t, "%.1f → %.1f", r->ins[0], r->ins[1]);
+				if (by == TOP_MISS)
+					td(t, "%+.1f", r->d_ins);
+				else
+					td(t, "%+.1f (%s)", r->d_ins, kb_report_pct(all[i].share).s);
+			}
+			if (by == TOP_MISS)
+				td(t, "%+.3f (%s)", r->d_miss, kb_report_pct(all[i].share).s);
+			else
+				td(t, "%+.3f", r->d_miss);
 			if (r->size[0] >= 0 && r->size[1] >= 0)
 				td(t, "%+lld", r->size[1] - r->size[0]);
 			else
@@ -1198,9 +1282,15 @@ static void boot_timing(struct kb_doc *d, const struct kb_model *m)
 		   confidence(m));
 	kb_doc_code(in, m->baseline_name);
 	kb_doc_fmt(in, " with its interval, two-sided exact Mann-Whitney U (one test: no correction), "
-		   "Cliff's delta. hyperfine runs one variant's boots back to back (warm-up first), the "
-		   "variants in a seeded shuffled order.");
+		   "Cliff's delta. The boots are interleaved: after each variant's warm-up boots, every round "
+		   "times one boot of each variant, in an order shuffled per round from the run's seed "
+		   "(hyperfine --runs 1 per boot), so that a change in the host's load falls on every "
+		   "variant alike.");
 	host_load(in, &bt->host_other, "the timed boots");
+	if (emulated(bt))
+		kb_doc_strong(in, " These boots ran under TCG: the figures are emulation time (QEMU translating "
+			      "the guest on this host, and moving with the host's load), not the guest's speed "
+			      "on hardware, and are kept out of the answer above.");
 	t = kb_doc_table_heads(d, "variant|text vs {0}|>boots timed|>failed|>median s [{2}% CI]|>vs {0} [{2}% CI]|"
 			       ">p|>Cliff's delta|verdict|>outlier boots", WORDS(d, m, NULL));
 	for (size_t i = 0; i < bt->nrows; i++) {

@@ -187,3 +187,15 @@ void kb_report_term(FILE *f, const struct kb_model *m, int color)
 	free(title);
 	free(rows);
 }
+
+void kb_report_term_answer(FILE *f, const struct kb_model *m, int color)
+{
+	for (size_t i = 0; i < m->nclaims; i++) {
+		size_t len = strlen(m->claims[i].line) + 1;
+		char *s = kb_xmalloc(len);
+
+		fprintf(f, "%s%s%s\n", color ? "\033[1m" : "", inert(s, len, m->claims[i].line),
+			color ? "\033[0m" : "");
+		free(s);
+	}
+}

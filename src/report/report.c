@@ -98,8 +98,13 @@ static int write_all(const char *run_dir, const struct kb_model_opts *o, FILE *t
 	if (kb_report_write_files(writers, KB_ARRAY_SIZE(writers), &ctx) < 0)
 		ret = -1;
 	kb_doc_release(&doc);
-	if (term)
+	if (term) {
 		kb_report_term(term, m, kb_report_term_color(term));
+		if (ret == 0)
+			fprintf(term, "%s/report.md\n", run_dir);
+		/* last, as hyperfine's Summary: the answer in one line */
+		kb_report_term_answer(term, m, kb_report_term_color(term));
+	}
 	kb_model_free(m);
 	return ret;
 }

@@ -67,6 +67,9 @@ struct kb_term_row {
 void kb_report_term_table(FILE *f, const char *title, const struct kb_term_row *rows, size_t n, int color);
 /* That table for a run: the primary metric, each variant against the baseline. */
 void kb_report_term(FILE *f, const struct kb_model *m, int color);
+/* The answer in one line per variant off the baseline (kb_claim.line), in
+ * bold where color is set: what kbench run and kbench report print last. */
+void kb_report_term_answer(FILE *f, const struct kb_model *m, int color);
 /* --no-color: no colour in this process. */
 void kb_report_term_no_color(void);
 /* Whether to colour what goes to f: a terminal, no --no-color, NO_COLOR unset or empty. */
@@ -74,8 +77,8 @@ int kb_report_term_color(FILE *f);
 /* Write every file of the report into run_dir (each atomically), with the
  * statistics' options o (kbench report --confidence), then the verdict
  * table on term (NULL: none; coloured where kb_report_term_color(term)
- * says) whether or not the files could be written.  0, or -1 after a
- * message. */
+ * says) whether or not the files could be written, the path of report.md
+ * where they were, and last the answer lines.  0, or -1 after a message. */
 int kb_report_write_term(const char *run_dir, const struct kb_model_opts *o, FILE *term);
 
 /* Every section of the report, in order, into d (report-sections.c). */

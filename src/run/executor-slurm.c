@@ -267,11 +267,13 @@ static int slurm_check(const struct kb_executor_run *x, const char *dir)
 	if (nodes < 0)
 		return -ENOTSUP;
 	if (nodes == 0) {
-		if (o->partition)
-			kb_error("%s:%d: 'slurm_partition': partition '%s' has no nodes (sinfo)",
-				 conf->path, x->key_line[0],
+		if (o->partition) {
+			char *where = kb_conf_where(conf, x->key_line[0]);	/* a line or a --set */
+
+			kb_error("%s: 'slurm_partition': partition '%s' has no nodes (sinfo)", where,
 				 o->partition);
-		else
+			free(where);
+		} else
 			kb_error("executor = slurm, but the cluster has no default partition with "
 				 "nodes (sinfo); name one with slurm_partition");
 		return -EINVAL;

@@ -90,6 +90,35 @@ static int set(struct kb_store *s, const char *key, json_t *value)
 	return kb_store_save_manifest(s);
 }
 
+/* kbench run --set, as given and in order (config_keys has their values). */
+static json_t *sets_json(const struct kb_conf *conf)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < conf->n_sets; i++)
+		json_array_append_new(a, json_string(conf->sets[i]));
+	return a;
+}
+
+/* The --set options of a run as words for a message: "--set A --set B",
+ * or "no --set" (malloc'd). */
+static char *sets_words(const json_t *sets)
+{
+	char *s = NULL;
+	size_t len = 0, i;
+	json_t *v;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		abort();
+	json_array_foreach(sets, i, v)
+		fprintf(f, "%s--set %s", i ? " " : "", json_string_value(v) ?: "?");
+	if (!json_array_size(sets))
+		fputs("no --set", f);
+	fclose(f);
+	return s;
+}
+
 /* The run's copy of its configuration as it began: its SHA-256 and every
  * key given, which a resume checks the copy against (kb_manifest_config_check). */
 static void config_json(json_t *m, const struct kb_store *s, const struct kb_conf *conf)
@@ -102,6 +131,7 @@ static void config_json(json_t *m, const struct kb_store *s, const struct kb_con
 	for (size_t i = 0; i < conf->n_given; i++)
 		json_object_set_new(keys, conf->given[i].key, json_string(conf->given[i].value));
 	json_object_set_new(m, "config_keys", keys);
+	json_object_set_new(m, "overrides", sets_json(conf));
 	free(copy);
 }
 
@@ -349,20 +379,32 @@ int kb_manifest_config_check(const struct kb_store *s, const struct kb_conf *con
 {
 	const char *want = kb_manifest_str(s, "config_sha256"), *k;
 	json_t *was = json_object_get(s->manifest, "config_keys"), *now = json_object(), *v;
+	json_t *sets_was = json_object_get(s->manifest, "overrides"), *sets_now = sets_json(conf);
 	char *copy = kb_store_path(s, "variants.conf"), hex[65], *diff = NULL, *o1, *o2;
 	size_t len = 0, n = 0;
 	FILE *f;
-	int r = 0;
+	/* a run from before --set was recorded had none */
+	int r = 0, same_sets = json_equal(sets_now, sets_was) ||
+			       (!sets_was && !json_array_size(sets_now));
 
-	if (!want) {
+	if (!want && same_sets) {
 		kb_warn("'%s': the manifest records no hash of it (a run from before kbench "
 			"checked it): resumed as it reads now, unchecked", copy);
 		goto out;
 	}
-	if (kb_sha256_file(copy, hex) == 0 && !strcmp(hex, want))
+	if (want && same_sets && kb_sha256_file(copy, hex) == 0 && !strcmp(hex, want))
 		goto out;
 	for (size_t i = 0; i < conf->n_given; i++)
 		json_object_set_new(now, conf->given[i].key, json_string(conf->given[i].value));
+	if (!same_sets && !json_is_object(was)) {
+		o1 = sets_words(sets_was);
+		o2 = sets_words(sets_now);
+		r = kb_error("'%s' began with %s, and is resumed with %s; resume with the same --set "
+			     "options (or none: the run's own), or start a new run", s->dir, o1, o2);
+		free(o1);
+		free(o2);
+		goto out;
+	}
 	if (!json_is_object(was)) {
 		r = kb_error("'%s' was changed after the run began (its SHA-256 is not the one the "
 			     "manifest recorded); resume reads this copy: restore it, or start a new run",
@@ -402,7 +444,16 @@ int kb_manifest_config_check(const struct kb_store *s, const struct kb_conf *con
 	free(o1);
 	free(o2);
 	fclose(f);
-	if (n)
+	if (!same_sets) {
+		/* the same words as for an edited copy: the keys whose values differ */
+		o1 = sets_words(sets_was);
+		o2 = sets_words(sets_now);
+		r = kb_error("'%s' began with %s, and is resumed with %s%s%s; resume with the same --set "
+			     "options (or none: the run's own), or start a new run", s->dir, o1, o2,
+			     n ? ": " : "", n ? diff : "");
+		free(o1);
+		free(o2);
+	} else if (n)
 		r = kb_error("'%s' was changed after the run began: %s; resume reads this copy: restore "
 			     "it, or start a new run", copy, diff);
 	else
@@ -410,6 +461,7 @@ int kb_manifest_config_check(const struct kb_store *s, const struct kb_conf *con
 			copy);
 out:
 	json_decref(now);
+	json_decref(sets_now);
 	free(diff);
 	free(copy);
 	return r;

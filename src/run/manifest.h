@@ -15,7 +15,8 @@
 #include "size.h"
 #include "store.h"
 
-/* A new run's manifest: the configuration, the host, every variant pending. */
+/* A new run's manifest: the configuration (its --set options as given, in
+ * "overrides"), the host, every variant pending. */
 int kb_manifest_init(struct kb_store *s, const struct kb_conf *conf);
 /* The kernel source all variants are built from. */
 int kb_manifest_kernel(struct kb_store *s, const struct kb_conf *conf, const struct kb_source *src);
@@ -42,8 +43,9 @@ int kb_manifest_executor(struct kb_store *s, const char *executor);
  * "stopped", with the run's seconds. */
 int kb_manifest_state(struct kb_store *s, const char *state, double seconds);
 
-/* On --resume: the run directory's variants.conf (conf, loaded from it) is
- * still the one the run began with, by its SHA-256; where it is not, -1
+/* On --resume: the run directory's variants.conf (conf, loaded from it
+ * with its --set options) is still the one the run began with, by its
+ * SHA-256, and its --set options ("overrides") the same; where not, -1
  * after a message naming each key changed, added or taken out.  0 where
  * only comments or blanks changed (a warning), and for a run from before
  * the manifest recorded it (a warning that it cannot be checked). */

@@ -70,13 +70,14 @@ static int executor_check(struct kb_conf *conf, const char *executor, const char
  * happens later, the run says what it was) and a copy of the configuration
  * for --resume. */
 static int start_run(const char *path, const char *confdir, const char *executor,
-		     struct kb_conf *conf, struct kb_store *store, int *lockfd)
+		     const struct kb_run_opts *o, struct kb_conf *conf, struct kb_store *store,
+		     int *lockfd)
 {
 	char *conftext = NULL, *copy;
 	size_t len = 0;
 	int r;
 
-	if (kb_conf_load_dir(conf, path, confdir) < 0 || kb_conf_check_paths(conf) < 0)
+	if (kb_conf_load_set(conf, path, confdir, o->sets, o->n_sets) < 0 || kb_conf_check_paths(conf) < 0)
 		return KB_EXIT_USAGE;
 	r = executor_check(conf, executor, conf->output);
 	if (r)
@@ -99,13 +100,15 @@ static int start_run(const char *path, const char *confdir, const char *executor
 }
 
 /* --resume: the run directory's own copy of the configuration, resolved as
- * the original was, and the seed of the original plan. */
-static int resume_run(const char *dir, const char *executor, struct kb_conf *conf,
-		      struct kb_store *store, int *lockfd)
+ * the original was, with its --set options (o's, or the manifest's when o
+ * gives none), and the seed of the original plan. */
+static int resume_run(const char *dir, const char *executor, const struct kb_run_opts *o,
+		      struct kb_conf *conf, struct kb_store *store, int *lockfd)
 {
-	const char *files[KB_BACKEND_MAX_FILES];
+	const char *files[KB_BACKEND_MAX_FILES], **sets;
+	json_t *was_set;
 	char *copy, *real;
-	size_t nfiles;
+	size_t nfiles, nsets;
 	int r;
 
 	/* a run a newer kbench began is its to resume */
@@ -134,7 +137,15 @@ static int resume_run(const char *dir, const char *executor, struct kb_conf *con
 		free(copy);
 		return KB_EXIT_USAGE;
 	}
-	r = kb_conf_load_dir(conf, copy, kb_manifest_str(store, "config_dir"));
+	/* --set: the run's own unless given (kb_manifest_config_check then
+	 * refuses others) */
+	was_set = json_object_get(store->manifest, "overrides");
+	nsets = o->n_sets ? o->n_sets : json_array_size(was_set);
+	sets = kb_xcalloc(nsets + 1, sizeof(*sets));
+	for (size_t i = 0; i < nsets; i++)
+		sets[i] = o->n_sets ? o->sets[i] : json_string_value(json_array_get(was_set, i)) ?: "";
+	r = kb_conf_load_set(conf, copy, kb_manifest_str(store, "config_dir"), sets, nsets);
+	free(sets);
 	free(copy);
 	nfiles = kb_backend_run_files(files);
 	/* samples of one design only: the copy must be what the run began with */
@@ -280,8 +291,6 @@ static int finish(struct kb_store *store, const struct kb_conf *conf, int ret, s
 		ret = KB_EXIT_FAILED;
 		if (!o->incomplete)
 			o->incomplete = "the report's files could not all be written";
-	} else {
-		printf("%s/report.md\n", store->dir);
 	}
 	if (!o->incomplete && kb_store_write_errors(&first_write)) {
 		snprintf(write_why, sizeof(write_why), "%ld write%s to the run directory failed (the "
@@ -317,6 +326,33 @@ static int finish(struct kb_store *store, const struct kb_conf *conf, int ret, s
 int kb_run_main(const char *path, const char *confdir, int resume, const char *executor,
 		char **run_dir)
 {
+	return kb_run_main_opts(path, confdir, resume, executor, run_dir, NULL);
+}
+
+/* --dry-run: the configuration checked as for a run, then the plan. */
+static int dry_run(const char *path, const char *confdir, const char *executor,
+		   const struct kb_run_opts *o)
+{
+	struct kb_conf conf = { 0 };
+	int r = KB_EXIT_USAGE;
+
+	if (kb_conf_load_set(&conf, path, confdir, o->sets, o->n_sets) == 0 &&
+	    kb_conf_check_paths(&conf) == 0) {
+		if (executor) {
+			free(conf.executor);
+			conf.executor = kb_xstrdup(executor);
+		}
+		r = kb_run_dry(&conf, stdout);
+	}
+	kb_conf_release(&conf);
+	return r;
+}
+
+int kb_run_main_opts(const char *path, const char *confdir, int resume, const char *executor,
+		     char **run_dir, const struct kb_run_opts *opts)
+{
+	static const struct kb_run_opts none;
+	const struct kb_run_opts *o = opts ? opts : &none;
 	struct kb_conf conf = { 0 };
 	struct kb_store store = { 0 };
 	struct kb_backends_chosen bc = { 0 };
@@ -335,8 +371,10 @@ int kb_run_main(const char *path, const char *confdir, int resume, const char *e
 
 	if (run_dir)
 		*run_dir = NULL;
-	r = resume ? resume_run(path, executor, &conf, &store, &lockfd)
-		   : start_run(path, confdir, executor, &conf, &store, &lockfd);
+	if (o->dry_run)
+		return dry_run(path, confdir, executor, o);
+	r = resume ? resume_run(path, executor, o, &conf, &store, &lockfd)
+		   : start_run(path, confdir, executor, o, &conf, &store, &lockfd);
 	if (r) {
 		if (lockfd >= 0)
 			close(lockfd);

@@ -14,17 +14,19 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build.h"
+#include "progress.h"
 #include "run.h"
 #include "util.h"
 
 struct job {
 	pid_t pid;
 	size_t i;
-	double t0;
-	char *log, *result;
+	char *log, *result, *what;
+	struct kb_build_watch w;	/* its steps, read from its log */
 };
 
 /* One variant's builds in a child, its layout replicas one after another
@@ -44,7 +46,9 @@ static pid_t start(const struct kb_conf *conf, const struct kb_source *src,
 		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* dies with a killed kbench */
 		if (getppid() != parent)
 			_exit(KB_EXIT_FAILED);
-		fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* appended to, as make's output and the step lines are: its own
+		 * offset would write over them */
+		fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			dup2(fd, 2);
 		res = fopen(j->result, "we");
@@ -84,7 +88,7 @@ static size_t take_result(const struct job *j, struct kb_run_variant *rs, size_t
 			double s;
 
 			if (sscanf(l, "%zu %d %ld %ld %lf", &r, &built, &h, &m, &s) == 5 && r < per) {
-				rs[r].pre = (__typeof__(rs[r].pre)){ built, h, m, s };
+				rs[r].pre = (__typeof__(rs[r].pre)){ built, h, m, s, 1 };
 				reported++;
 			}
 		}
@@ -93,16 +97,67 @@ static size_t take_result(const struct job *j, struct kb_run_variant *rs, size_t
 	return reported;
 }
 
+/* The builds' progress, once a second: their steps and objects. */
+static void show(struct job *j, size_t n)
+{
+	struct kb_build_watch w[n + 1];
+
+	for (size_t k = 0; k < n; k++) {
+		while (kb_build_watch_scan(&j[k].w))	/* each step, in a log */
+			kb_build_watch_show(&j[k].w, 1, 1);
+		w[k] = j[k].w;
+	}
+	kb_build_watch_show(w, n, 1);
+	for (size_t k = 0; k < n; k++) {	/* what it said, for the next time */
+		j[k].w.said = w[k].said;
+		j[k].w.said_layout = w[k].said_layout;
+		j[k].w.said_at = w[k].said_at;
+	}
+}
+
+/* kb_wait_one, showing the builds' progress while they run: the index of
+ * the job that ended (*status), or n when none was running. */
+static size_t wait_one(struct job *j, size_t n, int *status)
+{
+	struct timespec nap = { 0, 250000000 };
+	int forwarded = 0;
+	double shown = 0;
+
+	for (;;) {
+		pid_t pid = waitpid(-1, status, WNOHANG);
+
+		if (pid > 0) {
+			for (size_t k = 0; k < n; k++)
+				if (j[k].pid == pid)
+					return k;
+			continue;	/* not a build's */
+		}
+		if (pid < 0 && errno != EINTR)
+			return n;
+		if (kb_interrupted && !forwarded++)
+			for (size_t k = 0; k < n; k++)
+				kill(j[k].pid, SIGTERM);
+		if (kb_now() - shown >= 1) {
+			show(j, n);
+			shown = kb_now();
+		}
+		nanosleep(&nap, NULL);
+	}
+}
+
 /* Wait for one variant's builds; its slot is freed.  -1 when none was
  * running. */
 static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 {
 	int status, ok;
-	size_t k = kb_wait_one(j, *n, sizeof(*j), &status), built = 0;
+	size_t k = wait_one(j, *n, &status), built = 0;
 	struct kb_run_variant *rs;
 
 	if (k == *n)
 		return -1;
+	/* its last steps (done), alone: the others' line follows */
+	while (kb_build_watch_scan(&j[k].w))
+		kb_build_watch_show(&j[k].w, 1, 1);
 	rs = &vs[j[k].i * per];
 	/* done only where the child ended well and said so of every replica: a
 	 * build stopped or refused is no cache hit */
@@ -111,20 +166,17 @@ static int reap(struct job *j, size_t *n, struct kb_run_variant *vs, size_t per)
 		ok = 0;
 	for (size_t r = 0; r < per; r++)
 		built += rs[r].pre.built != 0;
+	/* each kernel's one duration is its own (its done step, and the build
+	 * pass's line): the child's wall time would be the sum of its replicas */
 	if (!ok)
-		kb_info("build of variant '%s' failed after %.0f s (the build pass says why)",
-			rs->v->name, kb_now() - j[k].t0);
-	else if (!built)
-		kb_info("build of variant '%s' done after %.0f s: found in the cache", rs->v->name,
-			kb_now() - j[k].t0);
-	else if (built == per)
-		kb_info("build of variant '%s' done after %.0f s: built", rs->v->name, kb_now() - j[k].t0);
-	else
-		kb_info("build of variant '%s' done after %.0f s: %zu of %zu kernels built, the others "
-			"from the cache", rs->v->name, kb_now() - j[k].t0, built, per);
+		kb_info("build of variant '%s' failed (the build pass says why)", rs->v->name);
+	else if (built && built < per)
+		kb_info("build of variant '%s': %zu of %zu kernels built, the others from the cache",
+			rs->v->name, built, per);
 	unlink(j[k].log);
 	free(j[k].log);
 	free(j[k].result);
+	free(j[k].what);
 	j[k] = j[--*n];
 	return 0;
 }
@@ -161,20 +213,23 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
 		}
 		j[running].log = kb_xasprintf("%s/prebuild.log", dir);
 		j[running].result = kb_xasprintf("%s/prebuild.result", dir);
+		j[running].what = kb_xasprintf("'%s'", v->name);
 		free(dir);
-		kb_info("build of variant %zu/%zu '%s' started", i + 1, conf->n_variants, v->name);
+		unlink(j[running].log);		/* a stale one's steps are not this build's */
+		kb_build_watch_init(&j[running].w, j[running].what, j[running].log);
 		pid = start(conf, &src, &vs[i * per], per, &j[running]);
 		if (pid < 0) {
 			free(j[running].log);
 			free(j[running].result);
+			free(j[running].what);
 			continue;
 		}
 		j[running].pid = pid;
-		j[running].i = i;
-		j[running++].t0 = kb_now();
+		j[running++].i = i;
 	}
 	while (reap(j, &running, vs, per) == 0)
 		;
+	kb_build_watch_end();
 	free(j);
 	kb_build_jobserver_end();
 	kb_source_release(&src);

@@ -20,6 +20,7 @@
 #include "executor.h"
 #include "manifest.h"
 #include "probe.h"
+#include "progress.h"
 #include "report.h"
 #include "run.h"
 #include "size.h"
@@ -142,14 +143,26 @@ int kb_run_build(const struct kb_conf *conf, struct kb_run_variant *vs, struct k
 			rv->k.failure = rv->not_built;
 			ok = 0;
 		} else {
+			char *name = kb_xasprintf("'%s'", rv->v->name);
+			struct kb_build_watch w;
+
 			if (layout)
 				kb_info("variant %zu/%zu %s: padding %ld and %ld bytes (seed %lu)",
 					rv->vi + 1, conf->n_variants, what, rv->layout.pad[0],
 					rv->layout.pad[1], rv->layout.seed);
-			else
-				kb_info("variant %zu/%zu %s: configuring", rv->vi + 1, conf->n_variants,
-					what);
+			/* built beside the others (kb_run_prebuild), which showed its
+			 * steps: here it is only found in the cache */
+			kb_build_watch_init(&w, name, log);
+			if (!rv->pre.reported)
+				kb_build_watch_here(&w);
 			ok = kb_build_variant(conf, &src, rv->v, &rv->layout, log, &rv->k) == 0;
+			kb_build_watch_here(NULL);
+			if (!rv->pre.reported) {
+				while (kb_build_watch_scan(&w))	/* the line below says done */
+					kb_build_watch_show(&w, 1, 0);
+				kb_build_watch_end();
+			}
+			free(name);
 		}
 		/* built just now beside the others: not a kernel from the cache */
 		if (ok && rv->k.cached && rv->pre.built) {

@@ -30,6 +30,7 @@ struct kb_run_variant {
 		int built;
 		long ccache_hits, ccache_misses;
 		double seconds;
+		int reported;	/* its build process said how it went */
 	} pre;
 	char *not_built;	/* set before kb_run_build: why not to build it here (its
 				 * Slurm build job failed); owned */
@@ -76,6 +77,22 @@ void kb_run_prebuild(const struct kb_conf *conf, struct kb_run_variant *vs, cons
  * one exists) when run_dir is not NULL.  The exit code. */
 int kb_run_main(const char *path, const char *confdir, int resume, const char *executor,
 		char **run_dir);
+/* What kbench run's own options add (cmd-run.c): --set SECTION.KEY=VALUE
+ * in order (kb_conf_load_set; on --resume, the run's own when none is
+ * given, and else they must be those), and --dry-run (kb_run_dry). */
+struct kb_run_opts {
+	const char *const *sets;
+	size_t n_sets;
+	int dry_run;
+};
+int kb_run_main_opts(const char *path, const char *confdir, int resume, const char *executor,
+		     char **run_dir, const struct kb_run_opts *opts);
+
+/* kbench run --dry-run (dry-run.c): the plan of conf on f, nothing built,
+ * booted or written: each variant's kernel found in the build cache or to
+ * be built, the boots, and the time earlier runs under conf->output say it
+ * takes.  The exit code. */
+int kb_run_dry(const struct kb_conf *conf, FILE *f);
 
 /*
  * Choose a run's backends for accel: the first primary (in table order)
