@@ -99,21 +99,11 @@ int kb_command_usage_error(const struct kb_command *c, const char *fmt, ...)
 
 const char *kb_command_closest(const char *name, const char *const *cands, size_t n)
 {
-	const char *best = NULL;
-	size_t bestd = (size_t)-1;
+	const char *best = kb_closest(name, cands, n);
+	size_t d = best ? kb_edit_distance(name, best) : 0;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t d = kb_edit_distance(name, cands[i]);
-
-		if (d < bestd) {
-			bestd = d;
-			best = cands[i];
-		}
-	}
 	/* conf.c's bound; and a slip keeps something of the name */
-	if (!best || bestd > 2 + strlen(name) / 4 || bestd >= strlen(name) || bestd >= strlen(best))
-		return NULL;
-	return best;
+	return best && d < strlen(name) && d < strlen(best) ? best : NULL;
 }
 
 /* Candidates listed where none is close: a few only. */

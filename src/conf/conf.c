@@ -537,7 +537,7 @@ size_t kb_edit_distance(const char *a, const char *b)
 	return d;
 }
 
-static const char *closest(const char *word, const char *const *cands, size_t n)
+const char *kb_closest(const char *word, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	size_t bestd = (size_t)-1;
@@ -729,7 +729,7 @@ static int workloads_chosen(const char *value, unsigned char *chosen,
 			chosen[i]++;
 			continue;
 		}
-		const char *s = closest(tok, workload_names, KB_ARRAY_SIZE(workload_names));
+		const char *s = kb_closest(tok, workload_names, KB_ARRAY_SIZE(workload_names));
 
 		msg = s ? kb_xasprintf("unknown workload '%s' (did you mean '%s'?)", tok, s)
 			: kb_xasprintf("unknown workload '%s'", tok);
@@ -1060,7 +1060,7 @@ static char *reader(char *buf, int size, void *stream)
 		}
 	} else {
 		const char *cands[] = { "kernel", "run", "variant", "claim" };
-		const char *d = closest(s, cands, 4);
+		const char *d = kb_closest(s, cands, 4);
 
 		if (d)
 			perr(p, "unknown section [%s] (did you mean [%s%s]?)", s, d,
@@ -1148,7 +1148,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	{
-		const char *d = closest(name, cands, nc);
+		const char *d = kb_closest(name, cands, nc);
 		const char *where = p->sec_kind == KB_SEC_VARIANT ? p->variant->name : NULL;
 
 		if (where && d)
@@ -1279,7 +1279,7 @@ static void claim_variant(struct parse *p, const struct kb_prediction *x, const 
 		return;
 	for (size_t i = 0; i < p->conf->n_variants && nc < KB_ARRAY_SIZE(cands); i++)
 		cands[nc++] = p->conf->variants[i].name;
-	d = closest(name, cands, nc);
+	d = kb_closest(name, cands, nc);
 	if (d)
 		perr(p, "[claim] '%s': unknown variant '%s' (did you mean '%s'?)", kb_pred_kind_name(x->kind),
 		     name, d);
@@ -1322,7 +1322,7 @@ static void claim_cases(struct parse *p, const struct kb_prediction *x)
 				     c->workloads);
 				goto next;
 			}
-		d = closest(wl, workload_names, KB_ARRAY_SIZE(workload_names));
+		d = kb_closest(wl, workload_names, KB_ARRAY_SIZE(workload_names));
 		if (d)
 			perr(p, "[claim] '%s': unknown case '%s' (did you mean '%s'?)", kind, wl, d);
 		else
@@ -1443,7 +1443,7 @@ static void finish(struct parse *p)
 
 		for (size_t i = 0; i < c->n_variants && nc < KB_ARRAY_SIZE(cands); i++)
 			cands[nc++] = c->variants[i].name;
-		d = closest(c->baseline, cands, nc);
+		d = kb_closest(c->baseline, cands, nc);
 		p->line = kb_conf_key_line(c, KB_SEC_RUN, "baseline");
 		if (d)
 			perr(p, "'baseline': unknown variant '%s' (did you mean '%s'?)", c->baseline, d);
@@ -1557,7 +1557,7 @@ static void apply_set(struct parse *p, size_t k)
 
 			for (size_t i = 0; i < c->n_variants && nc < KB_ARRAY_SIZE(cands); i++)
 				cands[nc++] = c->variants[i].name;
-			d = closest(name, cands, nc);
+			d = kb_closest(name, cands, nc);
 			if (d)
 				perr(p, "unknown variant '%s' (did you mean '%s'?)", name, d);
 			else
@@ -1577,7 +1577,7 @@ static void apply_set(struct parse *p, size_t k)
 		perr(p, "[%s] has no NAME: %s.KEY=VALUE", left, left);
 		goto out;
 	} else {
-		const char *d = closest(left, secs, KB_ARRAY_SIZE(secs));
+		const char *d = kb_closest(left, secs, KB_ARRAY_SIZE(secs));
 
 		if (d)
 			perr(p, "unknown section '%s' (did you mean '%s'?)", left, d);

@@ -228,5 +228,8 @@ extern const char kb_conf_syntax[];
 int kb_conf_check_workloads(const char *what, const char *value);
 /* Levenshtein distance, for "did you mean". */
 size_t kb_edit_distance(const char *a, const char *b);
+/* The candidate nearest word by edit distance, or NULL where the nearest is
+ * more than 2 + strlen(word) / 4 edits away. */
+const char *kb_closest(const char *word, const char *const *cands, size_t n);
 
 #endif
