@@ -87,4 +87,13 @@ check "builds as replicates: geometric mean and interval agree with numpy's two-
 grep -E 'answer|MISMATCH' "$d/f.ref"
 "$KBENCH" report "$d/f" > "$d/f2.out" 2> /dev/null
 check "the same run reported again: the same line, byte for byte (seeded)" cmp "$d/f.out" "$d/f2.out"
+# 3. Neither faster nor slower anywhere: the line says none, not "0 of"
+cases='[{"workload": "getppid", "case": "getppid", "ns": 400}, {"workload": "pipe", "case": "pipe", "ns": 30000}]'
+"$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/n\", \"seed\": 5, \"boots\": 3, \"noise\": 0.05, \"cases\": $cases,
+  \"variants\": [{\"name\": \"O2\", \"text\": 2000000}, {\"name\": \"Os\", \"text\": 1400000, \"factor\": 1.0}]}"
+"$KBENCH" report "$d/n" > "$d/n.out" 2> /dev/null
+tail -n 1 "$d/n.out" | sed 's/^/# /'
+check "no case faster or slower: 'faster or slower in none of 2 cases'" sh -c \
+	"jq -e '.answer[0] | .faster == 0 and .slower == 0' '$d/n/summary.json' > /dev/null &&
+	 tail -n 1 '$d/n.out' | grep -q '^Os vs O2: text -30\.0% (measured); ns_per_op (measured): faster or slower in none of 2 cases, '"
 test_done

@@ -1257,7 +1257,9 @@ const char *kb_model_answer_line(struct kb_model *m, const struct kb_claim *c)
 	if (!c->cases)
 		return kb_pool_printf(p, "%sno case judged.", s);
 	/* the larger count first: the direction of the answer */
-	if (c->faster > c->slower) {
+	if (!c->faster && !c->slower) {
+		s = kb_pool_printf(p, "%sfaster or slower in none of %lld cases", s, c->cases);
+	} else if (c->faster > c->slower) {
 		s = kb_pool_printf(p, "%sfaster in %lld of %lld cases", s, c->faster, c->cases);
 		count_words(p, &s, "slower", c->slower, 1);
 	} else {
