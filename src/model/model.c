@@ -1292,8 +1292,9 @@ const char *kb_model_answer_line(struct kb_model *m, const struct kb_claim *c)
 }
 
 /* A variant's geometric mean ratio over the cases whose two sides are
- * positive, and its interval from the verdicts' bootstrap (the same
- * resamples, its own seed). */
+ * positive, and its interval from a two-stage bootstrap like the verdicts'
+ * (as many resamples, its own seed; a side's cases drawn together where
+ * they share one shape). */
 static void geomean(struct kb_model *m, struct kb_claim *c)
 {
 	struct kb_nested *x = kb_xcalloc(m->nc + 1, sizeof(*x)), *b = kb_xcalloc(m->nc + 1, sizeof(*b));
