@@ -105,7 +105,7 @@ jq -r '.results[] | select(.variant == "O2-moved" and (.metric | test("l1i_k|mod
 	"\(.case) \(.metric): O2-moved against O2 \(.ratio) (noise \(.noise), p \(.p)): \(.verdict)"' "$m/summary.json" |
 	while read -r l; do diag "$l"; done
 check "the report: the verdicts rest on 5 layouts of one build, its own addresses and 4 virtual ones" sh -c "
-	sed -n 3p '$m/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control, under simulated layouts of one build\*\* (1 build per variant in 5 layouts: its own addresses and 4 virtual ones' &&
+	awk '/^# kbench report /{ f = 1; next } f && NF { print; exit }' '$m/report.md' | grep -q '^\*\*0 of 2 verdicts survive layout control, under simulated layouts of one build\*\* (1 build per variant in 5 layouts: its own addresses and 4 virtual ones' &&
 	grep -q 'Virtual layouts move l1i\\\\_k/op, .*model\\\\_cycles/op.*; ns/op, ins\\\\_k/op, ins\\\\_u/op do not change' '$m/report.md'"
 # (issue 25: one layout-noise table of the primary metric, mca_cycles or model_cycles, in
 # report.md, a row per case and variant; every metric's rows, the misses'
