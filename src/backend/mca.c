@@ -420,6 +420,12 @@ struct kb_mca *kb_mca_new(const char *cpu, const char *cache_dir, char **why)
 	m->model = kb_xasprintf("LLVM %s llvm-mca, -mcpu=%s", v, cpu);
 	dir = cache_dir ? kb_xstrdup(cache_dir) : kb_default_cache_dir();
 	m->cache_file = kb_xasprintf("%s/mca/llvm-%s/%s.v%d", dir, v, cpu, MCA_METHOD);
+	{
+		char *used = kb_xasprintf("%s/mca/llvm-%s", dir, v);
+
+		kb_touch(used);	/* the build cache's last use of these prices */
+		free(used);
+	}
 	free(dir);
 	free(ver);
 	m->cap = 4096;

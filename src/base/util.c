@@ -615,6 +615,11 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
 	return kb_xstrdup(installed);
 }
 
+void kb_touch(const char *path)
+{
+	utimensat(AT_FDCWD, path, NULL, 0);
+}
+
 char *kb_default_cache_dir(void)
 {
 	const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");

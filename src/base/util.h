@@ -143,6 +143,10 @@ int kb_mkstemp(const char *what, char **path);
 /* Monotonic time in seconds. */
 double kb_now(void);
 
+/* Set path's modification time to now, where it can (a build cache entry's
+ * last use, cache.h); no message. */
+void kb_touch(const char *path);
+
 /* NULL when path reaches make and its shell recipes inert (no '$', quote,
  * space...), else why not (static storage). */
 const char *kb_make_inert_path(const char *path);

@@ -341,6 +341,139 @@ static int copy_one(const char *from, const char *to, mode_t mode, off_t size)
 	return ret;
 }
 
+/* ---- copies of one git work tree sharing their unchanged files ---- */
+
+/* What a copy records of each file it took from the lab's tree (its
+ * "files", one line each: the lab's file's device, inode, change time and
+ * size, the copy's inode, then a tab and the path, NUL-ended): a later copy
+ * of the same tree hard-links the file from this one where the lab's file
+ * has not changed since (its ctime moves on any write, so equal stat means
+ * equal contents) and this copy's file is still the one it made (kbench
+ * replaces a file it rewrites, layout_install's Makefiles, with a new one). */
+struct copy_file {
+	char *path;
+	unsigned long long dev, ino, csec, cnsec, size, copy_ino;
+};
+
+struct copy_index {
+	char *dir;		/* the previous copy (cache/src/git-KEY), or NULL */
+	char *text;
+	struct copy_file *f;	/* sorted by path */
+	size_t n;
+};
+
+static int copy_file_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct copy_file *)a)->path, ((const struct copy_file *)b)->path);
+}
+
+/* The newest copy of the tree whose top is real (its "origin"), with its
+ * files read; none (dir NULL) where there is none or its list is unreadable. */
+static void copy_index_load(const struct kb_conf *conf, const char *real, struct copy_index *ix)
+{
+	char *srcdir = kb_xasprintf("%s/src", conf->cache);
+	DIR *d = opendir(srcdir);
+	struct dirent *de;
+	double newest = -1;
+	size_t len;
+
+	memset(ix, 0, sizeof(*ix));
+	while (d && (de = readdir(d))) {
+		char *dir, *origin = NULL, *o;
+		struct stat st;
+
+		if (strncmp(de->d_name, "git-", 4) || strchr(de->d_name, '.'))
+			continue;
+		dir = kb_xasprintf("%s/%s", srcdir, de->d_name);
+		o = kb_xasprintf("%s/origin", dir);
+		if (kb_read_file_max(o, &origin, NULL, 1 << 16) == 0 && (origin[strcspn(origin, "\n")] = 0, !strcmp(origin, real)) &&
+		    stat(dir, &st) == 0 && st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9 > newest) {
+			newest = st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+			free(ix->dir);
+			ix->dir = dir;
+			dir = NULL;
+		}
+		free(origin);
+		free(o);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+	free(srcdir);
+	if (!ix->dir)
+		return;
+	{
+		char *files = kb_xasprintf("%s/files", ix->dir);
+
+		if (kb_read_file_max(files, &ix->text, &len, (size_t)1 << 30) < 0) {
+			free(files);
+			free(ix->dir);
+			ix->dir = NULL;
+			return;
+		}
+		free(files);
+	}
+	for (char *p = ix->text; p < ix->text + len; p += strlen(p) + 1) {
+		struct copy_file cf;
+		char *tab = strchr(p, '\t');
+
+		if (!tab || sscanf(p, "%llu %llu %llu %llu %llu %llu", &cf.dev, &cf.ino, &cf.csec, &cf.cnsec,
+				   &cf.size, &cf.copy_ino) != 6)
+			continue;
+		cf.path = tab + 1;
+		if (ix->n % 4096 == 0)
+			ix->f = kb_xrealloc(ix->f, (ix->n + 4096) * sizeof(*ix->f));
+		ix->f[ix->n++] = cf;
+	}
+	qsort(ix->f, ix->n, sizeof(*ix->f), copy_file_cmp);
+}
+
+static void copy_index_release(struct copy_index *ix)
+{
+	free(ix->dir);
+	free(ix->text);
+	free(ix->f);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* Hard-link path from the previous copy into to where the lab's file (st)
+ * has not changed since that copy took it: 1 linked, 0 not (copy it). */
+static int copy_index_link(const struct copy_index *ix, const char *path, const struct stat *st,
+			   const char *to)
+{
+	struct copy_file key = { .path = (char *)path }, *f;
+	struct stat pst;
+	char *from;
+	int ok;
+
+	if (!ix->dir)
+		return 0;
+	f = bsearch(&key, ix->f, ix->n, sizeof(*ix->f), copy_file_cmp);
+	if (!f || f->dev != (unsigned long long)st->st_dev || f->ino != (unsigned long long)st->st_ino ||
+	    f->csec != (unsigned long long)st->st_ctim.tv_sec ||
+	    f->cnsec != (unsigned long long)st->st_ctim.tv_nsec || f->size != (unsigned long long)st->st_size)
+		return 0;
+	from = kb_xasprintf("%s/tree/%s", ix->dir, path);
+	ok = lstat(from, &pst) == 0 && S_ISREG(pst.st_mode) && (unsigned long long)pst.st_ino == f->copy_ino &&
+	     pst.st_size == st->st_size && link(from, to) == 0;
+	free(from);
+	return ok;
+}
+
+/* One line of the new copy's "files" for path (the lab's file st, the
+ * copy's file to). */
+static void copy_index_add(FILE *f, const char *path, const struct stat *st, const char *to)
+{
+	struct stat cst;
+
+	if (!f || lstat(to, &cst) < 0)
+		return;
+	fprintf(f, "%llu %llu %llu %llu %llu %llu\t%s%c", (unsigned long long)st->st_dev,
+		(unsigned long long)st->st_ino, (unsigned long long)st->st_ctim.tv_sec,
+		(unsigned long long)st->st_ctim.tv_nsec, (unsigned long long)st->st_size,
+		(unsigned long long)cst.st_ino, path, 0);
+}
+
 /* kbench's copy of a git work tree (the files git ls-files names, tracked
  * and untracked but not ignored, as the work tree holds them), made once
  * under cache/src/ and named by content: the build reads it, never the
@@ -354,9 +487,11 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 			    "--cached", "--others", "--exclude-standard", NULL };
 	char *st_argv[] = { "git", "--no-optional-locks", "-C", (char *)tree, "status", "--porcelain",
 			    NULL };
-	char key[65], *dir, *tmp = NULL, *list = NULL, *after = NULL, *lastdir = NULL;
+	char key[65], *dir, *tmp = NULL, *list = NULL, *after = NULL, *lastdir = NULL, *real = NULL;
 	const char *fields[] = { "kbench-export-1", content };
-	size_t len = 0, files = 0;
+	size_t len = 0, files = 0, linked = 0;
+	struct copy_index prev = { 0 };
+	FILE *index = NULL;
 	double t0 = kb_now();
 	int ret = -1;
 
@@ -364,6 +499,8 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	dir = kb_xasprintf("%s/src/git-%.16s", conf->cache, key);
 	*copy = kb_xasprintf("%s/tree", dir);
 	if (is_dir(dir) || dry) {
+		if (!dry)
+			kb_touch(dir);
 		if (!is_dir(dir)) {	/* not copied yet: nothing of it cached */
 			free(*copy);
 			*copy = NULL;
@@ -376,6 +513,20 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	if (kb_capture(ls_argv, 600, (size_t)1 << 28, &list) != 0) {
 		kb_error("kernel source '%s': git ls-files failed", tree);
 		goto out;
+	}
+	/* what the previous copy of this tree holds unchanged is linked, not
+	 * copied again: the copies share those files (kbench never writes in
+	 * one, it replaces a file it rewrites) */
+	real = realpath(tree, NULL);
+	if (real)
+		copy_index_load(conf, real, &prev);
+	if (kb_mkdir_p(tmp, 0755) < 0)
+		goto out;
+	{
+		char *ip = kb_xasprintf("%s/files", tmp);
+
+		index = fopen(ip, "we");
+		free(ip);
 	}
 	for (const char *p = list; *p; p += len + 1) {
 		char *from, *to, *slash;
@@ -399,11 +550,14 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 		if (lstat(from, &st) < 0) {
 			/* a tracked file deleted in the work tree: not in the copy */
 		} else if (S_ISREG(st.st_mode)) {
-			if (copy_one(from, to, st.st_mode & 0111 ? 0755 : 0644, st.st_size) < 0) {
+			if (copy_index_link(&prev, p, &st, to)) {
+				linked++;
+			} else if (copy_one(from, to, st.st_mode & 0111 ? 0755 : 0644, st.st_size) < 0) {
 				free(from);
 				free(to);
 				goto out;
 			}
+			copy_index_add(index, p, &st, to);
 			files++;
 		} else if (S_ISLNK(st.st_mode)) {
 			char target[4096];
@@ -425,12 +579,31 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 			 "--porcelain differs); run again when it is still", tree);
 		goto out;
 	}
+	if (index) {
+		int bad = fclose(index) != 0;
+		char *o = kb_xasprintf("%s/origin", tmp), *line = kb_xasprintf("%s\n", real ? real : tree);
+
+		index = NULL;
+		if (bad || kb_write_file_atomic(o, line, strlen(line)) < 0) {
+			char *ip = kb_xasprintf("%s/files", tmp);
+
+			unlink(ip);	/* no list: the next copy shares nothing with this one */
+			free(ip);
+		}
+		free(o);
+		free(line);
+	}
 	kb_sync_fs(tmp);
 	if (rename(tmp, dir) < 0 && !is_dir(dir)) {
 		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
 		goto out;
 	}
-	kb_info("kernel source '%s': %zu files copied in %.1f s", tree, files, kb_now() - t0);
+	if (prev.dir)
+		kb_info("kernel source '%s': %zu files in %.1f s, %zu of them unchanged since its copy %s "
+			"and shared with it (hard links), %zu copied", tree, files, kb_now() - t0, linked,
+			prev.dir, files - linked);
+	else
+		kb_info("kernel source '%s': %zu files copied in %.1f s", tree, files, kb_now() - t0);
 	ret = 0;
 out:
 	if (is_dir(tmp))
@@ -440,6 +613,10 @@ out:
 	free(list);
 	free(after);
 	free(lastdir);
+	free(real);
+	if (index)
+		fclose(index);
+	copy_index_release(&prev);
 	if (ret < 0) {
 		free(*copy);
 		*copy = NULL;
@@ -706,6 +883,7 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 			goto out;
 		}
 	}
+	kb_touch(dir);
 	src->tree = find_tree(dir);
 	if (!src->tree) {
 		kb_error("'%s' holds no kernel source tree", conf->source);
@@ -803,6 +981,7 @@ static void ccache_env(const struct kb_conf *conf)
 	char *dir = kb_xasprintf("%s/ccache", conf->cache);
 
 	setenv("CCACHE_DIR", dir, 1);
+	kb_touch(dir);
 	setenv("CCACHE_BASEDIR", conf->cache, 1);
 	setenv("CCACHE_NOHASHDIR", "true", 1);
 	free(dir);
@@ -1491,6 +1670,7 @@ static int from_cache(struct kb_kernel *out, const char *log_path)
 	free(text);
 	free(cached_log);
 	out->cached = 1;
+	kb_touch(out->dir);
 	return 1;
 }
 
@@ -1685,6 +1865,7 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	/* the step begins with waiting for the lock: its time is the user's */
 	kb_build_step(log_path, KB_STEP_CONFIGURING, l ? l->layout : 0, -1, 0, 0);
 	lockfd = lock_dir(lock);
+	kb_touch(objdir);
 	if (lockfd < 0)
 		goto out;
 	if (v->hy_a_objdir && seed_hybrid(conf, v, objdir, log_path) < 0) {
