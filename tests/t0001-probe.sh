@@ -104,4 +104,18 @@ mkdir "$d/nopath"
 PATH=$d/nopath "$KBENCH" probe --no-kvm > "$d/nomca" 2>&1
 check "no llvm-mca in PATH: 'not found (package llvm): mca_cycles falls back to model_cycles'" \
 	grep -qxF 'llvm-mca:            not found (package llvm): mca_cycles falls back to model_cycles' "$d/nomca"
+# the kernel compilers a variant's cc may name (issue 32, item 4): each gcc
+# and clang, plain or gcc-N/clang-N, found in PATH, with its --version's
+# first line; here a PATH of two fake ones and a name that is not one
+mkdir "$d/ccpath"
+printf '#!/bin/sh\necho "Debian clang version 19.1.7 (3~deb12u1)"\n' > "$d/ccpath/clang-19"
+printf '#!/bin/sh\necho "gcc (Debian 12.2.0-14) 12.2.0"\n' > "$d/ccpath/gcc"
+printf '#!/bin/sh\necho "not a compiler"\n' > "$d/ccpath/clang-tidy"
+chmod +x "$d/ccpath/clang-19" "$d/ccpath/gcc" "$d/ccpath/clang-tidy"
+PATH=$d/ccpath:$d/nopath "$KBENCH" probe --no-kvm > "$d/ccs" 2>&1
+PATH=$d/ccpath:$d/nopath "$KBENCH" probe --no-kvm --json > "$d/ccs.json" 2>&1
+check "kernel compilers: the two in PATH with their versions, clang-tidy not one (text and JSON)" sh -c \
+	"grep -qxF 'kernel compilers:    clang-19 (Debian clang version 19.1.7 (3~deb12u1)), gcc (gcc (Debian 12.2.0-14) 12.2.0)' '$d/ccs' &&
+	 jq -e '[.kernel_compilers[].name] == [\"clang-19\", \"gcc\"] and .kernel_compilers[0].version == \"Debian clang version 19.1.7 (3~deb12u1)\"' '$d/ccs.json' > /dev/null"
+check "no compiler in PATH: none found" grep -qxF 'kernel compilers:    none found (gcc or clang)' "$d/nomca"
 test_done
