@@ -54,7 +54,7 @@ static void defaults_and_values(void **state)
 		"[variant Os]\ndescription = for size\n"
 		"config = CONFIG_CC_OPTIMIZE_FOR_SIZE=y\nconfig = LOG_BUF_SHIFT=14 DEFAULT_HOSTNAME=\"kb\"\n"
 		"kcflags = -fno-inline-functions-called-once -falign-functions=1\n"), 0);
-	assert_string_equal(c.source, "/usr/src/linux-source-6.1.tar.xz");
+	assert_string_equal(c.source, "/usr/src/linux-source-6.12.tar.xz");
 	assert_string_equal(c.arch, "i386");
 	assert_string_equal(c.base, "tinyconfig");
 	assert_int_equal(c.accel, KB_ACCEL_TCG);

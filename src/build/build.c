@@ -851,9 +851,14 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 	}
 	r = kb_sha256_file(conf->source, hash);
 	if (r < 0) {
-		if (r == -ENOENT && !strcmp(conf->source, "/usr/src/linux-source-6.1.tar.xz"))
-			return kb_error("kernel source '%s' not found: apt-get install linux-source-6.1",
-					conf->source);
+		unsigned major, minor;
+		int end = 0;
+
+		/* Debian's packages: /usr/src/linux-source-X.Y.tar.xz */
+		if (r == -ENOENT && sscanf(conf->source, "/usr/src/linux-source-%u.%u.tar.xz%n", &major, &minor,
+					   &end) == 2 && end && !conf->source[end])
+			return kb_error("kernel source '%s' not found: apt-get install linux-source-%u.%u",
+					conf->source, major, minor);
 		return kb_error_errno(-r, "kernel source '%s'", conf->source);
 	}
 	src->id = kb_xasprintf("sha256:%s", hash);
@@ -1173,6 +1178,25 @@ static const char *config_value(const char *text, const char *name, char *buf, s
 		l += len + (l[len] == '\n');
 	}
 	return NULL;
+}
+
+const char *kb_config_allocator(const char *dotconfig)
+{
+	static const char *const names[] = { "SLUB_TINY", "SLUB", "SLOB", "SLAB" };
+	const char *found = NULL;
+	char *text, buf[8];
+
+	if (!dotconfig || kb_read_file(dotconfig, &text, NULL) < 0)
+		return NULL;
+	/* SLUB_TINY first: it is SLUB=y too */
+	for (size_t i = 0; i < KB_ARRAY_SIZE(names) && !found; i++) {
+		const char *v = config_value(text, names[i], buf, sizeof(buf));
+
+		if (v && !strcmp(v, "y"))
+			found = names[i];
+	}
+	free(text);
+	return found;
 }
 
 /* Kconfig drops what it cannot satisfy without a word: every option asked

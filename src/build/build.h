@@ -64,6 +64,11 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);
 int kb_source_find(const struct kb_conf *conf, struct kb_source *src);
 void kb_source_release(struct kb_source *src);
 
+/* The slab allocator a kernel's final .config (dotconfig) selects: "SLUB",
+ * "SLUB_TINY" (SLUB for the smallest systems), "SLOB" (up to 6.3) or "SLAB"
+ * (up to 6.7); NULL where it says none or cannot be read. */
+const char *kb_config_allocator(const char *dotconfig);
+
 /* One make jobserver for builds at once: jobs tokens in all, shared by
  * every make kbench starts until kb_build_jobserver_end (each of the
  * builds makes holds one implicitly, so jobs - builds go in the pipe);

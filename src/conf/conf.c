@@ -247,7 +247,7 @@ static int note_unsafe(void *ctx, const char *w, size_t len, const char *why)
 
 static const struct kb_option options[] = {
 	{ .name = "source", .section = KB_SEC_KERNEL, .type = KB_OPT_PATH, .off = KOFF(source),
-	  .def = "/usr/src/linux-source-6.1.tar.xz", .check = kb_make_inert_path,
+	  .def = "/usr/src/linux-source-6.12.tar.xz", .check = kb_make_inert_path,
 	  .help = "kernel source: a tarball (.tar.xz, .tar.gz, ...) or a source tree" },
 	{ .name = "arch", .section = KB_SEC_KERNEL, .type = KB_OPT_CHOICE, .off = KOFF(arch),
 	  .def = "i386", .allowed = { "i386", "x86_64" },
@@ -1840,8 +1840,22 @@ static const char *source_usable(const char *path)
 	ssize_t n;
 	int fd;
 
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? "not found (Debian's is in package linux-source-6.1)" : strerror(errno);
+	if (stat(path, &st) < 0) {
+		static char why[96];
+		unsigned major, minor;
+		int end = 0;
+
+		if (errno != ENOENT)
+			return strerror(errno);
+		/* Debian's packages: /usr/src/linux-source-X.Y.tar.xz */
+		if (sscanf(path, "/usr/src/linux-source-%u.%u.tar.xz%n", &major, &minor, &end) == 2 && end &&
+		    !path[end]) {
+			snprintf(why, sizeof(why), "not found (Debian's package: apt-get install linux-source-%u.%u)",
+				 major, minor);
+			return why;
+		}
+		return "not found";
+	}
 	if (S_ISDIR(st.st_mode))
 		return NULL;
 	fd = kb_open_regular(path, NULL);

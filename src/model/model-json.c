@@ -457,9 +457,10 @@ static json_t *model(const struct kb_model *m, int sub)
 	o = sub ? json_pack("{s:s}", "run_id", m->run_id)
 		: json_pack("{s:i,s:s}", KB_RD_FORMAT, KB_RUNDIR_FORMAT, "run_id", m->run_id);
 	if (!sub)
-		json_object_set_new(o, "kernel", json_pack("{s:s,s:s,s:s,s:s,s:s}", "source", m->kernel.source,
+		json_object_set_new(o, "kernel", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s?}", "source", m->kernel.source,
 							   "id", m->kernel.id, "version", m->kernel.version,
-							   "arch", m->kernel.arch, "base", m->kernel.base));
+							   "arch", m->kernel.arch, "base", m->kernel.base,
+							   "allocator", m->kernel.allocator));
 	json_object_update_new(o, json_pack("{s:s,s:s,s:o,s:s,s:f,s:f,s:I,s:f,s:b,s:s,s:s,s:s,s:s,s:o}",
 					    "backend", m->backend, "accel", m->accel,
 					    "seed", kb_json_u64(m->seed), "baseline", m->baseline_name,

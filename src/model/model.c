@@ -217,6 +217,54 @@ static const char *plain_workloads(struct kb_model *m, const char *workloads)
 	return bad ? out : kb_pool_strdup(&m->pool, workloads);
 }
 
+/* The variants' slab allocator from the manifest (variants[].allocator):
+ * one name where all that say one agree, else "NAME ALLOC, ..." per
+ * variant; NULL where none says.  Only the four names kbench writes are
+ * taken (a manifest is input like any other). */
+static const char *allocator(struct kb_pool *p, const json_t *mv)
+{
+	static const char *const known[] = { "SLUB", "SLUB_TINY", "SLOB", "SLAB" };
+	const char *first = NULL;
+	char *out = NULL;
+	size_t len = 0, i, n = 0;
+	int mixed = 0;
+	const json_t *v;
+	FILE *f;
+
+	json_array_foreach(mv, i, v) {
+		const char *a = json_string_value(json_object_get(v, "allocator"));
+		size_t k;
+
+		for (k = 0; a && k < KB_ARRAY_SIZE(known) && strcmp(a, known[k]); k++)
+			;
+		if (!a || k == KB_ARRAY_SIZE(known))
+			continue;
+		if (first && strcmp(first, known[k]))
+			mixed = 1;
+		if (!first)
+			first = known[k];
+	}
+	if (!first || !mixed)
+		return first;
+	f = open_memstream(&out, &len);
+	if (!f)
+		abort();
+	json_array_foreach(mv, i, v) {
+		const char *a = json_string_value(json_object_get(v, "allocator"));
+		const char *name = json_string_value(json_object_get(v, "name"));
+		size_t k;
+
+		for (k = 0; a && k < KB_ARRAY_SIZE(known) && strcmp(a, known[k]); k++)
+			;
+		if (!a || k == KB_ARRAY_SIZE(known) || !name || !kb_model_name_ok(KB_NAME_VARIANT, name))
+			continue;
+		fprintf(f, "%s%s %s", n++ ? ", " : "", name, known[k]);
+	}
+	fclose(f);
+	kb_pool_adopt(p, out);
+	return out;
+}
+
 /* The manifest's unsafe_flags (present only where [kernel] unsafe_flags =
  * yes): one sentence for the caveats, or NULL. */
 static const char *unsafe_flags_text(struct kb_pool *p, const json_t *u)
@@ -268,7 +316,7 @@ static void header(struct kb_model *m, const struct kb_model_build_args *a)
 	m->run_id = kb_pool_strdup(p, str(man, "run_id"));
 	m->kernel = (struct kb_model_kernel){ kb_pool_strdup(p, str(k, "source")), kb_pool_strdup(p, str(k, "id")),
 					kb_pool_strdup(p, str(k, "version")), kb_pool_strdup(p, str(k, "arch")),
-					kb_pool_strdup(p, str(k, "base")) };
+					kb_pool_strdup(p, str(k, "base")), allocator(p, mv) };
 	m->accel = kb_pool_strdup(p, str(json_object_get(man, "accel"), "chosen"));
 	m->accel_why = kb_pool_strdup(p, str(json_object_get(man, "accel"), "why"));
 	m->host_cpu = kb_pool_strdup(p, str(json_object_get(json_object_get(man, "host"), "cpu"), "brand"));

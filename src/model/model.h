@@ -160,6 +160,9 @@ const char *kb_verdict_name(enum kb_verdict v);
 
 struct kb_model_kernel {
 	const char *source, *id, *version, *arch, *base;
+	/* the variants' slab allocator (manifest variants[].allocator): "SLUB",
+	 * or where they differ "O2 SLUB, Os SLOB"; NULL: not recorded */
+	const char *allocator;
 };
 
 /* A layout replica of a variant ([run] layouts), as the manifest records

@@ -566,6 +566,10 @@ static void provenance(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_str(in, m->kernel.version);
 	kb_doc_fmt(in, " (");
 	kb_doc_str(in, m->kernel.arch);
+	if (m->kernel.allocator) {
+		kb_doc_fmt(in, ", slab allocator ");
+		kb_doc_str(in, m->kernel.allocator);
+	}
 	kb_doc_fmt(in, "), %zu variants, baseline ", m->nv_manifest);
 	kb_doc_code(in, m->baseline_name);
 	kb_doc_fmt(in, ". Accelerator: ");

@@ -205,6 +205,10 @@ static void build_json(json_t *j, const struct kb_run_variant *rv, int build_ok,
 	json_object_set_new(j, "build_seconds", json_real(rv->k.seconds));
 	json_object_set_new(j, "compiler", rv->k.compiler ? json_string(rv->k.compiler) : json_null());
 	json_object_set_new(j, "vmlinux", json_sprintf("%s/vmlinux", dir));
+	/* the slab allocator its .config selects: SLOB, SLUB_TINY and SLUB run
+	 * the allocation-heavy cases differently */
+	if (kb_config_allocator(rv->k.dotconfig))
+		json_object_set_new(j, "allocator", json_string(kb_config_allocator(rv->k.dotconfig)));
 	/* the build tree, objects and Kbuild's .cmd files (kbench explain's input) */
 	if (rv->k.objdir)
 		json_object_set_new(j, "objdir", json_string(rv->k.objdir));
