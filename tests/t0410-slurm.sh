@@ -195,7 +195,7 @@ write_tcg_conf "$d/quote.conf" backend=sim boots=2 samples=2 workloads=getppid s
 	timeout=240 executor=slurm output="$d/it's a run"
 "$KBENCH" run "$d/quote.conf" > "$d/quote.out" 2> "$d/quote.err"
 rc=$?
-qrun=$(sed -n '$s|/report.md$||p' "$d/quote.out")
+qrun=$(sed -n 's|/report.md$||p' "$d/quote.out" | tail -n 1)	# the run's report.md, then the answer line
 check "a run directory named with a quote and spaces: the Slurm jobs run in it (rc $rc)" \
 	jq -se 'length == 4 and all(.status == "ok" and .slurm_job != null)' "$qrun/boots.jsonl"
 # sbatch refusing the jobs (a node the cluster does not have): before,
