@@ -45,7 +45,7 @@ check "every workload ran in the booted kernel (getppid, fork, mmap: samples, th
 check "the manifest, summary.json and report.md name the allocator: SLUB" sh -c \
 	"jq -e '.variants[0].allocator == \"SLUB\"' '$m' > /dev/null &&
 	 jq -e '.kernel.allocator == \"SLUB\"' '$run/summary.json' > /dev/null &&
-	 grep -q '^Kernel 6\.12\.[0-9]* (i386, slab allocator SLUB), 1 variants' '$run/report.md'"
+	 grep -q '^Kernel 6\.12\.[0-9]* (i386, slab allocator SLUB: the only one from Linux 6\.8 on, and what the labs run), 1 variants' '$run/report.md'"
 # fork allocates (task_struct, mm, vmas): the plugin's functions of its
 # region are SLUB's (kmem_cache_alloc*), none SLOB's (slob_*)
 slub=$(jq -s '[.[] | select(.case == "fork") | .functions[][0]] as $f |

@@ -567,8 +567,23 @@ static void provenance(struct kb_doc *d, const struct kb_model *m)
 	kb_doc_fmt(in, " (");
 	kb_doc_str(in, m->kernel.arch);
 	if (m->kernel.allocator) {
+		/* what each allocator is to a lab (mm/Kconfig, and the releases
+		 * that removed SLOB and SLAB) */
+		static const char *const about[][2] = {
+			{ "SLUB", "the only one from Linux 6.8 on, and what the labs run" },
+			{ "SLUB_TINY", "SLUB cut down for the smallest systems, tinyconfig's from 6.4 on; "
+				       "configs/slub.config asks for SLUB" },
+			{ "SLOB", "tinyconfig's up to 6.3, removed in 6.4" },
+			{ "SLAB", "removed in 6.8" },
+		};
+
 		kb_doc_fmt(in, ", slab allocator ");
 		kb_doc_str(in, m->kernel.allocator);
+		for (size_t i = 0; i < KB_ARRAY_SIZE(about); i++)
+			if (!strcmp(m->kernel.allocator, about[i][0])) {
+				kb_doc_fmt(in, ": ");
+				kb_doc_str(in, about[i][1]);
+			}
 	}
 	kb_doc_fmt(in, "), %zu variants, baseline ", m->nv_manifest);
 	kb_doc_code(in, m->baseline_name);
