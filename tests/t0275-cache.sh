@@ -14,7 +14,9 @@
 #     what one does, what was used in the last ten minutes and what a
 #     living kbench is making, removes what a killed one left; --dry-run
 #     removes nothing; --older-than DAYS goes by last use, --keep-runs
-#     keeps the referred-to; a wrong action or value is a usage error.
+#     keeps the referred-to; a wrong action or value is a usage error;
+#   - what the listing shows from the cache's files and names is inert on
+#     a terminal (control bytes as '?').
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_cmd git "the build cache"
@@ -127,6 +129,17 @@ check "--older-than 1 --keep-runs: what a run refers to stays, the rest unused f
 rc=$?
 check "--older-than 1: unused for a day goes even where a run refers to it (rc $rc)" sh -c \
 	"[ $rc -eq 0 ] && [ ! -e '$c/kernels/aaaa' ] && [ ! -e '$c2' ] && [ -d '$c3/tree' ]"
+
+# names and labels from the cache's own files reach the terminal inert: a
+# copy's origin and a kernel directory's name holding escape sequences are
+# shown with '?' in their bytes' place
+printf '/tmp/\033[2J\033]0;pwned\007x\n' > "$c3/origin"
+mkdir -p "$(printf '%s/kernels/e\033[31mvil' "$c")"
+"$KBENCH" cache "$d/v.conf" > "$d/esc.out" 2>&1
+rc=$?
+check "escape bytes in an origin file and a directory name: listed with '?', none reaches the terminal (rc $rc)" sh -c \
+	"[ $rc -eq 0 ] && ! grep -q \"\$(printf '\\033')\" '$d/esc.out' && ! grep -q \"\$(printf '\\007')\" '$d/esc.out' &&
+	 grep -qF 'a copy of the git work tree /tmp/?[2J?]0;pwned?x)' '$d/esc.out' && grep -qF 'kernels/e?[31mvil ' '$d/esc.out'"
 
 "$KBENCH" cache prun "$d/v.conf" > /dev/null 2> "$d/typo.err"
 rc=$?

@@ -620,6 +620,27 @@ void kb_touch(const char *path)
 	utimensat(AT_FDCWD, path, NULL, 0);
 }
 
+const char *kb_term_inert(char *out, size_t size, const char *s)
+{
+	size_t i = 0;
+
+	for (; s && s[i] && i + 1 < size; i++)
+		out[i] = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f ? s[i] : '?';
+	out[i] = '\0';
+	return out;
+}
+
+char *kb_debian_source_package(const char *path)
+{
+	unsigned major, minor;
+	int end = 0;
+
+	if (sscanf(path, "/usr/src/linux-source-%u.%u.tar.xz%n", &major, &minor, &end) != 2 || !end ||
+	    path[end])
+		return NULL;
+	return kb_xasprintf("linux-source-%u.%u", major, minor);
+}
+
 char *kb_default_cache_dir(void)
 {
 	const char *e = getenv("KBENCH_CACHE"), *x = getenv("XDG_CACHE_HOME");

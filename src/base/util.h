@@ -72,6 +72,9 @@ int kb_copy_file(const char *src, const char *dst);
 /* Last n lines of a file on stream f, each prefixed with prefix; control
  * characters (a guest's escape sequences) shown as '?'. */
 void kb_print_tail(FILE *f, const char *path, int n, const char *prefix);
+/* s with every byte but printable ASCII as '?', at most size - 1 of them,
+ * in out (returned): a string from a file never moves a terminal's cursor. */
+const char *kb_term_inert(char *out, size_t size, const char *s);
 /* Every child kbench starts has a deadline: a hung tool cannot hang kbench. */
 #define KB_CHILD_DEADLINE 600.0		/* seconds, for kb_run_argv */
 #define KB_PROBE_DEADLINE 15.0		/* seconds, for kb_capture_line */
@@ -123,6 +126,11 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
 /* The build cache where the configuration names none: $KBENCH_CACHE, else
  * $XDG_CACHE_HOME/kbench, else ~/.cache/kbench; malloc'd. */
 char *kb_default_cache_dir(void);
+
+/* The Debian package that installs path, where path is one of Debian's
+ * kernel source tarballs (/usr/src/linux-source-X.Y.tar.xz):
+ * "linux-source-X.Y" (malloc'd); else NULL. */
+char *kb_debian_source_package(const char *path);
 
 /* An executable named name in $PATH (or name itself where it has a '/'),
  * malloc'd; NULL where there is none.  For programs a package may bring

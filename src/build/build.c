@@ -634,8 +634,7 @@ static int is_tree(const char *dir)
 	return ok;
 }
 
-/* dir itself, or the one directory under it, holding the kernel's Makefile. */
-static char *find_tree(const char *dir)
+char *kb_find_tree(const char *dir)
 {
 	char *found = NULL;
 	struct dirent *de;
@@ -661,8 +660,7 @@ static char *find_tree(const char *dir)
 	return found;
 }
 
-/* VERSION.PATCHLEVEL.SUBLEVEL from the top-level Makefile. */
-static char *tree_version(const char *tree)
+char *kb_tree_version(const char *tree)
 {
 	char *mk = kb_xasprintf("%s/Makefile", tree), *buf, *line, *save = NULL;
 	long v[3] = { -1, -1, -1 };
@@ -821,7 +819,7 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 		struct stat st;
 		char *mk = kb_xasprintf("%s/Makefile", conf->source);
 
-		src->tree = find_tree(conf->source);
+		src->tree = kb_find_tree(conf->source);
 		if (!src->tree || stat(mk, &st) < 0) {
 			free(mk);
 			return kb_error("'%s': not a kernel source tree (no Makefile and Kconfig)",
@@ -851,14 +849,13 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 	}
 	r = kb_sha256_file(conf->source, hash);
 	if (r < 0) {
-		unsigned major, minor;
-		int end = 0;
+		char *pkg = r == -ENOENT ? kb_debian_source_package(conf->source) : NULL;
 
-		/* Debian's packages: /usr/src/linux-source-X.Y.tar.xz */
-		if (r == -ENOENT && sscanf(conf->source, "/usr/src/linux-source-%u.%u.tar.xz%n", &major, &minor,
-					   &end) == 2 && end && !conf->source[end])
-			return kb_error("kernel source '%s' not found: apt-get install linux-source-%u.%u",
-					conf->source, major, minor);
+		if (pkg) {
+			r = kb_error("kernel source '%s' not found: apt-get install %s", conf->source, pkg);
+			free(pkg);
+			return r;
+		}
 		return kb_error_errno(-r, "kernel source '%s'", conf->source);
 	}
 	src->id = kb_xasprintf("sha256:%s", hash);
@@ -889,14 +886,14 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 		}
 	}
 	kb_touch(dir);
-	src->tree = find_tree(dir);
+	src->tree = kb_find_tree(dir);
 	if (!src->tree) {
 		kb_error("'%s' holds no kernel source tree", conf->source);
 		goto out;
 	}
 	src->owned = 1;
 version:
-	src->version = tree_version(src->tree);
+	src->version = kb_tree_version(src->tree);
 	if (!src->version) {
 		kb_error("'%s/Makefile': no kernel VERSION/PATCHLEVEL", src->tree);
 		goto out;

@@ -64,6 +64,13 @@ int kb_source_prepare(const struct kb_conf *conf, struct kb_source *src);
 int kb_source_find(const struct kb_conf *conf, struct kb_source *src);
 void kb_source_release(struct kb_source *src);
 
+/* dir itself, or the one directory under it, holding the kernel's Makefile
+ * and Kconfig (malloc'd), or NULL: a tarball unpacked, a git copy's tree. */
+char *kb_find_tree(const char *dir);
+/* VERSION.PATCHLEVEL.SUBLEVEL from a tree's top-level Makefile (malloc'd),
+ * or NULL. */
+char *kb_tree_version(const char *tree);
+
 /* The slab allocator a kernel's final .config (dotconfig) selects: "SLUB",
  * "SLUB_TINY" (SLUB for the smallest systems), "SLOB" (up to 6.3) or "SLAB"
  * (up to 6.7); NULL where it says none or cannot be read. */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "cache.h"
 #include "util.h"
 
@@ -149,55 +150,6 @@ static int tmp_entry(const char *name, int *alive)
 	return 1;
 }
 
-/* "VERSION.PATCHLEVEL.SUBLEVEL" from a tree's Makefile, or NULL */
-static char *tree_version(const char *tree)
-{
-	char *mk = kb_xasprintf("%s/Makefile", tree), *text = NULL, *out = NULL;
-	long v[3] = { -1, -1, -1 };
-	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = " };
-
-	if (kb_read_file_max(mk, &text, NULL, 1 << 20) == 0) {
-		for (int i = 0; i < 3; i++) {
-			const char *p = strstr(text, keys[i]);
-
-			if (p && (p == text || p[-1] == '\n'))
-				v[i] = strtol(p + strlen(keys[i]), NULL, 10);
-		}
-		if (v[0] >= 0 && v[1] >= 0)
-			out = kb_xasprintf("%ld.%ld.%ld", v[0], v[1], v[2] < 0 ? 0 : v[2]);
-	}
-	free(text);
-	free(mk);
-	return out;
-}
-
-/* The source entry's tree: DIR/tree for a git copy, else the one
- * directory under DIR with a Makefile. */
-static char *source_tree(const char *dir)
-{
-	char *t = kb_xasprintf("%s/tree", dir), *mk;
-	DIR *d;
-	struct dirent *de;
-	struct stat st;
-
-	if (stat(t, &st) == 0 && S_ISDIR(st.st_mode))
-		return t;
-	free(t);
-	t = NULL;
-	d = opendir(dir);
-	while (d && !t && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		mk = kb_xasprintf("%s/%s/Makefile", dir, de->d_name);
-		if (stat(mk, &st) == 0)
-			t = kb_xasprintf("%s/%s", dir, de->d_name);
-		free(mk);
-	}
-	if (d)
-		closedir(d);
-	return t;
-}
-
 /* A kernel's label from its .config: the version line and the compiler */
 static char *kernel_what(const char *dir)
 {
@@ -278,8 +230,8 @@ static void scan_sources(struct kb_cache *c)
 			continue;
 		}
 		e = add(c, KB_CACHE_SOURCE, rel);
-		tree = source_tree(e->path);
-		ver = tree ? tree_version(tree) : NULL;
+		tree = kb_find_tree(e->path);
+		ver = tree ? kb_tree_version(tree) : NULL;
 		origin_path = kb_xasprintf("%s/origin", e->path);
 		if (kb_read_file_max(origin_path, &origin, NULL, 1 << 16) == 0)
 			origin[strcspn(origin, "\n")] = 0;

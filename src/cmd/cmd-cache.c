@@ -69,14 +69,17 @@ static void when(char *buf, size_t size, double t)
 		snprintf(buf, size, "?");
 }
 
+/* An entry's line: its name and label come from the cache's directory
+ * names and files (a git copy's origin, a kernel's .config), shown inert. */
 static void row(FILE *f, const struct kb_cache_entry *e, const char *mark)
 {
-	char b[32], w[32];
+	char b[32], w[32], rel[512], what[512];
 
 	human(b, sizeof(b), e->bytes);
 	when(w, sizeof(w), e->last_use);
 	fprintf(f, "%s%-10s  %10s  %s  %5zu  %s (%s)%s\n", mark, kb_cache_kind_name(e->kind), b, w,
-		e->runs, e->rel, e->what ? e->what : "", e->busy ? ", in use now" : "");
+		e->runs, kb_term_inert(rel, sizeof(rel), e->rel), kb_term_inert(what, sizeof(what), e->what),
+		e->busy ? ", in use now" : "");
 }
 
 static void totals(FILE *f, const struct kb_cache *c)

@@ -1842,19 +1842,16 @@ static const char *source_usable(const char *path)
 
 	if (stat(path, &st) < 0) {
 		static char why[96];
-		unsigned major, minor;
-		int end = 0;
+		char *pkg;
 
 		if (errno != ENOENT)
 			return strerror(errno);
-		/* Debian's packages: /usr/src/linux-source-X.Y.tar.xz */
-		if (sscanf(path, "/usr/src/linux-source-%u.%u.tar.xz%n", &major, &minor, &end) == 2 && end &&
-		    !path[end]) {
-			snprintf(why, sizeof(why), "not found (Debian's package: apt-get install linux-source-%u.%u)",
-				 major, minor);
-			return why;
-		}
-		return "not found";
+		pkg = kb_debian_source_package(path);
+		if (!pkg)
+			return "not found";
+		snprintf(why, sizeof(why), "not found (Debian's package: apt-get install %s)", pkg);
+		free(pkg);
+		return why;
 	}
 	if (S_ISDIR(st.st_mode))
 		return NULL;

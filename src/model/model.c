@@ -217,14 +217,26 @@ static const char *plain_workloads(struct kb_model *m, const char *workloads)
 	return bad ? out : kb_pool_strdup(&m->pool, workloads);
 }
 
-/* The variants' slab allocator from the manifest (variants[].allocator):
- * one name where all that say one agree, else "NAME ALLOC, ..." per
- * variant; NULL where none says.  Only the four names kbench writes are
- * taken (a manifest is input like any other). */
-static const char *allocator(struct kb_pool *p, const json_t *mv)
+/* A variant's allocator as the manifest gives it (variants[].allocator),
+ * one of the four names kbench writes, or NULL (a manifest is input like
+ * any other). */
+static const char *variant_allocator(const json_t *v)
 {
 	static const char *const known[] = { "SLUB", "SLUB_TINY", "SLOB", "SLAB" };
-	const char *first = NULL;
+	const char *a = json_string_value(json_object_get(v, "allocator"));
+
+	for (size_t k = 0; a && k < KB_ARRAY_SIZE(known); k++)
+		if (!strcmp(a, known[k]))
+			return known[k];
+	return NULL;
+}
+
+/* The variants' slab allocator: one name where all that say one agree,
+ * else "NAME ALLOC, ..." per variant (plain names only); NULL where none
+ * says. */
+static const char *allocator(struct kb_pool *p, const json_t *mv)
+{
+	const char *first = NULL, *a;
 	char *out = NULL;
 	size_t len = 0, i, n = 0;
 	int mixed = 0;
@@ -232,17 +244,11 @@ static const char *allocator(struct kb_pool *p, const json_t *mv)
 	FILE *f;
 
 	json_array_foreach(mv, i, v) {
-		const char *a = json_string_value(json_object_get(v, "allocator"));
-		size_t k;
-
-		for (k = 0; a && k < KB_ARRAY_SIZE(known) && strcmp(a, known[k]); k++)
-			;
-		if (!a || k == KB_ARRAY_SIZE(known))
+		if (!(a = variant_allocator(v)))
 			continue;
-		if (first && strcmp(first, known[k]))
-			mixed = 1;
+		mixed |= first && strcmp(first, a);
 		if (!first)
-			first = known[k];
+			first = a;
 	}
 	if (!first || !mixed)
 		return first;
@@ -250,15 +256,10 @@ static const char *allocator(struct kb_pool *p, const json_t *mv)
 	if (!f)
 		abort();
 	json_array_foreach(mv, i, v) {
-		const char *a = json_string_value(json_object_get(v, "allocator"));
 		const char *name = json_string_value(json_object_get(v, "name"));
-		size_t k;
 
-		for (k = 0; a && k < KB_ARRAY_SIZE(known) && strcmp(a, known[k]); k++)
-			;
-		if (!a || k == KB_ARRAY_SIZE(known) || !name || !kb_model_name_ok(KB_NAME_VARIANT, name))
-			continue;
-		fprintf(f, "%s%s %s", n++ ? ", " : "", name, known[k]);
+		if ((a = variant_allocator(v)) && name && kb_model_name_ok(KB_NAME_VARIANT, name))
+			fprintf(f, "%s%s %s", n++ ? ", " : "", name, a);
 	}
 	fclose(f);
 	kb_pool_adopt(p, out);

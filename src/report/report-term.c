@@ -30,17 +30,6 @@ int kb_report_term_color(FILE *f)
 	return !no_color && !(e && *e) && isatty(fileno(f));
 }
 
-/* s with every byte but printable ASCII as '?', at most sizeof(out) - 1 of
- * them: a name from a run directory never moves the cursor. */
-static const char *inert(char *out, size_t size, const char *s)
-{
-	size_t i = 0;
-
-	for (; s && s[i] && i + 1 < size; i++)
-		out[i] = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f ? s[i] : '?';
-	out[i] = '\0';
-	return out;
-}
 
 /* "0.902 [0.871, 0.934]": the ratio with the interval the verdict reads. */
 static struct kb_num ratio_ci(const struct kb_test *t)
@@ -102,8 +91,8 @@ void kb_report_term_table(FILE *f, const char *title, const struct kb_term_row *
 			widen(&w[4], "no data");
 		else
 			widen(&w[4], kb_verdict_name(rows[i].t->verdict));
-		inert(c[i].cas, sizeof(c[i].cas), rows[i].cas);
-		inert(c[i].variant, sizeof(c[i].variant), rows[i].variant);
+		kb_term_inert(c[i].cas, sizeof(c[i].cas), rows[i].cas);
+		kb_term_inert(c[i].variant, sizeof(c[i].variant), rows[i].variant);
 		c[i].text = kb_report_pct(rows[i].text_change);
 		c[i].ratio = ratio_ci(rows[i].t);
 		widen(&w[0], c[i].cas);
@@ -111,7 +100,7 @@ void kb_report_term_table(FILE *f, const char *title, const struct kb_term_row *
 		widen(&w[2], c[i].text.s);
 		widen(&w[3], c[i].ratio.s);
 	}
-	fprintf(f, "%s\n", inert(buf, sizeof(buf), title));
+	fprintf(f, "%s\n", kb_term_inert(buf, sizeof(buf), title));
 	fprintf(f, "%-*s  %-*s  %*s  %-*s  %s", w[0], heads[0], w[1], heads[1], w[2], heads[2], w[3], heads[3],
 		heads[4]);
 	if (models)	/* the verdict's column padded only where one follows */
@@ -156,7 +145,7 @@ void kb_report_term(FILE *f, const struct kb_model *m, int color)
 	double level;
 	char *title, base[NAME_MAX_SHOWN], at[32];
 
-	inert(base, sizeof(base), m->baseline_name);
+	kb_term_inert(base, sizeof(base), m->baseline_name);
 	if (!m->nm || !m->nc || m->baseline >= m->nv || m->nv < 2) {
 		fprintf(f, "no variant to compare with the baseline '%s'\n", base);
 		return;
@@ -194,7 +183,7 @@ void kb_report_term_answer(FILE *f, const struct kb_model *m, int color)
 		size_t len = strlen(m->claims[i].line) + 1;
 		char *s = kb_xmalloc(len);
 
-		fprintf(f, "%s%s%s\n", color ? "\033[1m" : "", inert(s, len, m->claims[i].line),
+		fprintf(f, "%s%s%s\n", color ? "\033[1m" : "", kb_term_inert(s, len, m->claims[i].line),
 			color ? "\033[0m" : "");
 		free(s);
 	}

@@ -193,6 +193,8 @@ static json_t *size_json(const struct kb_size *size)
 /* How a build went, into j: the fields a variant and each of its replicas have. */
 static void build_json(json_t *j, const struct kb_run_variant *rv, int build_ok, const char *dir)
 {
+	const char *allocator;
+
 	if (!build_ok) {
 		json_object_set_new(j, "status", json_string("build-failed"));
 		json_object_set_new(j, "reason", json_string(rv->k.failure ? rv->k.failure : "?"));
@@ -207,8 +209,8 @@ static void build_json(json_t *j, const struct kb_run_variant *rv, int build_ok,
 	json_object_set_new(j, "vmlinux", json_sprintf("%s/vmlinux", dir));
 	/* the slab allocator its .config selects: SLOB, SLUB_TINY and SLUB run
 	 * the allocation-heavy cases differently */
-	if (kb_config_allocator(rv->k.dotconfig))
-		json_object_set_new(j, "allocator", json_string(kb_config_allocator(rv->k.dotconfig)));
+	if ((allocator = kb_config_allocator(rv->k.dotconfig)))
+		json_object_set_new(j, "allocator", json_string(allocator));
 	/* the build tree, objects and Kbuild's .cmd files (kbench explain's input) */
 	if (rv->k.objdir)
 		json_object_set_new(j, "objdir", json_string(rv->k.objdir));
