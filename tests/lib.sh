@@ -219,13 +219,18 @@ find_runner_exec() {
 	return 1
 }
 
-# Tests on real kernels: Debian's kernel source and the build cache kbench
-# uses by default (so CI reuses kernels built by earlier runs).
-kernel_src=/usr/src/linux-source-6.1.tar.xz
+# Tests on real kernels: Debian's kernel source, the default's (Linux 6.12
+# with configs/slub.config, as variants.conf builds it, so that the suite
+# builds the kernels ./quickstart run uses and no others), and the build
+# cache kbench uses by default (so CI reuses kernels built by earlier runs).
+# $kernel_tree: the top directory in the tarball.
+kernel_src=/usr/src/linux-source-6.12.tar.xz
+kernel_tree=linux-source-6.12
+kernel_fragment=$TEST_SRCDIR/../configs/slub.config
 kernel_cache=${KBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kbench}
 # needs_kernel_source NAME: without the source, skip the rest of the test
 needs_kernel_source() {
-	[ -f "$kernel_src" ] || skip_all "needs:linux-source-6.1" "$1"
+	[ -f "$kernel_src" ] || skip_all "needs:$kernel_tree" "$1"
 }
 # build_first CONF: kbench build CONF (its kernels built, or waited for while
 # another test builds them), so that a test's waits time boots, not a cold
@@ -264,18 +269,18 @@ oracle_programs() {
 find_bloat_o_meter() {
 	local f
 	bom=${KBENCH_BLOAT_O_METER:-}
-	for f in "$kernel_cache"/src/*/linux-source-6.1/scripts/bloat-o-meter \
-		/usr/src/linux-source-6.1/scripts/bloat-o-meter; do
+	for f in "$kernel_cache"/src/*/$kernel_tree/scripts/bloat-o-meter \
+		/usr/src/$kernel_tree/scripts/bloat-o-meter; do
 		[ -z "$bom" ] && [ -f "$f" ] && bom=$f
 	done
 	if [ -z "$bom" ] && [ -f "$kernel_src" ] &&
-		tar -xJf "$kernel_src" -C "$1" --occurrence=1 linux-source-6.1/scripts/bloat-o-meter 2>/dev/null; then
-		bom=$1/linux-source-6.1/scripts/bloat-o-meter
+		tar -xJf "$kernel_src" -C "$1" --occurrence=1 $kernel_tree/scripts/bloat-o-meter 2>/dev/null; then
+		bom=$1/$kernel_tree/scripts/bloat-o-meter
 	fi
 }
 # kernel_section: the [kernel] section of such a test's variants.conf
 kernel_section() {
-	printf '[kernel]\nsource = %s\ncache = %s\n' "$kernel_src" "$kernel_cache"
+	printf '[kernel]\nsource = %s\nfragment = %s\ncache = %s\n' "$kernel_src" "$kernel_fragment" "$kernel_cache"
 }
 # write_tcg_conf FILE [KEY=VALUE...] [-- VARIANT...]: such a test's
 # variants.conf: kernel_section; [run] with boot_runs = 0, accel = tcg,

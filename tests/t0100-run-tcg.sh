@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # End to end on real kernels: build O2 and Os tinyconfig i386 kernels from
-# Debian's linux-source-6.1 (cached outside the checkout between runs), boot
+# Debian's linux-source-6.12 with SLUB (lib.sh: the default's kernels,
+# cached outside the checkout between runs), boot
 # both under QEMU, and check samples, sizes and the report against binutils.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)

@@ -5,9 +5,9 @@
 # fragment and configs/slub.config, boots under QEMU and runs the
 # allocation-heavy workloads; the kernel is SLUB (CONFIG_SLUB=y, SLUB_TINY
 # not set: not tinyconfig's own SLUB_TINY), and the manifest, summary.json
-# and the report say so.  One variant (Os) and one layout keep the cost to
-# one kernel build.  The rest of the suite builds 6.1, whose figures the
-# tests were written against.
+# and the report say so.  One variant (Os) and one layout: the kernel is
+# the one t0100 and the rest of the suite build (lib.sh's kernel_section is
+# this [kernel] section), so a cold cache builds it once.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
 d=$(scratch)
 src612=/usr/src/linux-source-6.12.tar.xz

@@ -35,8 +35,8 @@ fi
 
 # kbench run: the plugin is tried before the first boot (kernels from the cache).
 if [ ! -f "$kernel_src" ]; then
-	skip "needs:linux-source-6.1" "kbench run: exit 3"
-	skip "needs:linux-source-6.1" "kbench run: message"
+	skip "needs:$kernel_tree" "kbench run: exit 3"
+	skip "needs:$kernel_tree" "kbench run: message"
 	test_done
 fi
 write_tcg_conf "$d/variants.conf" accel= timeout= backend=sim scale=0.01 workloads=getppid \

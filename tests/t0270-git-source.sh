@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# [kernel] source = a git work tree (issue 26, item 3): Debian's Linux 6.1
+# [kernel] source = a git work tree (issue 26, item 3): Debian's Linux 6.12
 # tarball made into one here (git init; git add; git commit), built as an
 # i386 tinyconfig kernel from kbench's copy of the work tree (the files git
 # ls-files names, copied once per content under the cache's src/git-*),
@@ -19,13 +19,13 @@ needs_kernel_source "git source"
 needs_cmd git "git source"
 
 tar -xJf "$kernel_src" -C "$d" || skip_all "needs:room for the unpacked source" "git source"
-t=$d/linux-source-6.1
+t=$d/$kernel_tree
 # fixed names and dates: the same commits every time, so that a warm cache
 # has their kernels
 g() { GIT_AUTHOR_DATE=2026-12-05T00:00:00Z GIT_COMMITTER_DATE=2026-12-05T00:00:00Z \
 	git -C "$t" -c user.name=kbench -c user.email=kbench@localhost "$@"; }
 # -f: Debian's .gitignore ignores everything at the top level (/*)
-g init -q && g add -A -f && g commit -q -m "Debian linux-source-6.1" ||
+g init -q && g add -A -f && g commit -q -m "Debian $kernel_tree" ||
 	skip_all "needs:git that can commit" "git source"
 c1=$(g rev-parse HEAD)
 diag "tree $t at $c1"
