@@ -1828,9 +1828,12 @@ static int store_outputs(const struct kb_variant *v, const char *objdir, const c
 	return 0;
 }
 
-int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
-		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
-		     struct kb_kernel *out)
+/* kb_build_variant, or with config_only its configuration alone: the
+ * final .config in the object directory, the key, and whether the cache
+ * has that kernel (out->cached), nothing compiled */
+static int build_variant(const struct kb_conf *conf, const struct kb_source *src,
+			 const struct kb_variant *v, const struct kb_layout *l,
+			 const char *log_path, struct kb_kernel *out, int config_only)
 {
 	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
 	char *cfgtext = NULL, *tmp = NULL;
@@ -1903,6 +1906,18 @@ int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 	}
 	kernel_key(conf, src, v, cfgtext, out->compiler, pads, out->key);
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
+	if (config_only) {
+		struct kb_kernel in_cache = { .dir = out->dir };
+
+		out->cached = fill_outputs(&in_cache);
+		free(in_cache.bzimage);
+		free(in_cache.vmlinux);
+		free(in_cache.system_map);
+		free(in_cache.dotconfig);
+		out->dotconfig = kb_xstrdup(dotconfig);
+		ret = 0;
+		goto out;
+	}
 	if (!objdir_built(objdir) && v->need_objects)
 		kb_info("variant '%s': its kernel is in the cache, its objects are not (%s): built "
 			"again for the hybrids made of it", v->name, objdir);
@@ -1949,6 +1964,25 @@ out:
 		out->failure = failure;
 	}
 	return ret;
+}
+
+int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
+		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
+		     struct kb_kernel *out)
+{
+	return build_variant(conf, src, v, l, log_path, out, 0);
+}
+
+int kb_build_configure(const struct kb_conf *conf, const struct kb_source *src,
+		       const struct kb_variant *v, const char *log_path, struct kb_kernel *out)
+{
+	if (v->hybrid || v->bzimage) {
+		memset(out, 0, sizeof(*out));
+		out->failure = v->hybrid ? "a hybrid: configured with the variants it is made of"
+					 : "prebuilt: no configuration of kbench's";
+		return -1;
+	}
+	return build_variant(conf, src, v, NULL, log_path, out, 1);
 }
 
 int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,

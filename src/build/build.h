@@ -92,6 +92,13 @@ void kb_build_jobserver_end(void);
 int kb_build_variant(const struct kb_conf *conf, const struct kb_source *src,
 		     const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
 		     struct kb_kernel *out);
+/* v's kernel configured as kb_build_variant configures it (layout 0), and
+ * nothing built: out->dotconfig the final .config (in the object
+ * directory), out->key and out->dir, out->cached whether the cache has
+ * that kernel.  0, else -1 with out->failure (a hybrid or a prebuilt
+ * variant has no configuration of its own). */
+int kb_build_configure(const struct kb_conf *conf, const struct kb_source *src,
+		       const struct kb_variant *v, const char *log_path, struct kb_kernel *out);
 void kb_kernel_release(struct kb_kernel *k);
 /* Whether kb_build_variant would take v's replica l from the cache, with
  * nothing built, configured or written (src from kb_source_find): 1, out's
