@@ -3,8 +3,9 @@
  * bloat: what the kernel's scripts/bloat-o-meter prints, without nm.
  *
  * bloat-o-meter reads `nm --size-sort FILE`: each line "size type name".
- * These rules were worked out from binutils 2.40 (nm, BFD) and Linux 6.1's
- * script, and are checked against both by tests/t0021-bloat.sh:
+ * These rules were worked out from binutils 2.40 (nm, BFD) and the script of
+ * Linux 6.12 (the default kernel), and are checked against both by
+ * tests/t0021-bloat.sh:
  *  - nm --size-sort lists the symbols of the static symbol table (never the
  *    dynamic one) except the null one, section and file symbols, undefined
  *    and absolute ones (a symbol in a section BFD makes no section of is
@@ -15,7 +16,9 @@
  *    have their own letters; executable is 't'; allocated with contents is
  *    'd', or 'r' when not writable; no contents (NOBITS) is 'b'; the rest
  *    'n', 'N' or '?'.  Upper case when global;
- *  - bloat-o-meter keeps the letters tTdDbBrR (by mode), skips lines with a
+ *  - bloat-o-meter keeps the letters tTwW as functions, dDbBvV as data, rR
+ *    as read-only data (Linux 6.1's script kept no weak symbols, so its
+ *    totals are smaller where a file has any), skips lines with a
  *    ':' (so names with one), drops __mod_*, __se_sys*, __se_compat_sys*,
  *    __addressable_*, linux_banner and vermagic, removes every '.' followed
  *    by digits from a name, and sums the sizes of names that are then equal;
@@ -229,7 +232,8 @@ static int read_image(Elf *elf, const char *label, struct kb_bloat_syms *s)
 		    bfd_skips(&eh, &sh, i, shstrndx, symtab, strtab, shnum))
 			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		kinds[i] = (unsigned char)section_kind(&sh, name);
+		/* 0x80: a section of BFD's (a symbol in it is not absolute) */
+		kinds[i] = (unsigned char)(0x80 | section_kind(&sh, name));
 	}
 	data = elf_getdata(elf_getscn(elf, symtab), NULL);
 	entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
@@ -259,7 +263,10 @@ static int read_image(Elf *elf, const char *label, struct kb_bloat_syms *s)
 		if (shndx == SHN_UNDEF || (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX) ||
 		    shndx >= shnum || !kinds[shndx])
 			continue;
-		if (type == STT_GNU_IFUNC || (bind != STB_LOCAL && bind != STB_GLOBAL))
+		if (bind != STB_WEAK && !(kinds[shndx] & 0x7f))
+			continue;
+		if (type == STT_GNU_IFUNC || (bind != STB_LOCAL && bind != STB_GLOBAL &&
+						     bind != STB_WEAK))
 			continue;
 		name = elf_strptr(elf, strtab, sym.st_name);
 		if (!name) {
@@ -267,7 +274,10 @@ static int read_image(Elf *elf, const char *label, struct kb_bloat_syms *s)
 			ret = -ENOEXEC;
 			goto out;
 		}
-		kb_bloat_syms_add(s, name, sym.st_size, kinds[shndx]);
+		/* weak: 'V' for an object, 'W' for the rest, whatever the section */
+		kb_bloat_syms_add(s, name, sym.st_size,
+				  bind != STB_WEAK ? kinds[shndx] & 0x7fu :
+				  type == STT_OBJECT ? KB_BLOAT_DATA : KB_BLOAT_FUNC);
 	}
 out:
 	free(kinds);

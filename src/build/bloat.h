@@ -12,8 +12,8 @@
 
 /* Which symbols count, by the nm type letters bloat-o-meter selects. */
 enum {
-	KB_BLOAT_FUNC	= 1u << 0,	/* t T */
-	KB_BLOAT_DATA	= 1u << 1,	/* d D b B */
+	KB_BLOAT_FUNC	= 1u << 0,	/* t T w W */
+	KB_BLOAT_DATA	= 1u << 1,	/* d D b B v V */
 	KB_BLOAT_RODATA	= 1u << 2,	/* r R */
 	KB_BLOAT_ALL	= KB_BLOAT_FUNC | KB_BLOAT_DATA | KB_BLOAT_RODATA,
 };
@@ -42,7 +42,7 @@ int kb_bloat_syms_add(struct kb_bloat_syms *s, const char *raw, unsigned long lo
 		      unsigned kind);
 /*
  * The symbols of an ELF file (or of every member of an ar archive) that
- * nm --size-sort lists with a t, d, b or r type letter, either case.  0, or a
+ * nm --size-sort lists with a t, d, b, r, v or w type letter, either case.  0, or a
  * negative errno after a message naming the file.  A file without a symbol
  * table has no symbols (nm says so; bloat-o-meter reads nothing).
  */
