@@ -46,11 +46,13 @@
  * Usage: -plugin file=kbench-sim.so,out=FILE[,l1i=SIZE:WAYS:LINE]
  *        [,l2=SIZE:WAYS:LINE|off][,map=System.map][,page_offset=HEX]
  *        [,mode=full|markers][,vl=K][,vl_seed=N][,vl_place=pad|shuffle][,vl_pads=N]
- *        [,vl_file=FILE][,vl_dump=FILE][,blocks=FILE]
+ *        [,vl_file=FILE][,vl_dump=FILE][,blocks=FILE][,calls=FILE]
  * mode=markers only times the regions (host wall clock): the reference for
  * the plugin's overhead.  vl_dump writes every layout's placement.  blocks
  * writes, per region, how often each run of instructions counted together
  * ran, with its bytes (plugin/simfmt.h): what src/backend/mca.c prices.
+ * calls writes, per region, each call site's callees and how often each
+ * was called from it (simfmt.h): what kbench profile orders functions by.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -91,6 +93,8 @@ static struct {
 	unsigned vl_pads;			/* vl_place=pad: padding points */
 	const char *vl_file, *vl_dump;
 	FILE *blocks;				/* blocks=FILE: per-region block counts */
+	FILE *calls;				/* calls=FILE: per-region call edges */
+	int x86_64;
 } cfg = {
 	.page_offset = 0xc0000000u,
 	.vl_pads = 8,
@@ -146,6 +150,8 @@ static uint64_t n_errors;
 static void fold(void);
 static void blocks_snap(void);
 static void blocks_emit(uint64_t s, uint32_t id);
+static void calls_snap(void);
+static void calls_emit(uint64_t s, uint32_t id);
 
 /* ---- output ---- */
 
@@ -228,6 +234,8 @@ static void region_begin(uint32_t id)
 		fold();
 	if (cfg.blocks)
 		blocks_snap();
+	if (cfg.calls)
+		calls_snap();
 	memcpy(snap, tot, sizeof(tot));
 	if (!cfg.markers_only) {
 		memcpy(s_insn, f_insn, n_funcs * sizeof(*s_insn));
@@ -253,6 +261,8 @@ static void region_end(uint32_t id)
 	}
 	if (cfg.blocks)
 		blocks_emit(seq, MARKER_REGION(id) | 1u);	/* before fold: it reads count - folded */
+	if (cfg.calls)
+		calls_emit(seq, MARKER_REGION(id) | 1u);
 	if (!cfg.markers_only)
 		fold();
 	emit("region seq=%" PRIu64 " id=0x%08x", seq, MARKER_REGION(id) | 1u);
@@ -378,6 +388,9 @@ struct tbd {
 	uint32_t *vl_off;	/* per layout, n_pieces + 1 offsets into vl */
 	struct bunit *u;	/* blocks=FILE: n_pieces units and the tail's, else NULL */
 	struct tbd *unext;	/* every block with counted units (pieces or a tail) */
+	/* calls=FILE: the block ends with a call at call_va (0: not), to
+	 * call_to where the instruction names it (0: an indirect call) */
+	uint64_t call_va, call_to;
 };
 
 /*
@@ -443,6 +456,120 @@ static void fold(void)
 			f_insn[t->f[j].func] += d * t->f[j].n;
 	}
 	tot[KB_SIM_l1i_access] = tot[KB_SIM_insn_k] + tot[KB_SIM_insn_u];
+}
+
+/* ---- calls=FILE ---- */
+
+/*
+ * A call ends a translation block, so the block that runs next is the
+ * callee's entry: each (call site, next block) pair is counted.  An
+ * interrupt or exception taken between the two would put its handler
+ * there: for a direct call (e8 rel32, whose target the instruction names)
+ * such a pair is not counted but tallied as cut; an indirect call's
+ * target is whatever ran next.
+ */
+struct cedge {
+	uint64_t from, to;	/* the call instruction's address, the callee's entry */
+	uint64_t count, snap;	/* calls; their value when the region opened */
+};
+static struct cedge *edges;	/* open addressing, from == 0: empty */
+static size_t edges_cap, edges_n;
+static uint64_t call_from, call_to;	/* the call just run (0: none), a direct one's target */
+static uint64_t n_calls, n_calls_cut;
+
+static size_t edge_hash(uint64_t from, uint64_t to, size_t cap)
+{
+	uint64_t h = (from * 0x9e3779b97f4a7c15ull) ^ (to * 0xc2b2ae3d27d4eb4full);
+
+	return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+static void edge_add(uint64_t from, uint64_t to)
+{
+	size_t i;
+
+	if (2 * (edges_n + 1) > edges_cap) {	/* grow: at most half full */
+		size_t cap = edges_cap ? 2 * edges_cap : 4096;
+		struct cedge *e = calloc(cap, sizeof(*e));
+
+		if (!e) {
+			fprintf(stderr, NAME ": out of memory\n");
+			abort();
+		}
+		for (size_t k = 0; k < edges_cap; k++) {
+			if (!edges[k].from)
+				continue;
+			for (i = edge_hash(edges[k].from, edges[k].to, cap); e[i].from; i = (i + 1) & (cap - 1))
+				;
+			e[i] = edges[k];
+		}
+		free(edges);
+		edges = e;
+		edges_cap = cap;
+	}
+	for (i = edge_hash(from, to, edges_cap); edges[i].from; i = (i + 1) & (edges_cap - 1))
+		if (edges[i].from == from && edges[i].to == to) {
+			edges[i].count++;
+			return;
+		}
+	edges[i] = (struct cedge){ from, to, 1, 0 };
+	edges_n++;
+}
+
+/* the block t runs after a call (call_from set): count the edge */
+static void call_arrive(const struct tbd *t)
+{
+	if (call_to && t->start != call_to)
+		n_calls_cut++;
+	else
+		edge_add(call_from, t->start), n_calls++;
+	call_from = 0;
+}
+
+static void calls_snap(void)
+{
+	for (size_t i = 0; i < edges_cap; i++)
+		edges[i].snap = edges[i].count;
+}
+
+/* One "c" line per edge called in the region, then its "r" line. */
+static void calls_emit(uint64_t s, uint32_t id)
+{
+	for (size_t i = 0; i < edges_cap; i++)
+		if (edges[i].from && edges[i].count > edges[i].snap)
+			fprintf(cfg.calls, "c %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n", s,
+				edges[i].from, edges[i].to, edges[i].count - edges[i].snap);
+	fprintf(cfg.calls, "r %" PRIu64 " 0x%08" PRIx32 "\n", s, id);
+	fflush(cfg.calls);
+}
+
+/* Whether the instruction b[0..n) is a near call: 1 direct (*to its
+ * target, from its address va), 2 indirect (ff /2), else 0.  Legacy
+ * prefixes and a REX prefix (x86_64) are skipped. */
+static int insn_call(const uint8_t *b, size_t n, uint64_t va, uint64_t *to)
+{
+	size_t i = 0;
+
+	while (i < n && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf2 || b[i] == 0xf3 ||
+			 b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x36 ||
+			 b[i] == 0x64 || b[i] == 0x65 || b[i] == 0xf0))
+		i++;
+	if (cfg.x86_64 && i < n && (b[i] & 0xf0) == 0x40)
+		i++;
+	if (i < n && b[i] == 0xe8 && i + 5 == n) {
+		int32_t rel = (int32_t)((uint32_t)b[i + 1] | (uint32_t)b[i + 2] << 8 |
+					(uint32_t)b[i + 3] << 16 | (uint32_t)b[i + 4] << 24);
+
+		*to = va + n + (uint64_t)(int64_t)rel;
+		if (!cfg.x86_64)
+			*to &= 0xffffffffu;
+		return 1;
+	}
+	if (i + 1 < n && b[i] == 0xff && ((b[i + 1] >> 3) & 7) == 2) {
+		*to = 0;
+		return 2;
+	}
+	return 0;
 }
 
 /* ---- blocks=FILE ---- */
@@ -609,6 +736,8 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		saw_other_vcpu = 1;
 	if (pending)
 		resolve_tail(t);
+	if (call_from)
+		call_arrive(t);
 	t->count++;
 	fetch_lines(t->l, t->l + t->n_lines);
 	if (n_vl)
@@ -619,6 +748,8 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	}
 	if (t->has_tail)
 		pending = t;
+	if (t->call_va)
+		call_from = t->call_va, call_to = t->call_to;
 }
 
 /* A block with markers: piece by piece, the markers acted on in between. */
@@ -630,6 +761,8 @@ static void tb_exec_pieces(unsigned int vcpu, void *udata)
 		saw_other_vcpu = 1;
 	if (pending)
 		resolve_tail(t);
+	if (call_from)
+		call_arrive(t);
 	for (unsigned k = 0; k < t->n_pieces; k++) {
 		const struct piece *p = &t->p[k];
 
@@ -651,6 +784,8 @@ static void tb_exec_pieces(unsigned int vcpu, void *udata)
 	}
 	if (t->has_tail)
 		pending = t;
+	if (t->call_va)
+		call_from = t->call_va, call_to = t->call_to;
 }
 
 static void tb_exec_markers(unsigned int vcpu, void *udata)
@@ -753,7 +888,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	struct lref *l = calloc(2 * n + 1, sizeof(*l));
 	struct fcnt *f = calloc(n + 1, sizeof(*f));
 	uint32_t n_k = 0, n_u = 0, last_fn = 0;
-	uint64_t last_va = 0, last_sz = 0, first_sz = 0;
+	uint64_t last_va = 0, last_sz = 0, first_sz = 0, call_va = 0, call_dst = 0;
 	int last_marker = 0, tail = 0;
 	struct tbd *t;
 	/* for the virtual layouts: each instruction's address, size and piece */
@@ -866,6 +1001,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	p[np].l1 = (uint16_t)nl;
 	p[np].f1 = (uint16_t)nf;
 	np++;
+	/* calls=FILE: a block that ends with a call (not a tail: the next
+	 * block runs that instruction) */
+	if (cfg.calls && n && !tail && !last_marker) {
+		uint8_t cb[16];
+		struct qemu_plugin_insn *li = qemu_plugin_tb_get_insn(tb, n - 1);
+		size_t got = kb_insn_bytes(li, cb, last_sz < 16 ? last_sz : 16);
+
+		if (got == last_sz && insn_call(cb, got, last_va, &call_dst))
+			call_va = last_va;
+		else
+			call_dst = 0;
+	}
 
 	if (vi) {
 		vl = malloc(n_vl * (2 * n + 1) * sizeof(*vl));
@@ -891,6 +1038,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t->n_lines = (uint16_t)nl;
 	t->n_f = (uint16_t)nf;
 	t->first_size = (uint8_t)first_sz;
+	t->call_va = call_va;
+	t->call_to = call_dst;
 	if (tail) {
 		t->has_tail = 1;
 		t->tail = last_va;
@@ -1379,6 +1528,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		fclose(cfg.blocks);
 		cfg.blocks = NULL;
 	}
+	if (cfg.calls) {
+		fprintf(cfg.calls, "end calls=%" PRIu64 " cut=%" PRIu64 " edges=%zu\n", n_calls,
+			n_calls_cut, edges_n);
+		fclose(cfg.calls);
+		cfg.calls = NULL;
+	}
 }
 
 static int parse_geometry(const char *v, unsigned *size, unsigned *ways, unsigned *line)
@@ -1395,7 +1550,7 @@ static int parse_geometry(const char *v, unsigned *size, unsigned *ways, unsigne
 KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					 int argc, char **argv)
 {
-	const char *out = NULL, *map = NULL, *blocks = NULL;
+	const char *out = NULL, *map = NULL, *blocks = NULL, *calls = NULL;
 	int page_offset_given = 0;
 
 	if (info->version.cur < KB_QEMU_PLUGIN_API || info->version.min > KB_QEMU_PLUGIN_API) {
@@ -1409,6 +1564,7 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		return -1;
 	}
 	cfg.system = info->system_emulation;
+	cfg.x86_64 = !strcmp(info->target_name, "x86_64");
 	if (cfg.system && info->system.smp_vcpus != 1) {
 		fprintf(stderr, NAME ": needs exactly one vCPU (-smp 1), got %d\n",
 			info->system.smp_vcpus);
@@ -1451,6 +1607,8 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 			cfg.vl_dump = v;
 		else if (k == 6 && !strncmp(a, "blocks", k))
 			blocks = v;
+		else if (k == 5 && !strncmp(a, "calls", k))
+			calls = v;
 		else
 			bad = 1;
 		if (bad) {
@@ -1536,6 +1694,15 @@ KB_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		}
 		fprintf(cfg.blocks, "%s %d page_offset=0x%" PRIx64 "\n", KB_BLOCKS_MAGIC, KB_SIM_FORMAT,
 			cfg.page_offset == UINT64_MAX ? 0 : cfg.page_offset);
+	}
+	if (calls && !cfg.markers_only) {
+		cfg.calls = fopen(calls, "w");
+		if (!cfg.calls) {
+			fprintf(stderr, NAME ": cannot create '%s': %s\n", calls, strerror(errno));
+			return -1;
+		}
+		fprintf(cfg.calls, "%s %d target=%s page_offset=0x%" PRIx64 "\n", KB_CALLS_MAGIC,
+			KB_SIM_FORMAT, info->target_name, cfg.page_offset == UINT64_MAX ? 0 : cfg.page_offset);
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -41,6 +41,20 @@
  * In every region, the sum over its x lines of N x (INSN_K, INSN_U) is the
  * region's (insn_k, insn_u), exactly.  Units of equal bytes may have two
  * IDs (QEMU translated the code twice).
+ *
+ * calls=FILE (a third file): the calls made in each region, each call
+ * site with each code it was followed by:
+ *
+ *   kbcalls 1 target=i386 page_offset=0x...
+ *   c SEQ CALL_VA ENTRY_VA N      (the call at CALL_VA entered ENTRY_VA N times in region SEQ)
+ *   r SEQ 0x4b42nn01              (region SEQ ends: its c lines are above)
+ *   end calls=N cut=M edges=E
+ *
+ * A call ends a translation block: the next block to run is the callee's
+ * entry, exactly, unless an interrupt or exception came first.  A direct
+ * call (e8 rel32) names its target: where something else ran next the
+ * call is not counted but tallied in cut.  An indirect call's ENTRY_VA is
+ * whatever ran next.
  */
 #ifndef KB_SIMFMT_H
 #define KB_SIMFMT_H
@@ -48,6 +62,7 @@
 #define KB_SIM_FORMAT	1
 #define KB_SIM_MAGIC	"kbsim"
 #define KB_BLOCKS_MAGIC	"kbblocks"
+#define KB_CALLS_MAGIC	"kbcalls"
 
 /* KB_SIM_COUNTER(name, help): the per-region counters, in output order. */
 #define KB_SIM_COUNTERS \
