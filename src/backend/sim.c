@@ -551,7 +551,7 @@ static void put_opt(char **s, size_t *len, const char *key, const char *val)
 
 char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2,
-			 const struct kb_sim_vl *vl, const char *blocks)
+			 const struct kb_sim_vl *vl, const char *blocks, const char *calls)
 {
 	char *s = NULL, g[64];
 	size_t len = 0;
@@ -585,6 +585,8 @@ char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 		put_opt(&s, &len, "vl_dump", vl->dump);
 	if (blocks)
 		put_opt(&s, &len, "blocks", blocks);
+	if (calls)
+		put_opt(&s, &len, "calls", calls);
 	return s;
 }
 
@@ -609,7 +611,7 @@ int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why)
 		*why = kb_xasprintf("cannot write probe files in '%s'", kb_tmpdir());
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2, NULL, NULL);
+	spec = kb_sim_plugin_spec(plugin, outpath, NULL, &l1i, &l2, NULL, NULL, NULL);
 	argv[1] = spec;
 	struct kb_vm_opts o = {
 		.qemu = qemu, .accel = KB_ACCEL_TCG, .bios = bios, .memory_mb = 32, .timeout = 20,
@@ -684,6 +686,7 @@ struct kb_sim_boot {
 	char *spec;
 	char *vl_dump;			/* the layouts' placements, beside out */
 	char *blocks;			/* the blocks' counts, beside out */
+	char *calls;			/* the call edges' counts, beside out */
 	const char *argv[8];
 	struct kb_sim_out o;
 	struct kb_store *store;
@@ -719,15 +722,16 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 	if (len > 4 && !strcmp(out + len - 4, ".sim"))
 		len -= 4;
 	sb->blocks = kb_xasprintf("%.*s.blocks", (int)len, out);
+	sb->calls = kb_xasprintf("%.*s.calls", (int)len, out);
 	if (sr->vl.n) {	/* which placement gave which misses stays on record */
 		struct kb_sim_vl vl = sr->vl;
 
 		sb->vl_dump = kb_xasprintf("%.*s.vl", (int)len, out);
 		vl.dump = sb->vl_dump;
 		vl.seed += (unsigned long long)layout * 0x9e3779b97f4a7c15ull;
-		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl, sb->blocks);
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl, sb->blocks, sb->calls);
 	} else {
-		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL, sb->blocks);
+		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, NULL, sb->blocks, sb->calls);
 	}
 	if (sr->mca[0]) {
 		sb->bin = kb_blocks_new();
@@ -736,6 +740,7 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 				sb->st0[i] = *kb_mca_stats(sr->mca[i]);
 	}
 	unlink(sb->blocks);	/* as out: an earlier attempt's regions are not this boot's */
+	unlink(sb->calls);
 	sb->store = store;
 	sb->variant = kb_xstrdup(variant);
 	sb->boot = boot;
@@ -1000,6 +1005,7 @@ void kb_sim_boot_free(struct kb_sim_boot *sb)
 	free(sb->spec);
 	free(sb->vl_dump);
 	free(sb->blocks);
+	free(sb->calls);
 	free(sb->variant);
 	free(sb);
 }

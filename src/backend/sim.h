@@ -173,11 +173,11 @@ char *kb_sim_find_plugin(void);
 int kb_sim_probe_plugin(const char *qemu, const char *plugin, char **why);
 /* The plugin's -plugin argument: the plugin, its output file, the
  * geometries, the symbol map (or NULL), the virtual layouts (or NULL:
- * none) and where it writes the blocks' counts (or NULL: nowhere);
- * malloc'd. */
+ * none), where it writes the blocks' counts and the call edges' (or
+ * NULL: nowhere); malloc'd. */
 char *kb_sim_plugin_spec(const char *plugin, const char *out, const char *map,
 			 const struct kb_sim_geom *l1i, const struct kb_sim_geom *l2,
-			 const struct kb_sim_vl *vl, const char *blocks);
+			 const struct kb_sim_vl *vl, const char *blocks, const char *calls);
 /* "32 KiB, 8-way, 64-byte lines", or "off"; malloc'd. */
 char *kb_sim_geom_text(const struct kb_sim_geom *g);
 /* The QEMU arguments of a deterministic sim boot, before -plugin. */

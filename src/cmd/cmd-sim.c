@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "mca.h"
+#include "profile.h"
 #include "sim.h"
 #include "util.h"
 
@@ -63,7 +64,7 @@ static void print_region(const char *label, const struct kb_sim_region *r)
 
 struct args {
 	struct kb_sim_geom l1i, l2;
-	const char *map, *out, *blocks, *cpu;
+	const char *map, *out, *blocks, *calls, *cpu, *order;
 	struct kb_sim_vl vl;
 	int as_json;
 };
@@ -128,6 +129,12 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('B'):
 		a->blocks = value;
+		break;
+	case KB_LONG('c'):
+		a->calls = value;
+		break;
+	case KB_LONG('O'):
+		a->order = value;
 		break;
 	case KB_LONG('C'):
 		a->cpu = value;
@@ -219,7 +226,7 @@ static int cmd_sim(int argc, char **argv)
 {
 	struct args a = { .l1i = { 32768, 8, 64 }, .l2 = { 1u << 20, 16, 64 } };
 	const char *out, *blocks;
-	char *tmpblocks = NULL;
+	char *tmpblocks = NULL, *tmpvl = NULL;
 	struct kb_mca *mca = NULL;
 	struct kb_mca_region *mr = NULL;
 	size_t n_mr = 0;
@@ -254,6 +261,28 @@ static int cmd_sim(int argc, char **argv)
 		out = tmpout;
 	}
 	log = kb_xasprintf("%s.log", out);
+	if (a.order) {	/* the order's placement: one more layout, the first */
+		size_t listed;
+		FILE *f;
+
+		if (!a.map || a.vl.file) {
+			ret = kb_command_usage_error(&kb_command_sim, "--vl-order needs --map%s",
+						     a.vl.file ? ", and not --vl-file" : "");
+			goto out;
+		}
+		tmpvl = kb_xasprintf("%s.order.vl", out);
+		f = fopen(tmpvl, "w");
+		if (!f) {
+			kb_error_errno(errno, "cannot create '%s'", tmpvl);
+			goto out;
+		}
+		r = kb_order_placement(a.order, a.map, f, &listed);
+		if (fclose(f) != 0 || r < 0) {
+			ret = r < 0 ? KB_EXIT_USAGE : KB_EXIT_FAILED;
+			goto out;
+		}
+		a.vl.file = tmpvl;
+	}
 	if (a.cpu) {
 		mca = kb_mca_new(a.cpu, NULL, &why);
 		if (!mca) {	/* the counts still come, without the block costs */
@@ -269,7 +298,7 @@ static int cmd_sim(int argc, char **argv)
 		ret = KB_EXIT_NOT_SUPPORTED;
 		goto out;
 	}
-	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl, blocks);
+	spec = kb_sim_plugin_spec(plugin, out, a.map, &a.l1i, &a.l2, &a.vl, blocks, a.calls);
 	qargv = kb_xcalloc((size_t)argc + 4, sizeof(*qargv));
 	qargv[0] = qemu;
 	qargv[1] = "-plugin";
@@ -319,6 +348,9 @@ out:
 	if (tmpblocks)
 		unlink(tmpblocks);
 	free(tmpblocks);
+	if (tmpvl)
+		unlink(tmpvl);
+	free(tmpvl);
 	free(mr);
 	kb_mca_free(mca);
 	free(qemu);
@@ -351,6 +383,12 @@ static const struct kb_command_option options[] = {
 	{ "vl-dump", KB_LONG('D'), "FILE", "write every layout's placement, in --vl-file's format" },
 	{ "blocks", KB_LONG('B'), "FILE", "write, per region, how often each run of instructions ran,\n"
 	  "with its bytes (plugin/simfmt.h)" },
+	{ "vl-order", KB_LONG('O'), "FILE", "also simulate the placement a function order (kbench\n"
+	  "order's file) gives the --map's functions: listed first, in\n"
+	  "order, the rest after in the map's order, each keeping its\n"
+	  "alignment (16 at most); layout 0 of the virtual ones" },
+	{ "calls", KB_LONG('c'), "FILE", "write, per region, each call site's callees and how often\n"
+	  "each was entered from it (plugin/simfmt.h)" },
 	{ "cpu", KB_LONG('C'), "CPU", "price each region's blocks with llvm-mca -mcpu=CPU (modeled\n"
 	  "cycles, misses not included; costs cached in kbench's cache)" },
 	{ "out", KB_LONG('o'), "FILE", "keep the plugin's own output in FILE and the program's\n"
@@ -364,7 +402,8 @@ const struct kb_command kb_command_sim = {
 	.summary = "run a static i386 program under kbench's cache-simulating QEMU plugin",
 	.usage = "usage: kbench sim [--l1i SIZE:WAYS:LINE] [--l2 SIZE:WAYS:LINE|off] [--map FILE]\n"
 		 "                  [--vl K] [--vl-seed N] [--vl-place pad|shuffle] [--vl-pads N]\n"
-		 "                  [--vl-file FILE] [--vl-dump FILE] [--blocks FILE] [--cpu CPU]\n"
+		 "                  [--vl-file FILE] [--vl-order FILE] [--vl-dump FILE] [--blocks FILE]\n"
+		 "                  [--calls FILE] [--cpu CPU]\n"
 		 "                  [--out FILE] [--json] [--] PROGRAM [ARG...]\n\n"
 		 "Run a static i386 PROGRAM under qemu-i386 with kbench's plugin and print what it\n"
 		 "counted: per region between the guest's markers, and for the whole run.\n",

@@ -125,6 +125,23 @@ const char *kb_symmap_function(const struct kb_symmap *m, uint64_t va, uint64_t 
 	return m->s[lo].name;
 }
 
+size_t kb_symmap_count(const struct kb_symmap *m)
+{
+	return m->n;
+}
+
+const char *kb_symmap_at(const struct kb_symmap *m, size_t i, uint64_t *addr, uint64_t *size)
+{
+	*addr = m->s[i].addr;
+	*size = i + 1 < m->n ? m->s[i + 1].addr - m->s[i].addr : MAX_LAST_SYMBOL;
+	return m->s[i].name;
+}
+
+int kb_symmap_is_label(const struct kb_symmap *m, size_t i)
+{
+	return m->s[i].rank == 2;
+}
+
 /* ---- the blocks file ---- */
 
 struct xline {

@@ -28,6 +28,14 @@ struct kb_symmap *kb_symmap_load(const char *path);
 void kb_symmap_free(struct kb_symmap *s);
 /* The function of address va (owned by s, or a static "[kernel]"/"[user]"). */
 const char *kb_symmap_function(const struct kb_symmap *s, uint64_t va, uint64_t page_offset);
+/* Its addresses in order, each by its best name: how many, and the i-th's
+ * name (owned by s), address and extent (to the next address; the last
+ * gets what the plugin gives it, 64 KiB). */
+size_t kb_symmap_count(const struct kb_symmap *s);
+const char *kb_symmap_at(const struct kb_symmap *s, size_t i, uint64_t *addr, uint64_t *size);
+/* Whether the i-th is a section or range label (_etext, __bss_start...)
+ * that no function shares its address with. */
+int kb_symmap_is_label(const struct kb_symmap *s, size_t i);
 
 /* One unit of a blocks file. */
 struct kb_blocks_unit {

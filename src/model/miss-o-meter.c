@@ -374,7 +374,7 @@ static char *boot_file(const struct kb_miss *m, const struct miss_boot *b, const
 		free(vdir);
 		return p;
 	}
-	return kb_xasprintf("%s/boots/%s-%ld.blocks", m->run_dir, b->variant, b->vboot);
+	return kb_xasprintf("%s/boots/%s-%ld.%s", m->run_dir, b->variant, b->vboot, what);
 }
 
 /* Each matched line's region, priced from its boot's blocks file: cells
@@ -464,16 +464,24 @@ int kb_miss_each_unit(struct kb_miss *m, const char *variant,
 		      void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
 		      void *ctx)
 {
+	return m->mca ? kb_miss_each_block(m, variant, -1, fn, ctx) : 0;
+}
+
+int kb_miss_each_block(struct kb_miss *m, const char *variant, int layout,
+		       void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
+		       void *ctx)
+{
 	int ret = 0;
 
-	for (size_t i = 0; m->mca && i < m->nboots && ret == 0; i++) {
+	for (size_t i = 0; i < m->nboots && ret == 0; i++) {
 		struct miss_boot *b = &m->boots[i];
 		char *blocks, *mapf;
 		struct kb_symmap *map;
 		struct each x = { m, b, fn, ctx };
 
-		if (strcmp(b->variant, variant))
+		if (strcmp(b->variant, variant) || (layout >= 0 && b->layout != layout))
 			continue;
+		qsort(b->r, b->n, sizeof(*b->r), cmp_region);
 		blocks = boot_file(m, b, "blocks");
 		mapf = boot_file(m, b, "System.map");
 		map = kb_symmap_load(mapf);
@@ -486,6 +494,88 @@ int kb_miss_each_unit(struct kb_miss *m, const char *variant,
 	return ret;
 }
 
+/* One boot's calls file: each c line of a region of its samples, its two
+ * addresses named by the boot's System.map.  0, -ENOENT without the file,
+ * or -1 after a message naming the file and line. */
+static int read_calls(struct kb_miss *m, const struct miss_boot *b,
+		      void (*fn)(void *ctx, const char *cas, const char *caller, const char *callee,
+				 uint64_t n),
+		      void *ctx)
+{
+	char *path = boot_file(m, b, "calls"), *mapf = boot_file(m, b, "System.map"), *line = NULL;
+	struct kb_symmap *map = NULL;
+	unsigned long long po = 0;
+	size_t cap = 0, lineno = 0;
+	FILE *f = fopen(path, "r");
+	int ret = -1, ended = 0;
+
+	if (!f) {
+		ret = errno == ENOENT ? -ENOENT : kb_error_errno(errno, "cannot open '%s'", path);
+		goto out;
+	}
+	if (!(map = kb_symmap_load(mapf)))
+		goto out;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long seq, from, to, n;
+		const struct miss_region *r;
+		const char *p;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (lineno == 1) {
+			p = strstr(line, " page_offset=");
+			if (strncmp(line, "kbcalls 1 ", 10) || !p || sscanf(p, " page_offset=%llx", &po) != 1) {
+				kb_error("'%s': not a calls file of the sim plugin (format 1)", path);
+				goto out;
+			}
+		} else if (sscanf(line, "c %llu %llx %llx %llu", &seq, &from, &to, &n) == 4) {
+			if ((r = region_of(b, seq)))
+				fn(ctx, m->cases.v[r->c], kb_symmap_function(map, from, po),
+				   kb_symmap_function(map, to, po), n);
+		} else if (!strncmp(line, "end ", 4)) {
+			ended = 1;
+		} else if (strncmp(line, "r ", 2)) {
+			kb_error("%s:%zu: not understood: '%.80s'", path, lineno, line);
+			goto out;
+		}
+	}
+	if (!ended)
+		kb_warn("'%s' has no end line: its boot was cut short; its finished regions count", path);
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	kb_symmap_free(map);
+	free(line);
+	free(path);
+	free(mapf);
+	return ret;
+}
+
+int kb_miss_each_call(struct kb_miss *m, const char *variant, int layout,
+		      void (*fn)(void *ctx, const char *cas, const char *caller, const char *callee,
+				 uint64_t n),
+		      void *ctx, size_t *boots, size_t *no_calls)
+{
+	*boots = *no_calls = 0;
+	for (size_t i = 0; i < m->nboots; i++) {
+		struct miss_boot *b = &m->boots[i];
+		int r;
+
+		if (strcmp(b->variant, variant) || (layout >= 0 && b->layout != layout))
+			continue;
+		qsort(b->r, b->n, sizeof(*b->r), cmp_region);
+		r = read_calls(m, b, fn, ctx);
+		if (r == -ENOENT)
+			(*no_calls)++;
+		else if (r < 0)
+			return -1;
+		else
+			(*boots)++;
+	}
+	return 0;
+}
+
 int kb_miss_read(struct kb_miss *m, const char *run_dir)
 {
 	struct iters it = { .pool = &m->pool };
@@ -495,6 +585,7 @@ int kb_miss_read(struct kb_miss *m, const char *run_dir)
 	long bad = 0;
 	int r;
 
+	m->run_dir = kb_pool_strdup(&m->pool, run_dir);
 	r = kb_store_each_line(samples, sample_line, &it, &bad);
 	if (r == -ENOENT)
 		r = kb_error("'%s': no samples: not a finished run directory", samples);

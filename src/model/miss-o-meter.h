@@ -125,6 +125,20 @@ int kb_miss_cycles_top(struct kb_miss *m, const char *old, const char *new, size
 int kb_miss_each_unit(struct kb_miss *m, const char *variant,
 		      void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
 		      void *ctx);
+/* Every unit of the blocks of variant's samples (mca or not: unpriced
+ * without), with the case of its region, and every call edge of the same
+ * regions (the boots' calls files: boots/<variant>-<n>.calls, plugin/
+ * simfmt.h) as caller and callee functions of the boot's System.map, the
+ * call's count; a boot without a calls file is counted in *no_calls.  Only
+ * the boots of that layout replica (-1: all).
+ * 0, or -1 after a message. */
+int kb_miss_each_block(struct kb_miss *m, const char *variant, int layout,
+		       void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
+		       void *ctx);
+int kb_miss_each_call(struct kb_miss *m, const char *variant, int layout,
+		      void (*fn)(void *ctx, const char *cas, const char *caller, const char *callee,
+				 uint64_t n),
+		      void *ctx, size_t *boots, size_t *no_calls);
 void kb_miss_cycles_print(FILE *f, const struct kb_miss_cyc *c, size_t n, const char *old, const char *new,
 			  const char *cycles_model);
 

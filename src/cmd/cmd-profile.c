@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* kbench profile RUN_DIR: a variant's execution profile from a sim run's
+ * boots; kbench order PROFILE: a function order from it (profile.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "profile.h"
+#include "util.h"
+
+struct args {
+	const char *variant, *cases, *out, *method;
+};
+
+static int option(void *ctx, int key, const char *value)
+{
+	struct args *a = ctx;
+
+	switch (key) {
+	case KB_LONG('v'):
+		a->variant = value;
+		break;
+	case KB_LONG('c'):
+		a->cases = value;
+		break;
+	case 'o':
+		a->out = value;
+		break;
+	case KB_LONG('m'):
+		a->method = value;
+		break;
+	}
+	return KB_GO_ON;
+}
+
+/* text (what fn writes) to path, whole or not at all, else to stdout */
+static int put(const char *path, void (*fn)(FILE *f, const void *ctx), const void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	if (!path) {
+		fn(stdout, ctx);
+		return fflush(stdout) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		kb_error_errno(errno, "cannot write '%s'", path);
+		return KB_EXIT_FAILED;
+	}
+	fn(f, ctx);
+	fclose(f);
+	r = kb_write_file_atomic(path, buf, len);
+	free(buf);
+	return r < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
+}
+
+static void put_profile(FILE *f, const void *ctx)
+{
+	kb_profile_write(f, ctx);
+}
+
+static int cmd_profile(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct kb_profile p;
+	int r = kb_command_parse(&kb_command_profile, &argc, &argv, option, &a);
+
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 1)
+		return kb_command_usage_error(&kb_command_profile, "one run directory");
+	if (!a.variant)
+		return kb_command_usage_error(&kb_command_profile, "--variant: which variant's kernel");
+	if (kb_profile_from_run(argv[0], a.variant, a.cases, &p) < 0)
+		return KB_EXIT_FAILED;
+	r = put(a.out, put_profile, &p);
+	kb_profile_release(&p);
+	return r;
+}
+
+static const struct kb_command_option profile_options[] = {
+	{ "variant", KB_LONG('v'), "NAME", "the variant whose kernel (its layout 0 build) is profiled" },
+	{ "cases", KB_LONG('c'), "LIST", "only these cases (comma-separated, e.g. syscall_mix): the\n"
+	  "training set; default every case" },
+	{ "out", 'o', "FILE", "write the profile to FILE (whole or not at all), not stdout" },
+	{ 0 },
+};
+
+const struct kb_command kb_command_profile = {
+	.name = "profile",
+	.summary = "a variant's execution profile from a sim run: functions and call edges",
+	.usage = "usage: kbench profile --variant NAME [--cases LIST] [-o FILE] RUN_DIR\n\n"
+		 "Merge the sim boots of a variant's layout 0 build into one profile: per kernel\n"
+		 "function of its System.map the instructions executed, the calls that entered it\n"
+		 "and its bytes that ran; per call edge between two functions how often it was\n"
+		 "taken.  Exact counts of the sim plugin (simulated, not sampled).\n",
+	.options = profile_options,
+	.fn = cmd_profile,
+};
+
+struct ordered {
+	const struct kb_profile *p;
+	const char *path;
+	enum kb_order_method m;
+	const size_t *order;
+	size_t n;
+};
+
+static void put_order(FILE *f, const void *ctx)
+{
+	const struct ordered *o = ctx;
+
+	kb_order_write(f, o->p, o->path, o->m, o->order, o->n);
+}
+
+static int cmd_order(int argc, char **argv)
+{
+	static const char *const methods[] = { "c3", "pettis-hansen", "hot-cold" };
+	struct args a = { .method = "c3" };
+	enum kb_order_method m;
+	struct kb_profile p;
+	size_t *order;
+	int r = kb_command_parse(&kb_command_order, &argc, &argv, option, &a);
+
+	if (r != KB_GO_ON)
+		return r;
+	if (argc != 1)
+		return kb_command_usage_error(&kb_command_order, "one profile (kbench profile's)");
+	if (kb_order_method_parse(a.method, &m) < 0)
+		return kb_command_unknown(&kb_command_order, "--method", a.method, methods, 3);
+	if (kb_profile_read(argv[0], &p) < 0)
+		return KB_EXIT_USAGE;
+	order = kb_xcalloc(p.nf + 1, sizeof(*order));
+	r = put(a.out, put_order, &(struct ordered){ &p, argv[0], m, order, kb_order(&p, m, order) });
+	free(order);
+	kb_profile_release(&p);
+	return r;
+}
+
+static const struct kb_command_option order_options[] = {
+	{ "method", KB_LONG('m'), "M", "c3 (call-chain clustering, Ottoni and Maher 2017; the\n"
+	  "default), pettis-hansen (Pettis and Hansen 1990) or hot-cold\n"
+	  "(the functions that ran, in System.map's order)" },
+	{ "out", 'o', "FILE", "write the order to FILE (whole or not at all), not stdout" },
+	{ 0 },
+};
+
+const struct kb_command kb_command_order = {
+	.name = "order",
+	.summary = "a function order from a profile: the hot functions, clustered by calls",
+	.usage = "usage: kbench order [--method c3|pettis-hansen|hot-cold] [-o FILE] PROFILE\n\n"
+		 "Write the functions of PROFILE that ran, one name a line, in the order the method\n"
+		 "gives (the rest stay in the linker's order after them); '#' lines say the method,\n"
+		 "the profile and the functions' bytes.\n",
+	.options = order_options,
+	.fn = cmd_order,
+};
