@@ -166,6 +166,7 @@ awk '/^region / { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[
 far=$(awk 'FNR == NR { own[$1] = $2; next } $2 == $4 && $3 == $5 {
 		d = $7 - own[$1]; if (d < 0) d = -d; v = $7 - $11; if (v < 0) v = -v; if (d > v) n++ } END { print n + 0 }' \
 	"$d/own" "$d/replica.cmp")
+diag "the O2 kernel's own kernel L1i misses (region misses): $(tr '\n' ',' < "$d/own")"
 check "4 regions in both boots, $same_ins of them with the same instructions in both kernels" \
 	sh -c "[ \$(wc -l < '$d/replica.cmp') = 4 ] && [ $same_ins -ge 1 ]"
 check "where the instructions are the same, the virtual layout gives the replica's L1i misses within the L1i's $lines lines ($exact of $same_ins exactly); the O2 kernel's own layout is further from them in $far region(s)" \
