@@ -34,6 +34,27 @@ check "kernel instructions per operation are samples.jsonl's own (getppid, O2)" 
 	 got=\$(sed -n '/^case getppid:/,/^\$/s/^kernel instructions \([0-9.]*\) -> .*/\1/p' '$d/all.out');
 	 awk -v w=\"\$want\" -v g=\"\$got\" 'BEGIN { exit !(g != \"\" && w - g < 0.051 && g - w < 0.051) }'"
 
+# issue 33: the run's exact profile of O2 on getppid.  Every getppid
+# operation enters the kernel's getppid once: the calls into it are the
+# samples' iterations, and the profile's instructions are the samples'
+# kernel instructions, every one of them in a function of System.map.
+"$KBENCH" profile --variant O2 --cases getppid -o "$d/O2.prof" "$sim" > "$d/prof.out" 2>&1
+rc=$?
+sed 's/^/# /' "$d/prof.out" | tail -n 5
+iters=$(jq -s 'map(select(.variant == "O2" and .case == "getppid") | .iterations) | add' "$sim/samples.jsonl")
+ins_k=$(jq -s 'map(select(.variant == "O2" and .case == "getppid") | .fields.ins_k) | add' "$sim/samples.jsonl")
+gp=$(awk '$1 == "f" && $7 == "__ia32_sys_getppid" { print $5 }' "$d/O2.prof")
+gpe=$(awk '$1 == "e" && $4 == "__ia32_sys_getppid" { n += $2 } END { print n + 0 }' "$d/O2.prof")
+pins=$(awk '$1 == "f" { n += $4 } END { printf "%.0f", n }' "$d/O2.prof")
+diag "profile: __ia32_sys_getppid entered $gp times ($gpe by its edges), $iters iterations; $pins kernel instructions, samples $ins_k"
+check "kbench profile --cases getppid: exit 0, getppid entered once an iteration ($iters), by its edges too" sh -c \
+	"[ $rc -eq 0 ] && [ '$gp' = '$iters' ] && [ '$gpe' = '$iters' ]"
+check "the profile's instructions are the samples' kernel instructions, exactly ($ins_k)" test "$pins" = "$ins_k"
+"$KBENCH" order -o "$d/O2.order" "$d/O2.prof" > /dev/null 2>&1
+rc=$?
+check "kbench order on it: exit 0, __ia32_sys_getppid among the ordered functions" sh -c \
+	"[ $rc -eq 0 ] && grep -qx '__ia32_sys_getppid' '$d/O2.order'"
+
 "$KBENCH" miss-o-meter --case poll --top 3 "$sim" Os O2 > "$d/poll.out" 2>&1
 rc=$?
 check "--case poll --top 3 Os O2: one block, Os -> O2, at most 3 rows each way" sh -c \
