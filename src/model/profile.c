@@ -186,6 +186,8 @@ out:
 
 /* ---- the file ---- */
 
+/* heaviest first, then by caller and callee: the file's order, and the
+ * order Pettis-Hansen joins in */
 static int edge_by_count(const void *a, const void *b)
 {
 	const struct kb_prof_edge *x = a, *y = b;
@@ -490,17 +492,6 @@ static void c3(struct orderer *o, size_t *hot, size_t nh)
  * the one of the four orientations (each chain as it is or reversed) that
  * puts the edge's two functions closest; then the chains, heaviest first.
  */
-static int edge_pair_cmp(const void *a, const void *b)
-{
-	const struct kb_prof_edge *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return x->to < y->to ? -1 : x->to > y->to;
-}
-
 static void pettis_hansen(struct orderer *o)
 {
 	const struct kb_profile *p = o->p;
@@ -520,7 +511,7 @@ static void pettis_hansen(struct orderer *o)
 			u[nu++] = (struct kb_prof_edge){ a, b, 0 };
 		u[j].n += e->n;
 	}
-	qsort(u, nu, sizeof(*u), edge_pair_cmp);
+	qsort(u, nu, sizeof(*u), edge_by_count);
 	for (size_t k = 0; k < nu; k++) {
 		size_t a = o->of[u[k].from], b = o->of[u[k].to];
 		uint64_t best = UINT64_MAX;
