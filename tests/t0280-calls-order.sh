@@ -103,6 +103,19 @@ check "the ordered program's L1i misses are the prediction's, exactly (rc $r1 $r
 check "... and the order changes them (input order: 2 an iteration, 101)" sh -c \
 	"[ \"\$(cut -d' ' -f1 '$d/pred.txt')\" = 101 ] && [ \"\$(cat '$d/built.txt')\" = 2 ]"
 
+# kbench order --place: the placement itself, every function where the
+# ordered link (order-hot.lds) put it
+"$KBENCH" order --place "$d/order-plain.nm" -o "$d/place.vl" "$d/order.txt" 2> "$d/place.err"
+rc=$?
+# name and new address per placed function, against nm of the ordered program
+# (addresses without 0x and leading zeros: nm pads them, the placement not)
+awk 'function k(a) { sub(/^0x/, "", a); sub(/^0+/, "", a); return a }
+	FNR == NR { name[k($1)] = $3; next } /^0x/ { print name[k($1)], k($3) }' \
+	"$d/order-plain.nm" "$d/place.vl" | sort > "$d/place.names"
+awk '$2 == "T" && $3 != "_etext" { a = $1; sub(/^0+/, "", a); print $3, a }' "$d/order-hot.nm" | sort > "$d/hot.names"
+check "kbench order --place: exit 0 (got $rc), each of the $(wc -l < "$d/hot.names") functions at its address in the ordered program" sh -c \
+	"[ $rc -eq 0 ] && [ -s '$d/hot.names' ] && cmp -s '$d/place.names' '$d/hot.names'"
+
 # orders the map cannot take
 printf 'fa\nfbb\n' > "$d/unknown.txt"
 "$KBENCH" sim $g --map "$d/order-plain.nm" --vl-order "$d/unknown.txt" "$d/order-plain" > /dev/null 2> "$d/unknown.err"

@@ -13,7 +13,7 @@
 #include "util.h"
 
 struct args {
-	const char *variant, *cases, *out, *method;
+	const char *variant, *cases, *out, *method, *place;
 };
 
 static int option(void *ctx, int key, const char *value)
@@ -32,6 +32,9 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('m'):
 		a->method = value;
+		break;
+	case KB_LONG('p'):
+		a->place = value;
 		break;
 	}
 	return KB_GO_ON;
@@ -120,6 +123,34 @@ static void put_order(FILE *f, const void *ctx)
 	kb_order_write(f, o->p, o->path, o->m, o->order, o->n);
 }
 
+/* kbench order --place MAP ORDER: the placement the order gives MAP's
+ * functions, in the sim plugin's vl_file format */
+static int order_place(const struct args *a, const char *order)
+{
+	char *buf = NULL;
+	size_t len = 0, listed = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f) {
+		kb_error_errno(errno, "cannot write the placement");
+		return KB_EXIT_FAILED;
+	}
+	r = kb_order_placement(order, a->place, f, &listed);
+	fclose(f);
+	if (r < 0) {
+		free(buf);
+		return KB_EXIT_USAGE;	/* the order or the map refused, with file:line */
+	}
+	kb_info("%s: %zu functions placed first, the rest of %s after them", order, listed, a->place);
+	if (a->out)
+		r = kb_write_file_atomic(a->out, buf, len) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
+	else
+		r = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
+	free(buf);
+	return r;
+}
+
 static int cmd_order(int argc, char **argv)
 {
 	static const char *const methods[] = { "c3", "pettis-hansen", "hot-cold" };
@@ -132,7 +163,10 @@ static int cmd_order(int argc, char **argv)
 	if (r != KB_GO_ON)
 		return r;
 	if (argc != 1)
-		return kb_command_usage_error(&kb_command_order, "one profile (kbench profile's)");
+		return kb_command_usage_error(&kb_command_order, a.place ? "one order file (kbench order's)" :
+					      "one profile (kbench profile's)");
+	if (a.place)
+		return order_place(&a, argv[0]);
 	if (kb_order_method_parse(a.method, &m) < 0)
 		return kb_command_unknown(&kb_command_order, "--method", a.method, methods, 3);
 	if (kb_profile_read(argv[0], &p) < 0)
@@ -148,6 +182,10 @@ static const struct kb_command_option order_options[] = {
 	{ "method", KB_LONG('m'), "M", "c3 (call-chain clustering, Ottoni and Maher 2017; the\n"
 	  "default), pettis-hansen (Pettis and Hansen 1990) or hot-cold\n"
 	  "(the functions that ran, in System.map's order)" },
+	{ "place", KB_LONG('p'), "MAP", "read an order file, not a profile, and write where it puts\n"
+	  "the functions of the System.map MAP (listed ones first, in order, the rest\n"
+	  "after in MAP's order, each keeping its alignment, 16 at most): the sim\n"
+	  "plugin's vl_file, the prediction of the ordered kernel from MAP's" },
 	{ "out", 'o', "FILE", "write the order to FILE (whole or not at all), not stdout" },
 	{ 0 },
 };
@@ -155,7 +193,8 @@ static const struct kb_command_option order_options[] = {
 const struct kb_command kb_command_order = {
 	.name = "order",
 	.summary = "a function order from a profile: the hot functions, clustered by calls",
-	.usage = "usage: kbench order [--method c3|pettis-hansen|hot-cold] [-o FILE] PROFILE\n\n"
+	.usage = "usage: kbench order [--method c3|pettis-hansen|hot-cold] [-o FILE] PROFILE\n"
+		 "       kbench order --place SYSTEM.MAP [-o FILE] ORDER\n\n"
 		 "Write the functions of PROFILE that ran, one name a line, in the order the method\n"
 		 "gives (the rest stay in the linker's order after them); '#' lines say the method,\n"
 		 "the profile and the functions' bytes.\n",
