@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# An x86_64 guest end to end ([kernel] arch = x86_64, issue 26): O2 and Os
-# x86_64 tinyconfig kernels (from the build cache; the first run builds
-# them: two more kernels than the i386 tests, ccache shares nothing across
-# arches) booted under qemu-system-x86_64 with the x86_64 runner, measured by
-# the sim backend, cut down to three workloads and two boots a kernel.
-# Checked against real things: the kernels are ELF64 x86-64; the report's
-# size rows are binutils size's; the bloat list is the kernel's own
-# scripts/bloat-o-meter's; every workload gives samples; the two boots of a
+# An x86_64 guest end to end ([kernel] arch = x86_64, issue 26): the Os
+# x86_64 kernel of the default's configuration (from the build cache; the
+# first run builds it: one more kernel than the i386 tests, ccache shares
+# nothing across arches; one, not O2 and Os, because a cold CI must stay
+# under 30 minutes on 2 cores and a 6.12 build costs about 10 of them;
+# the comparison of two kernels is the i386 tests', which share the code)
+# booted under qemu-system-x86_64 with the x86_64 runner, measured by the
+# sim backend, cut down to three workloads and two boots.
+# Checked against real things: the kernel is ELF64 x86-64; the report's
+# size row is binutils size's; every workload gives samples; the two boots of a
 # kernel give identical counts; the virtual layouts are there; the kernel's
 # time is in functions named from System.map, entered by syscall
 # (entry_SYSCALL_64); the report says what the arch changes.  A runner of
@@ -18,12 +20,10 @@ d=$(scratch)
 needs_kernel_source "x86_64 run"
 needs_cmd jq "x86_64 run"
 needs_cmd size "x86_64 run (binutils size)"
-find_bloat_o_meter "$d"
-[ -n "$bom" ] || skip_all "needs:bloat-o-meter" "x86_64 run"
 
 wls=getppid,pipe,icache
 write_tcg_conf "$d/variants.conf" backend=sim boots=2 samples=2 workloads=$wls sweep=0,32 \
-	sim_virtual_layouts=2 timeout=300 output="$d/results" -- O2 Os
+	sim_virtual_layouts=2 timeout=300 output="$d/results" -- Os
 sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/variants.conf"
 sed 's/^/# /' "$d/variants.conf" | sed -n '1,4p'
 
@@ -34,39 +34,35 @@ check "kbench run exits 0 (got $rc)" test $rc -eq 0
 j() { jq -r "$1" "$run/manifest.json" 2>/dev/null; }
 
 check "the manifest says arch x86_64, backend sim" test "$(j '.kernel.arch + " " + .backend')" = "x86_64 sim"
-check "the kernels are ELF64 x86-64" sh -c \
-	"file -L '$run/variants/O2/vmlinux' '$run/variants/Os/vmlinux' | grep -c 'ELF 64-bit LSB executable, x86-64' | grep -qx 2"
+check "the kernel is ELF64 x86-64" sh -c \
+	"file -L '$run/variants/Os/vmlinux' | grep -c 'ELF 64-bit LSB executable, x86-64' | grep -qx 1"
 check "every boot ran under qemu-system-x86_64: the plugin says target=x86_64, system mode" sh -c \
-	"[ \$(ls '$run'/boots/*.sim | wc -l) -eq 4 ] &&
-	 [ \$(head -qn 1 '$run'/boots/*.sim | grep -c ' target=x86_64 system=1 .* page_offset=0xffff800000000000 ') -eq 4 ]"
+	"[ \$(ls '$run'/boots/*.sim | wc -l) -eq 2 ] &&
+	 [ \$(head -qn 1 '$run'/boots/*.sim | grep -c ' target=x86_64 system=1 .* page_offset=0xffff800000000000 ') -eq 2 ]"
 
 # llvm-mca priced the x86_64 blocks (in 64-bit mode): not one cycle an
 # instruction for want of reading them (then mca_cycles = model_cycles)
 check "x86_64 blocks priced by llvm-mca: under 1% unpriced in every boot, mca_cycles not model_cycles" sh -c "
-	jq -se 'length == 4 and all(.[].mca | to_entries[].value; .unpriced * 100 < .priced + .cache_hits)' '$run/boots.jsonl' >/dev/null &&
+	jq -se 'length == 2 and all(.[].mca | to_entries[].value; .unpriced * 100 < .priced + .cache_hits)' '$run/boots.jsonl' >/dev/null &&
 	jq -se 'any(.[].fields; .mca_cycles != .model_cycles)' '$run/samples.jsonl' >/dev/null"
 
-# size: the report's rows are binutils size's, byte for byte
+# size: the report's row is binutils size's, byte for byte
 # (issue 25: under Details)
 sed -n '/^### Text size/,/^### /p' "$run/report.md" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' >"$d/size.report"
-(cd "$run" && size variants/O2/vmlinux variants/Os/vmlinux) >"$d/size.want"
-check "text size rows are binutils size's" cmp "$d/size.want" "$d/size.report"
-diag "$(sed -n 2,3p "$d/size.want")"
+(cd "$run" && size variants/Os/vmlinux) >"$d/size.want"
+check "text size row is binutils size's" cmp "$d/size.want" "$d/size.report"
+diag "$(sed -n 2p "$d/size.want")"
 check "summary.json's text is size's" test "$(jq -r '[.variants[] | .text] | join(" ")' "$run/summary.json")" = \
 	"$(awk 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' "$d/size.want")"
 
-# bloat: the kernel's own scripts/bloat-o-meter on the two vmlinux
-python3 "$bom" "$run/variants/O2/vmlinux" "$run/variants/Os/vmlinux" >"$d/bloat.want" 2>"$d/bloat.err"
-check "bloat-vs-O2.txt is scripts/bloat-o-meter's output" cmp "$d/bloat.want" "$run/variants/Os/bloat-vs-O2.txt"
-
-# every workload and case gives samples, for both kernels, in both boots
-check "samples for every case of $wls, both variants, both boots" test \
+# every workload and case gives samples, in both boots
+check "samples for every case of $wls, both boots" test \
 	"$(jq -s '[.[] | select(.backend == "sim" and .fields.ins_k > 0) | [.variant, .case, .vboot]] | unique | length' "$run/samples.jsonl")" = \
-	$((2 * 4 * 2))
+	$((1 * 4 * 2))
 check "virtual layouts: every sample has 2 (vl_l1i_k)" test \
 	"$(jq -s 'length > 0 and all(.[]; (.fields.vl_l1i_k | length) == 2 and (.fields.vl_model_cycles | length) == 2)' "$run/samples.jsonl")" = true
 check "two boots of a kernel, identical counts in every sample" test \
-	"$(jq -s 'group_by([.variant, .case, .rep]) | map(map(.fields) | unique | length) | (length == 16 and all(. == 1))' "$run/samples.jsonl")" = true
+	"$(jq -s 'group_by([.variant, .case, .rep]) | map(map(.fields) | unique | length) | (length == 8 and all(. == 1))' "$run/samples.jsonl")" = true
 check "two boots of a kernel, identical footprint and attribution" test \
 	"$(jq -s 'group_by([.variant, .case, .rep]) | map(map(del(.boot, .vboot)) | unique | length) | all(. == 1)' "$run/sim.jsonl")" = true
 check "getppid's kernel time: __x64_sys_getppid, entered by syscall (entry_SYSCALL_64)" test \
@@ -78,7 +74,7 @@ check "a dynamic kernel footprint in the x86_64 kernel mapping: lines and bytes"
 jq -r 'select(.vboot == 1 and .rep == 1) | "\(.variant) \(.case): \(.insn_k) kernel + \(.insn_u) user instructions, \(.l1i_miss_k) kernel L1i misses, \(.kfoot_lines) kernel lines"' "$run/sim.jsonl" |
 	sed 's/^/# /'
 check "no marker or plugin problems in any boot" test \
-	"$(jq -s 'length == 4 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
+	"$(jq -s 'length == 2 and all(.status == "ok" and .sim_problems == 0)' "$run/boots.jsonl")" = true
 check "the report says what x86_64 changes (registers, syscall)" sh -c \
 	"sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'entry_SYSCALL_64' &&
 	 sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'no -mregparm' &&
@@ -92,7 +88,7 @@ check "an i386 runner for an x86_64 guest: refused before any boot (exit $rc)" s
 
 # Hostile x86_64 guests (t0120's, built -m64): a flood, garbage, a hang and
 # an init that exits are contained on an x86_64 kernel as on i386.
-write_tcg_conf "$d/hostile.conf" timeout=20 serial_limit=65536 output="$d/hostile" -- O2
+write_tcg_conf "$d/hostile.conf" timeout=20 serial_limit=65536 output="$d/hostile" -- Os
 sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/hostile.conf"
 # hostile MODE: its boot; a deadline of 20 s for the hang, 120 s for the
 # others, which end by themselves (an x86_64 boot spends about 11 s of host
