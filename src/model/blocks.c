@@ -27,19 +27,25 @@ struct kb_symmap {
 	size_t n;
 };
 
-/* The plugin's is_label (plugin/kbench-sim.c): section and range labels,
- * the worst name of an address. */
-static int is_label(const char *s)
+/* The linker's section and range markers. */
+static int is_marker(const char *s)
 {
 	static const char *const labels[] = { "_text", "_stext", "_etext", "_sinittext",
 					      "_einittext", "_start_text", "_end" };
-	size_t n = strlen(s);
 
 	for (size_t i = 0; i < KB_ARRAY_SIZE(labels); i++)
 		if (!strcmp(s, labels[i]))
 			return 1;
-	return (n > 6 && !strcmp(s + n - 6, "_start")) || (n > 4 && !strcmp(s + n - 4, "_end")) ||
-	       !strncmp(s, "__begin_", 8) || !strncmp(s, "__end_", 6);
+	return !strncmp(s, "__begin_", 8) || !strncmp(s, "__end_", 6);
+}
+
+/* The plugin's is_label (plugin/kbench-sim.c): the markers and any name
+ * ending in _start or _end, the worst name of an address. */
+static int is_label(const char *s)
+{
+	size_t n = strlen(s);
+
+	return is_marker(s) || (n > 6 && !strcmp(s + n - 6, "_start")) || (n > 4 && !strcmp(s + n - 4, "_end"));
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -140,6 +146,11 @@ const char *kb_symmap_at(const struct kb_symmap *m, size_t i, uint64_t *addr, ui
 int kb_symmap_is_label(const struct kb_symmap *m, size_t i)
 {
 	return m->s[i].rank == 2;
+}
+
+int kb_symmap_is_marker(const struct kb_symmap *m, size_t i)
+{
+	return m->s[i].rank == 2 && is_marker(m->s[i].name);
 }
 
 /* ---- the blocks file ---- */

@@ -36,6 +36,10 @@ const char *kb_symmap_at(const struct kb_symmap *s, size_t i, uint64_t *addr, ui
 /* Whether the i-th is a section or range label (_etext, __bss_start...)
  * that no function shares its address with. */
 int kb_symmap_is_label(const struct kb_symmap *s, size_t i);
+/* 1 if symbol i is one of the linker's section or range markers (_stext,
+ * _etext, __begin_*, __end_*...), not code of its own: a function named
+ * mas_start is a label to kb_symmap_is_label, not a marker. */
+int kb_symmap_is_marker(const struct kb_symmap *m, size_t i);
 
 /* One unit of a blocks file. */
 struct kb_blocks_unit {

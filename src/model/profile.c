@@ -607,24 +607,6 @@ static uint64_t align_of(uint64_t addr)
 	return !a || a > KB_ORDER_ALIGN ? KB_ORDER_ALIGN : a;
 }
 
-/* A label the placement leaves where it is: the map's section and range
- * markers.  kb_symmap_is_label also names a function a label when its name
- * ends in _start or _end (mas_start is code): those move as functions. */
-static int fixed_label(const struct kb_symmap *map, size_t i)
-{
-	static const char *const marks[] = { "_text", "_stext", "_etext", "_sinittext",
-					     "_einittext", "_start_text", "_end" };
-	uint64_t a, sz;
-	const char *name = kb_symmap_at(map, i, &a, &sz);
-
-	if (!kb_symmap_is_label(map, i))
-		return 0;
-	for (size_t k = 0; k < KB_ARRAY_SIZE(marks); k++)
-		if (!strcmp(name, marks[k]))
-			return 1;
-	return !strncmp(name, "__begin_", 8) || !strncmp(name, "__end_", 6);
-}
-
 int kb_order_placement(const char *order_path, const char *map_path, FILE *out, size_t *listed)
 {
 	struct kb_symmap *map = kb_symmap_load(map_path);
@@ -670,7 +652,7 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 		for (size_t j = 0; i < idx.n && j < n; j++) {
 			uint64_t a, sz;
 
-			if (!strcmp(kb_symmap_at(map, j, &a, &sz), w) && !fixed_label(map, j)) {
+			if (!strcmp(kb_symmap_at(map, j, &a, &sz), w) && !kb_symmap_is_marker(map, j)) {
 				placed[j] = 1;
 				seq[nseq++] = j;
 				line_of[i] = lineno;
@@ -686,7 +668,7 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 		(*listed)++;
 	}
 	for (size_t i = 0; i < n; i++)	/* then the others, in the map's order */
-		if (!placed[i] && !fixed_label(map, i))
+		if (!placed[i] && !kb_symmap_is_marker(map, i))
 			seq[nseq++] = i;
 	fprintf(out, "# the order %s placed over %s\nlayout order\n", order_path, map_path);
 	for (size_t k = 0; k < nseq; k++) {
@@ -695,7 +677,7 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 		kb_symmap_at(map, seq[k], &a, &sz);
 		if (k == 0) {	/* from the first function's address */
 			for (size_t i = 0; i < n; i++)
-				if (!fixed_label(map, i)) {
+				if (!kb_symmap_is_marker(map, i)) {
 					uint64_t s2;
 
 					kb_symmap_at(map, i, &at, &s2);
