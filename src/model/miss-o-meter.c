@@ -410,7 +410,6 @@ static void read_cycles(struct kb_miss *m, const char *run_dir)
 		struct fill x = { m, b, 0, NULL };
 		struct kb_symmap *map = NULL;
 
-		qsort(b->r, b->n, sizeof(*b->r), cmp_region);
 		if (access(blocks, R_OK) != 0 || access(mapf, R_OK) != 0) {
 			if (!why)
 				why = kb_xasprintf("'%s' cannot be read: the cases of its samples have no modeled "
@@ -460,6 +459,12 @@ static void each_unit(void *ctx, uint64_t seq, const struct kb_blocks_unit *u, u
 	x->fn(x->ctx, x->m->cases.v[region_of(x->b, seq)->c], u, n);
 }
 
+/* b is a boot of variant, of layout replica layout (-1: any) */
+static int boot_of(const struct miss_boot *b, const char *variant, int layout)
+{
+	return !strcmp(b->variant, variant) && (layout < 0 || b->layout == layout);
+}
+
 int kb_miss_each_unit(struct kb_miss *m, const char *variant,
 		      void (*fn)(void *ctx, const char *cas, const struct kb_blocks_unit *u, uint64_t n),
 		      void *ctx)
@@ -479,9 +484,8 @@ int kb_miss_each_block(struct kb_miss *m, const char *variant, int layout,
 		struct kb_symmap *map;
 		struct each x = { m, b, fn, ctx };
 
-		if (strcmp(b->variant, variant) || (layout >= 0 && b->layout != layout))
+		if (!boot_of(b, variant, layout))
 			continue;
-		qsort(b->r, b->n, sizeof(*b->r), cmp_region);
 		blocks = boot_file(m, b, "blocks");
 		mapf = boot_file(m, b, "System.map");
 		map = kb_symmap_load(mapf);
@@ -562,9 +566,8 @@ int kb_miss_each_call(struct kb_miss *m, const char *variant, int layout,
 		struct miss_boot *b = &m->boots[i];
 		int r;
 
-		if (strcmp(b->variant, variant) || (layout >= 0 && b->layout != layout))
+		if (!boot_of(b, variant, layout))
 			continue;
-		qsort(b->r, b->n, sizeof(*b->r), cmp_region);
 		r = read_calls(m, b, fn, ctx);
 		if (r == -ENOENT)
 			(*no_calls)++;
@@ -596,6 +599,8 @@ int kb_miss_read(struct kb_miss *m, const char *run_dir)
 			kb_error("'%s': no such file: the run did not use the sim backend, which alone "
 				 "attributes instructions and misses to functions", sim);
 	}
+	for (size_t i = 0; r == 0 && i < m->nboots; i++)	/* by seq, for region_of */
+		qsort(m->boots[i].r, m->boots[i].n, sizeof(*m->boots[i].r), cmp_region);
 	if (r == 0 && !m->no_cycles)
 		read_cycles(m, run_dir);
 	kb_names_release(&it.keys);
