@@ -199,6 +199,16 @@ static int edge_by_count(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
+/* by caller, then callee */
+static int edge_by_pair(const void *a, const void *b)
+{
+	const struct kb_prof_edge *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
 void kb_profile_write(FILE *f, const struct kb_profile *p)
 {
 	struct kb_prof_edge *e = kb_xcalloc(p->ne + 1, sizeof(*e));
@@ -496,21 +506,22 @@ static void pettis_hansen(struct orderer *o)
 {
 	const struct kb_profile *p = o->p;
 	struct kb_prof_edge *u = kb_xcalloc(p->ne + 1, sizeof(*u));
-	size_t nu = 0;
+	size_t nu = 0, j = 0;
 
-	for (size_t k = 0; k < p->ne; k++) {	/* undirected: (min, max), weights summed */
+	for (size_t k = 0; k < p->ne; k++) {	/* undirected: (min, max) */
 		const struct kb_prof_edge *e = &p->e[k];
 		size_t a = e->from < e->to ? e->from : e->to, b = e->from < e->to ? e->to : e->from;
-		size_t j;
 
-		if (a == b || !p->f[a].insn || !p->f[b].insn)
-			continue;
-		for (j = 0; j < nu && !(u[j].from == a && u[j].to == b); j++)
-			;
-		if (j == nu)
-			u[nu++] = (struct kb_prof_edge){ a, b, 0 };
-		u[j].n += e->n;
+		if (a != b && p->f[a].insn && p->f[b].insn)
+			u[nu++] = (struct kb_prof_edge){ a, b, e->n };
 	}
+	qsort(u, nu, sizeof(*u), edge_by_pair);	/* a -> b and b -> a side by side: summed */
+	for (size_t k = 0; k < nu; k++)
+		if (j && u[j - 1].from == u[k].from && u[j - 1].to == u[k].to)
+			u[j - 1].n += u[k].n;
+		else
+			u[j++] = u[k];
+	nu = j;
 	qsort(u, nu, sizeof(*u), edge_by_count);
 	for (size_t k = 0; k < nu; k++) {
 		size_t a = o->of[u[k].from], b = o->of[u[k].to];
