@@ -40,33 +40,35 @@ static int option(void *ctx, int key, const char *value)
 	return KB_GO_ON;
 }
 
-/* text (what fn writes) to path, whole or not at all, else to stdout */
-static int put(const char *path, void (*fn)(FILE *f, const void *ctx), const void *ctx)
+/* what fn writes (fn: 0, or negative after a message, and then nothing is
+ * written: KB_EXIT_USAGE) to path, whole or not at all, else to stdout */
+static int put(const char *path, int (*fn)(FILE *f, const void *ctx), const void *ctx)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = open_memstream(&buf, &len);
 	int r;
 
-	if (!path) {
-		fn(stdout, ctx);
-		return fflush(stdout) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
-	}
-	f = open_memstream(&buf, &len);
 	if (!f) {
-		kb_error_errno(errno, "cannot write '%s'", path);
+		kb_error_errno(errno, "cannot write '%s'", path ? path : "standard output");
 		return KB_EXIT_FAILED;
 	}
-	fn(f, ctx);
+	r = fn(f, ctx);
 	fclose(f);
-	r = kb_write_file_atomic(path, buf, len);
+	if (r < 0)
+		r = KB_EXIT_USAGE;
+	else if (path)
+		r = kb_write_file_atomic(path, buf, len) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
+	else
+		r = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
 	free(buf);
-	return r < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
+	return r;
 }
 
-static void put_profile(FILE *f, const void *ctx)
+static int put_profile(FILE *f, const void *ctx)
 {
 	kb_profile_write(f, ctx);
+	return 0;
 }
 
 static int cmd_profile(int argc, char **argv)
@@ -116,39 +118,30 @@ struct ordered {
 	size_t n;
 };
 
-static void put_order(FILE *f, const void *ctx)
+static int put_order(FILE *f, const void *ctx)
 {
 	const struct ordered *o = ctx;
 
 	kb_order_write(f, o->p, o->path, o->m, o->order, o->n);
+	return 0;
 }
 
 /* kbench order --place MAP ORDER: the placement the order gives MAP's
  * functions, in the sim plugin's vl_file format */
-static int order_place(const struct args *a, const char *order)
-{
-	char *buf = NULL;
-	size_t len = 0, listed = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int r;
+struct placed {
+	const char *order, *map;
+};
 
-	if (!f) {
-		kb_error_errno(errno, "cannot write the placement");
-		return KB_EXIT_FAILED;
-	}
-	r = kb_order_placement(order, a->place, f, &listed);
-	fclose(f);
-	if (r < 0) {
-		free(buf);
-		return KB_EXIT_USAGE;	/* the order or the map refused, with file:line */
-	}
-	kb_info("%s: %zu functions placed first, the rest of %s after them", order, listed, a->place);
-	if (a->out)
-		r = kb_write_file_atomic(a->out, buf, len) < 0 ? KB_EXIT_FAILED : KB_EXIT_OK;
-	else
-		r = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? KB_EXIT_OK : KB_EXIT_FAILED;
-	free(buf);
-	return r;
+static int put_placement(FILE *f, const void *ctx)
+{
+	const struct placed *pl = ctx;
+	size_t listed = 0;
+
+	/* the order or the map refused, with file:line */
+	if (kb_order_placement(pl->order, pl->map, f, &listed) < 0)
+		return -1;
+	kb_info("%s: %zu functions placed first, the rest of %s after them", pl->order, listed, pl->map);
+	return 0;
 }
 
 static int cmd_order(int argc, char **argv)
@@ -166,7 +159,7 @@ static int cmd_order(int argc, char **argv)
 		return kb_command_usage_error(&kb_command_order, a.place ? "one order file (kbench order's)" :
 					      "one profile (kbench profile's)");
 	if (a.place)
-		return order_place(&a, argv[0]);
+		return put(a.out, put_placement, &(struct placed){ argv[0], a.place });
 	if (kb_order_method_parse(a.method, &m) < 0)
 		return kb_command_unknown(&kb_command_order, "--method", a.method, methods, 3);
 	if (kb_profile_read(argv[0], &p) < 0)
