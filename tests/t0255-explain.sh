@@ -116,6 +116,18 @@ check "the hybrids were relinked from a copy of O2's objects: seeded, then under
 	[ -f '$hk/.kbench-seed' ] && [ -f '$hm/.kbench-seed' ] &&
 	grep -q 'starts from a copy of A.s objects' '$(hlog Os.kernel)' &&
 	[ $nk -lt 20 ] && [ $nm -lt 20 ] && [ $no2 -gt 200 ]"
+# the seed names the compiler its command files name (this kbench's path):
+# a copy seeded by kbench at another path (another clone) is seeded again,
+# not compiled anew by make; said where this run built the hybrids (with
+# the kernels in the cache, the seeds may be another clone's)
+if grep -q "variant 'Os.kernel': built in" "$d/int.err" "$d/res.err" &&
+   grep -q "variant 'Os.mm-memory.o': built in" "$d/int.err" "$d/res.err"; then
+	check "each seed built here names the hybrid's compiler, this kbench's hybrid-cc" sh -c "
+		grep -qF 'compiler: $(realpath "$KBENCH") hybrid-cc ' '$hk/.kbench-seed' &&
+		grep -qF 'compiler: $(realpath "$KBENCH") hybrid-cc ' '$hm/.kbench-seed'"
+else
+	diag "the hybrids' kernels came from the cache: their seeds not checked"
+fi
 
 # text sizes: binutils size
 text() { size "$run/variants/$1/vmlinux" | awk 'NR == 2 { print $1 }'; }

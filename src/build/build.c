@@ -1632,7 +1632,9 @@ static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, c
 	struct kb_variant av = *v;
 	int fa = -1, fb = -1, ret = 0;
 
-	if (is_file(seeded) || (!is_file(seeding) && objdir_built(objdir)))
+	cc_h = cc_of(conf, v, 1);
+	if (is_file(seeded) ? kb_hybrid_seeded_for(objdir, cc_h)
+			    : !is_file(seeding) && objdir_built(objdir))
 		goto out;
 	la = kb_xasprintf("%s.lock", v->hy_a_objdir);
 	lb = kb_xasprintf("%s.lock", v->hy_b_objdir);
@@ -1651,7 +1653,6 @@ static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, c
 	}
 	av.cc_wrap = NULL;
 	cc_a = cc_of(conf, &av, 1);
-	cc_h = cc_of(conf, v, 1);
 	ret = kb_hybrid_seed(v->name, objdir, v->hy_a_objdir, v->hy_b_objdir, v->hy_spec, v->hy_fresh,
 			     cc_a, cc_h, log_path);
 out:

@@ -66,10 +66,16 @@ int kb_hybrid_objects(const char *what, const struct kb_kernel *a, const struct 
  * command neither build ran), removed for make to compile.  The hybrid's
  * make then compiles only what it must and links: a relink, not a build.
  * Whatever objdir held goes first; .kbench-seeding marks a copy under way,
- * .kbench-seed (what was done, also in the log) a finished one.  0, or -1
+ * .kbench-seed (what was done, also in the log, and the compiler cc_h)
+ * a finished one.  0, or -1
  * after a message. */
 int kb_hybrid_seed(const char *hybrid, const char *objdir, const char *a_objdir, const char *b_objdir,
 		   const char *spec, int fresh, const char *cc_a, const char *cc_h, const char *log_path);
+
+/* Whether objdir was seeded (.kbench-seed) for the hybrid compiler cc_h:
+ * a copy seeded for another (kbench run from another path) would have
+ * make compile every object again. */
+int kb_hybrid_seeded_for(const char *objdir, const char *cc_h);
 
 /* Whether object (relative to the object tree) is under one of paths. */
 int kb_hybrid_match(const char *object, char *const *paths, size_t npaths);
