@@ -112,13 +112,32 @@ def stack(i):	# a push or pop as the store or load a stack engine issues
     if m.group(2)[0] == '$':
         return 'movl\t$0, (%esp)'
     return 'movl\t%s, (%%esp)' % m.group(2) if m.group(1) == 'push' else 'movl\t(%%esp), %s' % m.group(2)
-units_ins = {}
-for uid in sorted({u for u, _ in xs}):
-    hexs, n = units[uid]
+def disasm(hexs):	# llvm-mc's lines for bytes, comments (# imm = ...) and directives left out
     src = ' '.join('0x' + hexs[i:i + 2] for i in range(0, len(hexs), 2))
     out = subprocess.run(['llvm-mc', '--disassemble', '-triple=i386-linux-gnu'], input=src,
                          capture_output=True, text=True).stdout
-    units_ins[uid] = [l.strip() for l in out.splitlines() if l.strip() and not l.strip().startswith('.')]
+    return [l.split('#')[0].strip() for l in out.splitlines()
+            if l.split('#')[0].strip() and not l.strip().startswith('.')]
+# each distinct unit as llvm-mc decodes it alone: all in one llvm-mc call,
+# the units apart by a marker instruction (movl $0x6b62656e, %eax); x86
+# decodes each instruction from its own bytes, so a unit's lines are those
+# it gets alone, unless a unit runs into the marker (then the pieces do not
+# come out one per unit, and each unit is decoded alone after all)
+MARK = 'b86e65626b'
+uids = sorted({u for u, _ in xs})
+lines = disasm(MARK.join(units[u][0] for u in uids))
+pieces, cur = [], []
+for l in lines:
+    if l == 'movl\t$1801610606, %eax':
+        pieces.append(cur)
+        cur = []
+    else:
+        cur.append(l)
+pieces.append(cur)
+if len(pieces) == len(uids) and all(pieces):
+    units_ins = dict(zip(uids, pieces))
+else:
+    units_ins = {u: disasm(units[u][0]) for u in uids}
 # LLVM's latency for every instruction met, from its own table (-iterations=1):
 # 100 or more is its placeholder, priced 1 cycle as model_cycles does
 distinct = sorted({i.split('#')[0].strip() for ins in units_ins.values() for i in ins})
