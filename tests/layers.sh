@@ -39,19 +39,30 @@ done > "$tmp"
 for f in "$src"/*.c "$src"/*.h "$src"/*.def; do
 	[ -f "$f" ] && echo "stray $f"
 done >> "$tmp"
+files=$(mktemp) || exit 2
+trap 'rm -f "$tmp" "$files"' EXIT
 for d in "$src"/*/; do
-	l=$(basename "$d")
+	l=${d%/}
+	l=${l##*/}
 	[ -f "$d/README" ] || continue
 	for f in "$d"*.c "$d"*.h "$d"*.def; do
 		[ -f "$f" ] || continue
 		echo "file $l $f"
-		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
-			sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
-			while read -r line name; do
-				echo "inc $l $f $line $name"
-			done
+		echo "$f" >> "$files"
 	done
 done >> "$tmp"
+# every file's includes in one pass: "inc L PATH LINE NAME", L the folder
+# the file sits in
+if [ -s "$files" ]; then
+	tr '\n' '\0' < "$files" | xargs -0 awk '
+	FNR == 1 { n = split(FILENAME, p, "/"); l = p[n - 1] }
+	/^[ \t]*#[ \t]*include[ \t]*"/ {
+		s = $0
+		sub(/^[^"]*"/, "", s)
+		sub(/".*/, "", s)
+		print "inc", l, FILENAME, FNR, s
+	}' >> "$tmp"
+fi
 
 awk '
 $1 == "layer" { layer[$2] = 1; next }

@@ -19,9 +19,13 @@ check "there are layers: src/base/README and src/cmd/README" \
 # copy: a copy of src/'s READMEs and sources in $d/$1
 copy() {
 	rm -rf "$d/$1"
-	for f in "$top"/src/*/README "$top"/src/*/*.c "$top"/src/*/*.h "$top"/src/*/*.def; do
-		l=$(basename "$(dirname "$f")")
-		mkdir -p "$d/$1/$l" && cp "$f" "$d/$1/$l/"
+	for dir in "$top"/src/*/; do
+		l=${dir%/}
+		l=${l##*/}
+		mkdir -p "$d/$1/$l" &&
+		for f in "$dir"README "$dir"*.c "$dir"*.h "$dir"*.def; do
+			[ -f "$f" ] && echo "$f"
+		done | tr '\n' '\0' | xargs -0 -r cp -t "$d/$1/$l/"
 	done
 }
 # breach NAME EXPECTED: layers.sh fails on copy NAME and prints EXPECTED
