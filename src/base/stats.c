@@ -116,7 +116,10 @@ int kb_stats_bootstrap_median(const double *v, size_t n, gsl_rng *rng, size_t re
 static double small_median(double *v, size_t n)
 {
 	if (n > 32) {
-		gsl_sort(v, 1, n);
+		/* GSL's selection (from 2.5; v rearranged, not sorted): a median
+		 * of 33 values per group per resample made gsl_sort 73% of a
+		 * report of 8 builds x 33 layouts */
+		return gsl_stats_median(v, 1, n);
 	} else {
 		for (size_t i = 1; i < n; i++) {
 			double x = v[i];
