@@ -24,6 +24,7 @@
 #include "build.h"
 #include "progress.h"
 #include "hybrid.h"
+#include "order.h"
 #include "util.h"
 
 /* Bump when the way kernels are configured or built changes: old cache
@@ -908,6 +909,12 @@ version:
 		if (layout_install(src) < 0)
 			goto out;
 	}
+	for (size_t i = 0; i < conf->n_variants && !dry && src->owned; i++)
+		if (conf->variants[i].order) {
+			if (kb_order_install(src->tree) < 0)
+				goto out;
+			break;
+		}
 	ret = 0;
 out:
 	free(dir);
@@ -1494,10 +1501,12 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
  * a layout replica's padding ("" for layout 0), in key. */
 static void kernel_key(const struct kb_conf *conf, const struct kb_source *src,
 		       const struct kb_variant *v, const char *cfgtext, const char *compiler,
-		       const char *pads, char key[65])
+		       const char *pads, const char *order_sha, char key[65])
 {
 	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec,
-						KB_HYBRID_RECIPE) : NULL;
+						KB_HYBRID_RECIPE)
+		      : order_sha ? kb_xasprintf("%s order %s %s", pads, order_sha, KB_ORDER_RECIPE)
+		      : NULL;
 	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
 				 v->cc, v->kcflags, compiler, extra ? extra : pads };
 
@@ -1621,10 +1630,12 @@ static int objdir_built(const char *objdir)
 }
 
 /* A hybrid's object directory, started from A's (kb_hybrid_seed), unless
- * it was before or holds a build of its own; under the locks of A's and
- * B's directories, so that no build there changes what is copied. */
+ * it was before or holds a build of its own; for_make (the kernel is not
+ * in the cache: make is to run), also where it was seeded for another
+ * compiler (kbench at another path).  Under the locks of A's and B's
+ * directories, so that no build there changes what is copied. */
 static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, const char *objdir,
-		       const char *log_path)
+		       const char *log_path, int for_make)
 {
 	char *seeded = kb_xasprintf("%s/.kbench-seed", objdir);
 	char *seeding = kb_xasprintf("%s/.kbench-seeding", objdir);
@@ -1632,8 +1643,10 @@ static int seed_hybrid(const struct kb_conf *conf, const struct kb_variant *v, c
 	struct kb_variant av = *v;
 	int fa = -1, fb = -1, ret = 0;
 
+	/* seeded, for this compiler; or, until make is to run (the kernel may
+	 * be in the cache), for any */
 	cc_h = cc_of(conf, v, 1);
-	if (is_file(seeded) ? kb_hybrid_seeded_for(objdir, cc_h)
+	if (is_file(seeded) ? !for_make || kb_hybrid_seeded_for(objdir, cc_h)
 			    : !is_file(seeding) && objdir_built(objdir))
 		goto out;
 	la = kb_xasprintf("%s.lock", v->hy_a_objdir);
@@ -1829,6 +1842,45 @@ static int store_outputs(const struct kb_variant *v, const char *objdir, const c
 	return 0;
 }
 
+/* An ordered variant v as it is built: *ov, v with the order's flag in
+ * its kcflags (*kcflags, malloc'd), and the order's hash in sha.  0, or -1
+ * when the order cannot be read. */
+static int ordered(const struct kb_variant *v, struct kb_variant *ov, char **kcflags, char sha[65])
+{
+	if (kb_sha256_file(v->order, sha) < 0)
+		return -1;
+	*ov = *v;
+	ov->kcflags = *kcflags = v->kcflags ? kb_xasprintf("%s %s", v->kcflags, KB_ORDER_CFLAGS)
+					    : kb_xstrdup(KB_ORDER_CFLAGS);
+	return 0;
+}
+
+/* Where an ordered build put the functions its order names (System.map
+ * of objdir), in the build log and a message.  0, or -1 after a message. */
+static int order_said(const struct kb_variant *v, const struct kb_order_file *o, const char *objdir,
+		      const char *log_path)
+{
+	char *map = kb_xasprintf("%s/System.map", objdir);
+	size_t found, rising;
+	FILE *f;
+	int r = kb_order_check(o, map, &found, &rising);
+
+	free(map);
+	if (r < 0)
+		return -1;
+	kb_info("variant '%s': order '%s': %zu of its %zu functions are in the kernel's text, %zu of "
+		"the %zu pairs of one and the next at rising addresses (the others sit in sections "
+		"the order cannot move, such as .entry.text and .noinstr.text)", v->name, o->path,
+		found, o->n, rising, found ? found - 1 : 0);
+	f = fopen(log_path, "a");
+	if (f) {
+		fprintf(f, "kbench: order %s: %zu of %zu functions found, %zu of %zu pairs rising\n",
+			o->path, found, o->n, rising, found ? found - 1 : 0);
+		fclose(f);
+	}
+	return 0;
+}
+
 /* kb_build_variant, or with config_only its configuration alone: the
  * final .config in the object directory, the key, and whether the cache
  * has that kernel (out->cached), nothing compiled */
@@ -1837,7 +1889,9 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 			 const char *log_path, struct kb_kernel *out, int config_only)
 {
 	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
-	char *cfgtext = NULL, *tmp = NULL;
+	char *cfgtext = NULL, *tmp = NULL, *ordered_kcflags = NULL, order_sha[65] = "", *ohdr = NULL;
+	struct kb_order_file order = { 0 };
+	struct kb_variant ov;
 	double t0 = kb_now();
 	int ret = -1, lockfd = -1;
 
@@ -1845,6 +1899,24 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 		return build_hybrid(conf, src, v, l, log_path, out);
 	memset(out, 0, sizeof(*out));
 	out->ccache_hits = out->ccache_misses = -1;
+	if (v->order) {
+		/* its own object directory (the flag is in the configuration's
+		 * key), and the order's contents in the kernel's */
+		if (!src->owned) {
+			out->failure = "order needs kbench's own copy of the source";
+			return kb_error("variant '%s': order: the source '%s' is a tree kbench does not "
+					"own; an ordered kernel needs a tarball or a git work tree (kbench "
+					"builds those from its own copy, where it adds the order's hook)",
+					v->name, conf->source);
+		}
+		if (kb_order_file_read(v->order, &order) < 0 ||
+		    ordered(v, &ov, &ordered_kcflags, order_sha) < 0) {
+			out->failure = "the order cannot be read";
+			kb_order_file_release(&order);
+			return kb_error("variant '%s': order '%s' not usable", v->name, v->order);
+		}
+		v = &ov;
+	}
 	/* only kbench says whether the padding is in (make reads the environment) */
 	unsetenv("KBENCH_LAYOUT");
 	for (int i = 0; i < KB_LAYOUT_PADS; i++)
@@ -1893,7 +1965,7 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 	kb_touch(objdir);
 	if (lockfd < 0)
 		goto out;
-	if (v->hy_a_objdir && seed_hybrid(conf, v, objdir, log_path) < 0) {
+	if (v->hy_a_objdir && seed_hybrid(conf, v, objdir, log_path, 0) < 0) {
 		out->failure = "the hybrid's objects could not be set up";
 		goto out;
 	}
@@ -1905,7 +1977,7 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 		kb_error("cannot read '%s'", dotconfig);
 		goto out;
 	}
-	kernel_key(conf, src, v, cfgtext, out->compiler, pads, out->key);
+	kernel_key(conf, src, v, cfgtext, out->compiler, pads, order.n ? order_sha : NULL, out->key);
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (config_only) {
 		struct kb_kernel in_cache = { .dir = out->dir };
@@ -1919,11 +1991,36 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 		ret = 0;
 		goto out;
 	}
+	/* the rule of an ordered build, or none: another variant with the
+	 * same flags shares the object directory */
+	{
+		char *hpath = kb_xasprintf("%s/include/generated/kbench-order.h", objdir);
+
+		if (order.n) {
+			ohdr = kb_order_header(&order);
+			if (write_if_changed(hpath, ohdr) < 0) {
+				out->failure = "the order's rule could not be written";
+				free(hpath);
+				goto out;
+			}
+		} else if (unlink(hpath) < 0 && errno != ENOENT) {
+			kb_error_errno(errno, "cannot remove '%s'", hpath);
+			free(hpath);
+			goto out;
+		}
+		free(hpath);
+	}
 	if (!objdir_built(objdir) && v->need_objects)
 		kb_info("variant '%s': its kernel is in the cache, its objects are not (%s): built "
 			"again for the hybrids made of it", v->name, objdir);
 	else if (from_cache(out, log_path)) {
 		ret = 0;
+		goto out;
+	}
+	/* a copy seeded by kbench at another path: seeded again, or make
+	 * would compile every object anew for the other compiler's name */
+	if (v->hy_a_objdir && seed_hybrid(conf, v, objdir, log_path, 1) < 0) {
+		out->failure = "the hybrid's objects could not be set up";
 		goto out;
 	}
 	if (pads[0])
@@ -1934,6 +2031,8 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 		kb_info("building variant '%s' (%s, %s%s); log: %s", v->name, src->version,
 			jobs_words(conf), ccache_path(conf) ? ", ccache" : "", log_path);
 	if (make_bzimage(conf, src, v, l, objdir, log_path, cfgtext, out) < 0)
+		goto out;
+	if (order.n && order_said(v, &order, objdir, log_path) < 0)
 		goto out;
 	tmp = kb_xasprintf("%s.tmp.%ld", out->dir, (long)getpid());
 	if (store_outputs(v, objdir, tmp, log_path, out) < 0)
@@ -1958,6 +2057,9 @@ out:
 	free(stamp);
 	free(lock);
 	free(cfgtext);
+	free(ohdr);
+	free(ordered_kcflags);
+	kb_order_file_release(&order);
 	if (ret < 0) {
 		const char *failure = out->failure ? out->failure : "build step failed";
 
@@ -1991,7 +2093,8 @@ int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
 		    const char **why)
 {
 	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL;
-	char *cfgtext = NULL;
+	char *cfgtext = NULL, *kcflags = NULL, order_sha[65];
+	struct kb_variant ov;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1999,6 +2102,13 @@ int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
 	if (v->hybrid || v->bzimage) {
 		*why = v->hybrid ? "a hybrid: its key needs its variants' objects" : "prebuilt";
 		return -1;
+	}
+	if (v->order) {
+		if (ordered(v, &ov, &kcflags, order_sha) < 0) {
+			*why = "its order cannot be read";
+			return -1;
+		}
+		v = &ov;
 	}
 	if (l && l->layout > 0)
 		snprintf(pads, sizeof(pads), "%s pads %ld,%ld", KB_LAYOUT_RECIPE, l->pad[0], l->pad[1]);
@@ -2024,7 +2134,7 @@ int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
 		*why = "never configured with this source, configuration and compiler";
 		goto out;
 	}
-	kernel_key(conf, src, v, cfgtext, out->compiler, pads, out->key);
+	kernel_key(conf, src, v, cfgtext, out->compiler, pads, kcflags ? order_sha : NULL, out->key);
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (fill_outputs(out)) {
 		out->cached = 1;
@@ -2037,5 +2147,6 @@ out:
 	free(dotconfig);
 	free(stamp);
 	free(cfgtext);
+	free(kcflags);
 	return ret;
 }
