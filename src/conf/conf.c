@@ -385,6 +385,11 @@ static const struct kb_option options[] = {
 	  .help = "with hybrid: every object compiled under the paths takes B's command with these "
 		  "flags appended (A may then be B itself): one compiler flag set as in another "
 		  "variant (kbench explain --by-flag builds these)" },
+	{ .name = "order", .section = KB_SEC_VARIANT, .type = KB_OPT_PATH, .off = VOFF(order),
+	  .help = "a function order (kbench order writes one): the kernel is compiled with "
+		  "-ffunction-sections and its linker script places the functions it names first "
+		  "in the text, in its order (a tarball or git work tree: kbench's own copy of the "
+		  "tree gets the hook)" },
 
 	{ .name = "text", .section = KB_SEC_CLAIM, .type = KB_OPT_STR, .off = COFF(text),
 	  .help = "the claim in one sentence, as it was made; the report opens with it" },
@@ -1427,6 +1432,9 @@ static void finish(struct parse *p)
 			perr(p, "variant '%s': cmdline: kb_ parameters belong to kbench's guest runner", v->name);
 		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc))
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
+		if (v->order && (v->bzimage || v->hybrid))
+			perr(p, "variant '%s': order: a %s kernel cannot be ordered; order a variant "
+			     "built from source", v->name, v->bzimage ? "prebuilt" : "hybrid");
 		if (v->hybrid)
 			hybrid_parse(p, c, i);
 		else if (v->hy_cflags)
@@ -1895,7 +1903,7 @@ int kb_conf_check_paths(const struct kb_conf *conf)
 		bad = 1;
 	for (size_t i = 0; i < conf->n_variants; i++) {
 		const struct kb_variant *v = &conf->variants[i];
-		const char *const files[] = { v->bzimage, v->vmlinux };
+		const char *const files[] = { v->bzimage, v->vmlinux, v->order };
 
 		for (size_t k = 0; k < KB_ARRAY_SIZE(files); k++) {
 			if (!files[k])

@@ -38,6 +38,9 @@ struct kb_variant {
 	/* hybrid_cflags: appended to the command of every object compiled
 	 * under the paths (B's command; A may be B), for attribution by flag */
 	char *hy_cflags;
+	/* order = FILE: the kernel built with its functions in the order's
+	 * order first in its text (build/order.h) */
+	char *order;
 	/* set only on the copy of A that builds a hybrid (build.c), never
 	 * from a file: CC's wrapper ("kbench hybrid-cc SPEC --") and the spec */
 	const char *cc_wrap, *hy_spec;

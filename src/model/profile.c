@@ -12,6 +12,7 @@
 #include "conf.h"
 #include "miss-o-meter.h"
 #include "names.h"
+#include "order.h"
 #include "pool.h"
 #include "profile.h"
 #include "store.h"
@@ -623,16 +624,17 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 	struct kb_symmap *map = kb_symmap_load(map_path);
 	struct kb_names idx = { 0 };
 	struct kb_pool pool = { 0 };
-	size_t n, *seq = NULL, nseq = 0, *line_of = NULL, lineno = 0, cap = 0;
-	uint8_t *placed = NULL;
-	char *line = NULL;
+	struct kb_order_file o = { 0 };
+	size_t n, *seq = NULL, nseq = 0;
+	uint8_t *placed = NULL, *named = NULL;
 	uint64_t at = 0;
-	FILE *f = NULL;
 	int ret = -1;
 
 	*listed = 0;
 	if (!map)
 		return -1;
+	if (kb_order_file_read(order_path, &o) < 0)
+		goto out;
 	n = kb_symmap_count(map);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a, sz;
@@ -640,25 +642,12 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 		kb_names_add(&idx, &pool, kb_symmap_at(map, i, &a, &sz));
 	}
 	seq = kb_xcalloc(n + 1, sizeof(*seq));
-	line_of = kb_xcalloc(n + 1, sizeof(*line_of));	/* by name */
 	placed = kb_xcalloc(n + 1, 1);			/* by symbol */
-	if (!(f = fopen(order_path, "r"))) {
-		kb_error_errno(errno, "cannot open the order '%s'", order_path);
-		goto out;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		char *w = line + strspn(line, " \t");
-		size_t i;
+	named = kb_xcalloc(idx.n + 1, 1);		/* by name */
+	for (size_t k = 0; k < o.n; k++) {
+		const char *w = o.names[k];
+		size_t i = kb_names_find(&idx, w);
 
-		lineno++;
-		w[strcspn(w, " \t\r\n#")] = '\0';
-		if (!*w)
-			continue;
-		i = kb_names_find(&idx, w);
-		if (i < idx.n && line_of[i]) {
-			kb_error("%s:%zu: '%s' named again (line %zu first)", order_path, lineno, w, line_of[i]);
-			goto out;
-		}
 		/* every symbol of the name, in the map's order */
 		for (size_t j = 0; i < idx.n && j < n; j++) {
 			uint64_t a, sz;
@@ -666,14 +655,14 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 			if (!strcmp(kb_symmap_at(map, j, &a, &sz), w) && !kb_symmap_is_marker(map, j)) {
 				placed[j] = 1;
 				seq[nseq++] = j;
-				line_of[i] = lineno;
+				named[i] = 1;
 			}
 		}
-		if (i >= idx.n || !line_of[i]) {
+		if (i >= idx.n || !named[i]) {
 			const char *near = kb_closest(w, idx.v, idx.n);
 
-			kb_error("%s:%zu: '%s' is no function of '%s'%s%s%s", order_path, lineno, w, map_path,
-				 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			kb_error("%s:%zu: '%s' is no function of '%s'%s%s%s", order_path, o.lines[k], w,
+				 map_path, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 			goto out;
 		}
 		(*listed)++;
@@ -702,12 +691,10 @@ int kb_order_placement(const char *order_path, const char *map_path, FILE *out, 
 	}
 	ret = 0;
 out:
-	if (f)
-		fclose(f);
-	free(line);
+	kb_order_file_release(&o);
 	free(seq);
-	free(line_of);
 	free(placed);
+	free(named);
 	kb_names_release(&idx);
 	kb_pool_release(&pool);
 	kb_symmap_free(map);

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Ordered kernels (order.h): the order file, the rule that places its
+ * functions, and the hook in kbench's copy of the kernel's linker script. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "order.h"
+#include "pool.h"
+#include "util.h"
+
+static int name_ok(const char *w)
+{
+	return *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+			     strlen(w);
+}
+
+int kb_order_file_read(const char *path, struct kb_order_file *o)
+{
+	struct kb_names idx = { 0 };
+	struct kb_pool pool = { 0 };
+	size_t cap = 0, lcap = 0, lineno = 0;
+	char *line = NULL;
+	FILE *f;
+	int ret = -1;
+
+	memset(o, 0, sizeof(*o));
+	o->path = kb_xstrdup(path);
+	f = fopen(path, "r");
+	if (!f)
+		return kb_error_errno(errno, "cannot open the order '%s'", path);
+	while (getline(&line, &lcap, f) > 0) {
+		char *w = line + strspn(line, " \t");
+		size_t i;
+
+		lineno++;
+		w[strcspn(w, " \t\r\n#")] = '\0';
+		if (!*w)
+			continue;
+		if (!name_ok(w)) {
+			kb_error("%s:%zu: '%.80s' is no function name (letters, digits, '_' and '.' only)",
+				 path, lineno, w);
+			goto out;
+		}
+		i = kb_names_find(&idx, w);
+		if (i < idx.n) {
+			kb_error("%s:%zu: '%s' named again (line %zu first)", path, lineno, w, o->lines[i]);
+			goto out;
+		}
+		kb_names_add(&idx, &pool, w);
+		if (o->n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			o->names = kb_xrealloc(o->names, cap * sizeof(*o->names));
+			o->lines = kb_xrealloc(o->lines, cap * sizeof(*o->lines));
+		}
+		o->lines[o->n] = lineno;
+		o->names[o->n++] = kb_xstrdup(w);
+	}
+	if (ferror(f)) {
+		kb_error_errno(errno, "cannot read the order '%s'", path);
+		goto out;
+	}
+	if (!o->n) {
+		kb_error("%s: names no function: not an order", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	fclose(f);
+	free(line);
+	kb_names_release(&idx);
+	kb_pool_release(&pool);
+	if (ret < 0)
+		kb_order_file_release(o);
+	return ret;
+}
+
+void kb_order_file_release(struct kb_order_file *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		free(o->names[i]);
+	free(o->names);
+	free(o->lines);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+char *kb_order_header(const struct kb_order_file *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	fprintf(f, "/* %s: written by kbench for the order %s (%zu functions); the hook that\n"
+		" * includes it is in include/asm-generic/vmlinux.lds.h */\n"
+		"#undef TEXT_MAIN\n"
+		"#define TEXT_MAIN .text .text.[0-9a-zA-Z_]*\n"
+		"#define KBENCH_ORDERED_TEXT \\\n", KB_ORDER_RECIPE, o->path, o->n);
+	for (size_t i = 0; i < o->n; i++) {
+		const char *w = o->names[i];
+		size_t l = strlen(w);
+
+		if (l > 5 && !strcmp(w + l - 5, ".cold"))
+			fprintf(f, "\t*(.text.unlikely.%.*s) \\\n", (int)(l - 5), w);
+		else
+			fprintf(f, "\t*(.text.%s) \\\n", w);
+	}
+	fprintf(f, "\t/* end of the order */\n");
+	fclose(f);
+	return text;
+}
+
+#define HOOK_BEGIN "/* " KB_ORDER_RECIPE ": added by kbench"
+#define HOOK_END "/* end of " KB_ORDER_RECIPE " */\n"
+static const char hook[] =
+	HOOK_BEGIN "; inert where the object tree has no\n"
+	" * include/generated/kbench-order.h (only an ordered build's has) */\n"
+	"#if defined(__has_include)\n"
+	"#if __has_include(<generated/kbench-order.h>)\n"
+	"#include <generated/kbench-order.h>\n"
+	"#endif\n"
+	"#endif\n"
+	"#ifndef KBENCH_ORDERED_TEXT\n"
+	"#define KBENCH_ORDERED_TEXT\n"
+	"#endif\n"
+	HOOK_END;
+static const char main_rule[] = "*(TEXT_MAIN .text.fixup)";
+static const char ordered_rule[] = "KBENCH_ORDERED_TEXT *(TEXT_MAIN .text.fixup)";
+
+int kb_order_install(const char *tree)
+{
+	char *path = kb_xasprintf("%s/include/asm-generic/vmlinux.lds.h", tree);
+	char *text = NULL, *want = NULL, *def, *b, *e, *rule;
+	int ret = -1;
+
+	if (kb_read_file(path, &text, NULL) < 0) {
+		kb_error("'%s': cannot read it to add kbench's function order", path);
+		goto out;
+	}
+	/* an older version's hook goes */
+	b = strstr(text, HOOK_BEGIN);
+	e = b ? strstr(b, HOOK_END) : NULL;
+	if (b && e)
+		memmove(b, e + strlen(HOOK_END), strlen(e + strlen(HOOK_END)) + 1);
+	def = strstr(text, "#define TEXT_TEXT");
+	rule = def ? strstr(def, ordered_rule) : NULL;
+	if (!rule)
+		rule = def ? strstr(def, main_rule) : NULL;
+	if (!def || !rule || (def != text && def[-1] != '\n')) {
+		kb_error("'%s': no TEXT_TEXT with the rule '%s': kbench cannot place functions in "
+			 "this kernel's text", path, main_rule);
+		goto out;
+	}
+	if (!strncmp(rule, ordered_rule, strlen(ordered_rule)))
+		want = kb_xasprintf("%.*s%s%s", (int)(def - text), text, hook, def);
+	else
+		want = kb_xasprintf("%.*s%s%.*s%s%s", (int)(def - text), text, hook, (int)(rule - def),
+				    def, ordered_rule, rule + strlen(main_rule));
+	ret = 0;
+	{
+		char *have = NULL;
+
+		if (kb_read_file(path, &have, NULL) < 0 || strcmp(have, want))
+			ret = kb_write_file_atomic(path, want, strlen(want));
+		free(have);
+	}
+out:
+	free(path);
+	free(text);
+	free(want);
+	return ret;
+}
+
+int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t *found,
+		   size_t *rising)
+{
+	struct kb_names idx = { 0 };
+	struct kb_pool pool = { 0 };
+	unsigned long long *addr = kb_xcalloc(o->n + 1, sizeof(*addr)), last = 0;
+	char *line = NULL;
+	size_t cap = 0, nfound = 0;
+	FILE *f = fopen(system_map, "r");
+
+	*found = *rising = 0;
+	if (!f) {
+		free(addr);
+		return kb_error_errno(errno, "cannot open '%s'", system_map);
+	}
+	for (size_t i = 0; i < o->n; i++)
+		kb_names_add(&idx, &pool, o->names[i]);
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long a;
+		char type, name[512];
+		size_t i;
+
+		if (sscanf(line, "%llx %c %511s", &a, &type, name) != 3 || (type != 't' && type != 'T'))
+			continue;
+		i = kb_names_find(&idx, name);
+		if (i < idx.n && !addr[i])
+			addr[i] = a;
+	}
+	fclose(f);
+	free(line);
+	for (size_t i = 0; i < o->n; i++) {
+		if (!addr[i])
+			continue;
+		if (nfound++ && addr[i] > last)
+			(*rising)++;
+		last = addr[i];
+	}
+	*found = nfound;
+	free(addr);
+	kb_names_release(&idx);
+	kb_pool_release(&pool);
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Ordered kernels: a variant's order = FILE (a function order, as kbench
+ * order writes it) built into the kernel's text.  The kernel is compiled
+ * with -ffunction-sections, so that each function has a section of its
+ * own (".text.NAME"), and the kernel's linker script takes those named by
+ * the order first, in its order, ahead of the rest of the main text:
+ * kbench's copy of the tree has a hook in include/asm-generic/vmlinux.lds.h
+ * (inert in every object directory but an ordered build's), and the
+ * ordered build's object directory the rule, include/generated/
+ * kbench-order.h.  GNU ld in binutils 2.40 has no --section-ordering-file:
+ * the linker script is the way. */
+#ifndef KBENCH_ORDER_H
+#define KBENCH_ORDER_H
+
+#include <stddef.h>
+
+/* What an ordered build changes; in the kernel's cache key. */
+#define KB_ORDER_RECIPE	"kbench-order-1"
+/* The compiler flag an ordered build adds to its KCFLAGS. */
+#define KB_ORDER_CFLAGS	"-ffunction-sections"
+
+struct kb_order_file {
+	char *path;
+	char **names;	/* the functions, in the order's order */
+	size_t *lines;	/* the line of each */
+	size_t n;
+};
+
+/* Read an order file: one function name a line, '#' comments and blank
+ * lines skipped.  A name with a character a section name or a linker
+ * script pattern cannot carry (other than letters, digits, '_' and '.'),
+ * a name given twice, or a file with no name: -1 after a message naming
+ * the file and line. */
+int kb_order_file_read(const char *path, struct kb_order_file *o);
+void kb_order_file_release(struct kb_order_file *o);
+
+/* The text of include/generated/kbench-order.h for o: TEXT_MAIN takes
+ * every ".text.*" section of a function (as the kernel's own
+ * dead-code-elimination builds have it), and KBENCH_ORDERED_TEXT names
+ * each ordered function's section, in order (NAME's ".text.NAME"; a split
+ * cold part, NAME.cold, is in ".text.unlikely.NAME"). */
+char *kb_order_header(const struct kb_order_file *o);
+
+/* Add the hook to include/asm-generic/vmlinux.lds.h of tree (kbench's own
+ * copy of a kernel source), or bring it up to date: 0, or -1 after a
+ * message (no such file, or its TEXT_TEXT is not the one kbench knows). */
+int kb_order_install(const char *tree);
+
+/* Where the functions o names sit in a built kernel's System.map (each
+ * name's first text symbol): *found of them are there, and *rising of the
+ * *found - 1 pairs of one found and the next found in o's order are at
+ * rising addresses (all of them in a kernel the order placed, but where a
+ * function sits in a section the order cannot move: .entry.text,
+ * .noinstr.text, .sched.text...; about half in one it did not).  0, or -1
+ * when the map cannot be read. */
+int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t *found,
+		   size_t *rising);
+
+#endif
