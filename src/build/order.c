@@ -106,8 +106,18 @@ char *kb_order_header(const struct kb_order_file *o)
 		const char *w = o->names[i];
 		size_t l = strlen(w);
 
+		const char *sys = NULL;
+
+		/* a syscall's entry of no arguments is an alias of its body
+		 * (SYSCALL_DEFINE0: __ia32_sys_X = __do_sys_X), whose section
+		 * it is; the entry of one with arguments has its own */
+		if (!strncmp(w, "__ia32_sys_", 11) || !strncmp(w, "__x64_sys_", 10) ||
+		    !strncmp(w, "__x32_sys_", 10))
+			sys = strstr(w, "_sys_") + 5;
 		if (l > 5 && !strcmp(w + l - 5, ".cold"))
 			fprintf(f, "\t*(.text.unlikely.%.*s) \\\n", (int)(l - 5), w);
+		else if (sys)
+			fprintf(f, "\t*(.text.%s .text.__do_sys_%s) \\\n", w, sys);
 		else
 			fprintf(f, "\t*(.text.%s) \\\n", w);
 	}
@@ -116,8 +126,11 @@ char *kb_order_header(const struct kb_order_file *o)
 	return text;
 }
 
-#define HOOK_BEGIN "/* " KB_ORDER_RECIPE ": added by kbench"
-#define HOOK_END "/* end of " KB_ORDER_RECIPE " */\n"
+/* the hook's own name (kbench-order-1 made it), not the recipe's: the
+ * recipe changes with the rule's text, the hook stays */
+#define HOOK_NAME "kbench-order-1"
+#define HOOK_BEGIN "/* " HOOK_NAME ": added by kbench"
+#define HOOK_END "/* end of " HOOK_NAME " */\n"
 static const char hook[] =
 	HOOK_BEGIN "; inert where the object tree has no\n"
 	" * include/generated/kbench-order.h (only an ordered build's has) */\n"

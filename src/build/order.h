@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 /* What an ordered build changes; in the kernel's cache key. */
-#define KB_ORDER_RECIPE	"kbench-order-1"
+#define KB_ORDER_RECIPE	"kbench-order-2"
 /* The compiler flag an ordered build adds to its KCFLAGS. */
 #define KB_ORDER_CFLAGS	"-ffunction-sections"
 
@@ -38,7 +38,9 @@ void kb_order_file_release(struct kb_order_file *o);
  * every ".text.*" section of a function (as the kernel's own
  * dead-code-elimination builds have it), and KBENCH_ORDERED_TEXT names
  * each ordered function's section, in order (NAME's ".text.NAME"; a split
- * cold part, NAME.cold, is in ".text.unlikely.NAME"). */
+ * cold part, NAME.cold, is in ".text.unlikely.NAME"; a syscall's entry
+ * __ia32_sys_X, __x64_sys_X or __x32_sys_X also takes __do_sys_X's, whose
+ * alias it is where the syscall has no arguments). */
 char *kb_order_header(const struct kb_order_file *o);
 
 /* Add the hook to include/asm-generic/vmlinux.lds.h of tree (kbench's own
