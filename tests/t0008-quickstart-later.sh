@@ -35,6 +35,12 @@ else
 fi
 chmod -R u+w "$d/tree"
 cd "$d/tree" || exit 1
+# through ccache where there is one, named relative to the copy (its path
+# differs in every clone): the same compilations each time, from its store
+if command -v ccache > /dev/null 2>&1; then
+	CC="ccache ${CC:-cc}" CCACHE_BASEDIR=$d/tree CCACHE_NOHASHDIR=1
+	export CC CCACHE_BASEDIR CCACHE_NOHASHDIR
+fi
 ac_cv_path_QEMU_I386= ./configure --quiet > "$d/configure.out" 2>&1
 check "configured with no qemu-i386 (config.h has an empty path)" \
 	grep -q '^#define QEMU_I386 ""$' config.h
