@@ -62,8 +62,10 @@ rising() {	# rising VMLINUX ORDER: "FOUND RISING" by nm
 	while read -r a; do printf '%d\n' "0x$a"; done |
 	awk 'NR > 1 && $1 > last { r++ } { last = $1 } END { print NR, r + 0 }'
 }
-said() {	# said KERNEL_DIR ORDER: the build log's "FOUND RISING" (its last build's)
-	sed -n "s|^kbench: order $2: \([0-9]*\) of [0-9]* functions found, \([0-9]*\) of [0-9]* pairs rising\$|\1 \2|p" "$1/build.log" |
+said() {	# said KERNEL_DIR ORDER: the build log's "FOUND RISING" (its last build's;
+	# the log names the order where the build that made the kernel read it,
+	# another clone's in a kept cache: the kernel's key is its contents)
+	sed -n "s|^kbench: order .*/${2##*/}: \([0-9]*\) of [0-9]* functions found, \([0-9]*\) of [0-9]* pairs rising\$|\1 \2|p" "$1/build.log" |
 		tail -n 1
 }
 r1=$(rising "$ord/vmlinux" "$d/one.order") s1=$(said "$ord" "$d/one.order")
