@@ -15,7 +15,8 @@
 #   - the order costs few bytes of text (binutils size, against Os);
 #   - the kernel boots (kbench run, sim backend, getppid);
 #   - a second order is the same object directory relinked: under 20
-#     compilations;
+#     compilations; a third, at a path holding "*/", builds too (the
+#     generated rule, which a preprocessor reads, does not carry the path);
 #   - a name twice, or a name no section can carry: refused with the order
 #     file and line, before anything is compiled; order on a prebuilt
 #     kernel: refused at its line.
@@ -134,6 +135,20 @@ check "a second order: built (rc $rc), another kernel, under 20 compilations (go
 	[ $rc -eq 0 ] && [ '$two' != '$ord' ] && [ $n2 -lt 20 ] && [ -n '$s2' ] && [ '$s2' = '$r2' ]"
 placed "$two/vmlinux" "$d/two.order" > "$d/two.nm"
 check "nm: the second order's 10 C functions in its order, one right after the other" contiguous "$d/two.nm"
+
+# an order whose path holds what ends a C comment ("*/"): the generated
+# rule (a header the linker script's preprocessor reads) does not carry it
+mkdir -p "$d/c*" && sed -n '/^[^#]/p' "$d/one.order" | sort -r > "$d/c*/three.order"
+write_tcg_conf "$d/three.conf" output="$d/results" -- "Os.three:order=$d/c*/three.order"
+"$KBENCH" build "$d/three.conf" > "$d/b3.out" 2> "$d/b3.err"
+rc=$?
+three=$(kdir Os.three "$d/b3.out")
+r3=$(rising "$three/vmlinux" "$d/c*/three.order") s3=$(said "$three" "$d/c*/three.order")
+placed "$three/vmlinux" "$d/c*/three.order" > "$d/three.nm"
+check "an order at a path with '*/': built (rc $rc), placed as nm has it ($s3)" sh -c "
+	[ $rc -eq 0 ] && [ -n '$s3' ] && [ '$s3' = '$r3' ] && [ '${s3%% *}' = 11 ]"
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/b3.err" | tail -n 10
+check "nm: its 10 C functions in its order, one right after the other" contiguous "$d/three.nm"
 
 # refused: a name twice, a name no section carries, an order on a prebuilt
 printf 'kfree\nvfs_read\nkfree\n' > "$d/twice.order"

@@ -296,6 +296,15 @@ out:
 	return ret;
 }
 
+int kb_write_file_if_changed(const char *path, const char *want)
+{
+	char *have = NULL;
+	int same = kb_read_file(path, &have, NULL) == 0 && !strcmp(have, want);
+
+	free(have);
+	return same ? 0 : kb_write_file_atomic(path, want, strlen(want));
+}
+
 int kb_write_file_atomic(const char *path, const void *buf, size_t len)
 {
 	return write_file_renamed(path, buf, len, 1);

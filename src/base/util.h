@@ -65,6 +65,10 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len);
 /* The same without the fsync, for many files written at once: the caller
  * syncs their file system once (kb_sync_fs) before it relies on them. */
 int kb_write_file_replace(const char *path, const void *buf, size_t len);
+/* path with exactly the string want as its contents: left alone where it
+ * has them (its time too: make sees no change), else written as
+ * kb_write_file_atomic does. */
+int kb_write_file_if_changed(const char *path, const char *want);
 /* syncfs(2) on the file system holding path. */
 void kb_sync_fs(const char *path);
 /* Copy a file (atomically at the destination). */

@@ -760,16 +760,6 @@ void kb_layout_draw(struct kb_layout *l, unsigned long long seed, const char *va
 	gsl_rng_free(rng);
 }
 
-/* path with exactly want as its contents (written whole, then renamed in). */
-static int write_if_changed(const char *path, const char *want)
-{
-	char *have = NULL;
-	int same = kb_read_file(path, &have, NULL) == 0 && !strcmp(have, want);
-
-	free(have);
-	return same ? 0 : kb_write_file_atomic(path, want, strlen(want));
-}
-
 /* Add (or bring up to date) the padding objects in kbench's own copy of
  * the source. */
 static int layout_install(const struct kb_source *src)
@@ -796,9 +786,9 @@ static int layout_install(const struct kb_source *src)
 				    "AFLAGS_kb_layout_pad.o := -DKB_PAD=$(%s) -DKB_PAD_SYM=kb_layout_pad_%d\n"
 				    LAYOUT_MK_END, text, *text && text[strlen(text) - 1] != '\n' ? "\n" : "",
 				    layout_points[i].var, i + 1);
-		ret = write_if_changed(as, layout_asm);
+		ret = kb_write_file_if_changed(as, layout_asm);
 		if (ret == 0)
-			ret = write_if_changed(mk, want);
+			ret = kb_write_file_if_changed(mk, want);
 		free(want);
 next:
 		free(text);
@@ -1991,25 +1981,6 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 		ret = 0;
 		goto out;
 	}
-	/* the rule of an ordered build, or none: another variant with the
-	 * same flags shares the object directory */
-	{
-		char *hpath = kb_xasprintf("%s/include/generated/kbench-order.h", objdir);
-
-		if (order.n) {
-			ohdr = kb_order_header(&order);
-			if (write_if_changed(hpath, ohdr) < 0) {
-				out->failure = "the order's rule could not be written";
-				free(hpath);
-				goto out;
-			}
-		} else if (unlink(hpath) < 0 && errno != ENOENT) {
-			kb_error_errno(errno, "cannot remove '%s'", hpath);
-			free(hpath);
-			goto out;
-		}
-		free(hpath);
-	}
 	if (!objdir_built(objdir) && v->need_objects)
 		kb_info("variant '%s': its kernel is in the cache, its objects are not (%s): built "
 			"again for the hybrids made of it", v->name, objdir);
@@ -2022,6 +1993,25 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 	if (v->hy_a_objdir && seed_hybrid(conf, v, objdir, log_path, 1) < 0) {
 		out->failure = "the hybrid's objects could not be set up";
 		goto out;
+	}
+	/* the rule of an ordered build, or none (another variant with the
+	 * same flags shares the object directory), for make to read */
+	{
+		char *hpath = kb_xasprintf("%s/include/generated/kbench-order.h", objdir);
+
+		if (order.n) {
+			ohdr = kb_order_header(&order);
+			if (kb_write_file_if_changed(hpath, ohdr) < 0) {
+				out->failure = "the order's rule could not be written";
+				free(hpath);
+				goto out;
+			}
+		} else if (unlink(hpath) < 0 && errno != ENOENT) {
+			kb_error_errno(errno, "cannot remove '%s'", hpath);
+			free(hpath);
+			goto out;
+		}
+		free(hpath);
 	}
 	if (pads[0])
 		kb_info("building variant '%s' layout %d (%s, padding %ld and %ld bytes, %s%s); "

@@ -97,11 +97,13 @@ char *kb_order_header(const struct kb_order_file *o)
 
 	if (!f)
 		abort();
-	fprintf(f, "/* %s: written by kbench for the order %s (%zu functions); the hook that\n"
+	/* not the order's path: a file name may hold the two characters that
+	 * end a C comment */
+	fprintf(f, "/* %s: written by kbench for an order of %zu functions; the hook that\n"
 		" * includes it is in include/asm-generic/vmlinux.lds.h */\n"
 		"#undef TEXT_MAIN\n"
 		"#define TEXT_MAIN .text .text.[0-9a-zA-Z_]*\n"
-		"#define KBENCH_ORDERED_TEXT \\\n", KB_ORDER_RECIPE, o->path, o->n);
+		"#define KBENCH_ORDERED_TEXT \\\n", KB_ORDER_RECIPE, o->n);
 	for (size_t i = 0; i < o->n; i++) {
 		const char *w = o->names[i];
 		size_t l = strlen(w);
@@ -175,14 +177,7 @@ int kb_order_install(const char *tree)
 	else
 		want = kb_xasprintf("%.*s%s%.*s%s%s", (int)(def - text), text, hook, (int)(rule - def),
 				    def, ordered_rule, rule + strlen(main_rule));
-	ret = 0;
-	{
-		char *have = NULL;
-
-		if (kb_read_file(path, &have, NULL) < 0 || strcmp(have, want))
-			ret = kb_write_file_atomic(path, want, strlen(want));
-		free(have);
-	}
+	ret = kb_write_file_if_changed(path, want);
 out:
 	free(path);
 	free(text);
