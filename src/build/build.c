@@ -974,7 +974,14 @@ static void reproducible_env(void)
 
 /* ccache's own environment: its cache under kbench's, and paths under the
  * build cache hashed relative to each object directory, which all lie at
- * the same depth, so that variants share objects. */
+ * the same depth, so that variants share objects.  Depend mode: Kbuild has
+ * gcc write each object's dependencies (-Wp,-MMD), and ccache keys an
+ * object by them and the files they name instead of running the
+ * preprocessor first, which cost a miss 20 to 30% more than gcc alone
+ * (measured on 6.12's kernel/fork.c, mm/slub.c, fs/namei.c, lib/vsprintf.c
+ * and kernel/sched/core.c: 1.0 to 1.4 s by gcc, 1.4 to 1.8 s through
+ * ccache, 1.1 to 1.5 s in depend mode); a hit is as quick as a direct
+ * one. */
 static void ccache_env(const struct kb_conf *conf)
 {
 	char *dir = kb_xasprintf("%s/ccache", conf->cache);
@@ -983,6 +990,7 @@ static void ccache_env(const struct kb_conf *conf)
 	kb_touch(dir);
 	setenv("CCACHE_BASEDIR", conf->cache, 1);
 	setenv("CCACHE_NOHASHDIR", "true", 1);
+	setenv("CCACHE_DEPEND", "true", 1);
 	free(dir);
 }
 
