@@ -30,6 +30,11 @@ g init -q && g add -A -f && g commit -q -m "Debian $kernel_tree" ||
 c1=$(g rev-parse HEAD)
 diag "tree $t at $c1"
 
+# the tarball's Os kernel first (built, cached, or waited for while t0100
+# builds it), so that ccache has its objects before the work tree's
+# builds: with an empty cache, both compiled every object at once
+write_tcg_conf "$d/tarball.conf" -- Os
+build_first "$d/tarball.conf"
 write_tcg_conf "$d/variants.conf" -- Os
 sed -i "s|^source = .*|source = $t|" "$d/variants.conf"
 key() { awk '$1 == "Os" { print $4 }' "$1" | xargs dirname | xargs basename; }
