@@ -1,9 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Ordered kernels (issue 33, item 4): a variant's order = FILE builds the
-# default's Os kernel with -ffunction-sections, and kbench's copy of the
-# tree places the functions the order names first in the main text, in
-# its order.  Checked against binutils nm of the built vmlinux:
+# default's Os kernel with the objects that define the order's functions
+# compiled with -ffunction-sections (every other object is Os's), and
+# kbench's copy of the tree places the functions the order names first in
+# the main text, in its order.  Checked against binutils nm and objdump:
+#   - the objects compiled with the flag are those nm finds defining the
+#     order's functions in their main text in Os's objects; one of them
+#     has a section per function, an object not among them is Os's;
 #   - the listed C functions sit in the order's order, one right after the
 #     other (each starts within 16 bytes, the function alignment, of the
 #     previous one's end), where the unordered Os kernel has them in
@@ -14,8 +18,8 @@
 #     rising addresses as nm does;
 #   - the order costs few bytes of text (binutils size, against Os);
 #   - the kernel boots (kbench run, sim backend, getppid);
-#   - a second order is the same object directory relinked: under 20
-#     compilations; a third, at a path holding "*/", builds too (the
+#   - a second order of the same functions is the same object directory
+#     relinked: under 20 compilations; a third, at a path holding "*/", builds too (the
 #     generated rule, which a preprocessor reads, does not carry the path);
 #   - a name twice, or a name no section can carry: refused with the order
 #     file and line, before anything is compiled; order on a prebuilt
@@ -74,6 +78,34 @@ diag "functions found and pairs rising: the build log says '$s1', nm '$r1'"
 check "the build log says where the order's functions went, as nm has them: all 11 found ($s1)" \
 	sh -c "[ -n '$s1' ] && [ '$s1' = '$r1' ] && [ '${s1%% *}' = 11 ]"
 
+# which objects the order recompiled: those that define its functions in
+# their main text, by binutils nm (sysv format: the section of each symbol)
+# over the unordered build's objects; the rest are Os's, byte for byte
+objs() { sed -n "s/.*variant '$1': .* its objects in \(.*\)\$/\1/p" "$2"; }
+osobj=$(objs Os "$d/b1.err") ordobj=$(objs Os.ordered "$d/b1.err")
+(cd "$osobj" && find . \( -path ./scripts -o -path ./tools -o -path ./usr -o -path ./arch/x86/boot \
+	-o -path ./arch/x86/realmode -o -path ./arch/x86/entry/vdso \) -prune -o \
+	-name '*.o' ! -name '.*' ! -path ./vmlinux.o -print | sed 's|^\./||' |
+	xargs nm --defined-only -f sysv 2>/dev/null) | awk -F'|' -v order="$d/one.order" '
+		BEGIN { while ((getline l < order) > 0) if (l !~ /^#/) want[l] = 1 }
+		/^Symbols from / { o = substr($0, 14); sub(/:$/, "", o); next }
+		{ for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i) }
+		$4 == "FUNC" && ($1 in want) && ($7 == ".text" || $7 ~ /^\.text\./) { print o }' |
+	sort -u > "$d/defining.nm"
+sed -n "s|^kbench: order .*/one.order: [0-9]* of its [0-9]* functions defined in \([0-9]*\) objects, \([0-9]*\) of them compiled with -ffunction-sections (spec \(.*\)), .*|\1 \2 \3|p" \
+	"$ord/build.log" | tail -n 1 > "$d/said.objects"
+read -r nobj nffs spec < "$d/said.objects"
+diag "objects defining the order's functions (nm): $(tr '\n' ' ' < "$d/defining.nm")"
+check "the build log's objects compiled with -ffunction-sections are those nm finds defining the order's functions (${nffs:-none} of ${nobj:-none}, nm $(wc -l < "$d/defining.nm"))" sh -c "
+	[ -n '$spec' ] && [ -d '$spec' ] && [ '$nobj' = '$nffs' ] &&
+	(cd '$spec' && find . -type f | sed 's|^\./||' | sort) | cmp -s - '$d/defining.nm' &&
+	[ \$(wc -l < '$d/defining.nm') -eq '$nobj' ] && [ '$nobj' -gt 0 ]"
+check "... fs/read_write.o has a section for ksys_write in the ordered build, none in Os's (objdump -h)" sh -c "
+	objdump -h '$ordobj/fs/read_write.o' | grep -q ' \.text\.ksys_write ' &&
+	! objdump -h '$osobj/fs/read_write.o' | grep -q ' \.text\.ksys_write '"
+check "... and an object that defines none of them, kernel/fork.o, is Os's byte for byte" \
+	cmp -s "$ordobj/kernel/fork.o" "$osobj/kernel/fork.o"
+
 # nm's view: address, size, name of each listed function
 placed() {	# placed VMLINUX ORDER: "ADDR SIZE NAME" of the order's C functions, in the order's order
 	nm -S "$1" | awk -v order="$2" '
@@ -128,7 +160,7 @@ write_tcg_conf "$d/two.conf" output="$d/results" -- "Os.two:order=$d/two.order"
 "$KBENCH" build "$d/two.conf" > "$d/b2.out" 2> "$d/b2.err"
 rc=$?
 two=$(kdir Os.two "$d/b2.out")
-n2=$(awk '/build step: layout 0: compiling/ { on = 1 } on && /^  (CC|AS) / { n++ } END { print n + 0 }' "$two/build.log")
+n2=$(awk '/build step: layout 0: compiling/ { on = 1; n = 0 } on && /^  (CC|AS) / { n++ } END { print n + 0 }' "$two/build.log")
 diag "the second order's build compiled $n2 objects"
 r2=$(rising "$two/vmlinux" "$d/two.order") s2=$(said "$two" "$d/two.order")
 check "a second order: built (rc $rc), another kernel, under 20 compilations (got $n2), placed as nm has it ($s2)" sh -c "

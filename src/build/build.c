@@ -1324,6 +1324,30 @@ static int fill_outputs(struct kb_kernel *k)
 
 /* ---- hybrids ---- */
 
+/* The compiler wrapper of a hybrid of spec, "KBENCH hybrid-cc SPEC --"
+ * (malloc'd), or NULL after a message: both paths become part of CC,
+ * which make expands and a shell runs. */
+static char *hybrid_cc(const struct kb_variant *v, const char *spec)
+{
+	char *exe = realpath("/proc/self/exe", NULL), *wrap;
+	const char *bad = exe ? exe : "/proc/self/exe";
+	const char *why = exe ? kb_make_inert_path(exe) : "cannot be resolved";
+
+	if (!why) {
+		bad = spec;
+		why = kb_make_inert_path(spec);
+	}
+	if (why) {
+		kb_error("variant '%s': '%s': %s: cannot be part of the compiler of a hybrid",
+			 v->name, bad, why);
+		free(exe);
+		return NULL;
+	}
+	wrap = kb_xasprintf("%s hybrid-cc %s --", exe, spec);
+	free(exe);
+	return wrap;
+}
+
 /* [variant] hybrid: A and B built (or from the cache), the spec of B's
  * objects under the paths, then A's build with CC through kbench hybrid-cc
  * (hybrid.h). */
@@ -1371,22 +1395,9 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 		out->failure = "no spec of the hybrid";
 		goto out;
 	}
-	exe = realpath("/proc/self/exe", NULL);
-	{
-		/* both become part of CC, which make expands and a shell runs */
-		const char *bad = exe ? exe : "/proc/self/exe";
-		const char *why = exe ? kb_make_inert_path(exe) : "cannot be resolved";
-
-		if (!why) {
-			bad = spec;
-			why = kb_make_inert_path(spec);
-		}
-		if (why) {
-			kb_error("variant '%s': '%s': %s: cannot be part of the compiler of a hybrid",
-				 v->name, bad, why);
-			out->failure = "kbench's path is not make-inert";
-			goto out;
-		}
+	if (!(exe = hybrid_cc(v, spec))) {
+		out->failure = "kbench's path is not make-inert";
+		goto out;
 	}
 	f = fopen(log_path, "a");
 	if (f) {
@@ -1403,7 +1414,8 @@ static int build_hybrid(const struct kb_conf *conf, const struct kb_source *src,
 	hv = *a;
 	hv.name = v->name;
 	hv.hy_spec = spec;
-	hv.cc_wrap = kb_xasprintf("%s hybrid-cc %s --", exe, spec);
+	hv.cc_wrap = exe;
+	exe = NULL;
 	hv.hy_a_objdir = ka.objdir;
 	hv.hy_b_objdir = kb.objdir;
 	hv.hy_fresh = v->hy_cflags != NULL;
@@ -1501,8 +1513,10 @@ static void kernel_key(const struct kb_conf *conf, const struct kb_source *src,
 		       const struct kb_variant *v, const char *cfgtext, const char *compiler,
 		       const char *pads, const char *order_sha, char key[65])
 {
-	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s", pads, v->hy_spec,
-						KB_HYBRID_RECIPE)
+	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s%s%s%s%s", pads, v->hy_spec,
+						KB_HYBRID_RECIPE, order_sha ? " order " : "",
+						order_sha ? order_sha : "", order_sha ? " " : "",
+						order_sha ? KB_ORDER_RECIPE : "")
 		      : order_sha ? kb_xasprintf("%s order %s %s", pads, order_sha, KB_ORDER_RECIPE)
 		      : NULL;
 	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
@@ -1840,17 +1854,83 @@ static int store_outputs(const struct kb_variant *v, const char *objdir, const c
 	return 0;
 }
 
-/* An ordered variant v as it is built: *ov, v with the order's flag in
- * its kcflags (*kcflags, malloc'd), and the order's hash in sha.  0, or -1
- * when the order cannot be read. */
-static int ordered(const struct kb_variant *v, struct kb_variant *ov, char **kcflags, char sha[65])
+/* An ordered variant v (order = FILE): its unordered build (the same
+ * variant without the order, its objects kept), then the objects that
+ * define the order's functions (kb_order_objects) in the spec of a hybrid
+ * of that build with itself, those objects compiled with
+ * -ffunction-sections (hybrid.h: the object directory a copy of the
+ * unordered build's, those objects compiled anew, then a link), which
+ * build_variant builds with the order's rule.  Every other object is the
+ * unordered build's: a new order costs the compilation of its objects
+ * (ccache has those it compiled before) and a link, not a build. */
+static int build_ordered(const struct kb_conf *conf, const struct kb_source *src,
+			 const struct kb_variant *v, const struct kb_layout *l, const char *log_path,
+			 struct kb_kernel *out)
 {
-	if (kb_sha256_file(v->order, sha) < 0)
-		return -1;
-	*ov = *v;
-	ov->kcflags = *kcflags = v->kcflags ? kb_xasprintf("%s %s", v->kcflags, KB_ORDER_CFLAGS)
-					    : kb_xstrdup(KB_ORDER_CFLAGS);
-	return 0;
+	struct kb_order_file order = { 0 };
+	struct kb_variant pv = *v, hv;
+	struct kb_kernel kp;
+	struct kb_hybrid_counts c;
+	char **objs = NULL, *spec = NULL;
+	size_t nobjs = 0, defined = 0;
+	int ret = -1;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	memset(&kp, 0, sizeof(kp));
+	out->ccache_hits = out->ccache_misses = -1;
+	if (kb_order_file_read(v->order, &order) < 0) {
+		out->failure = "the order cannot be read";
+		return kb_error("variant '%s': order '%s' not usable", v->name, v->order);
+	}
+	pv.order = NULL;
+	pv.need_objects = 1;
+	if (kb_build_variant(conf, src, &pv, NULL, log_path, &kp) < 0) {
+		kb_error("variant '%s': its unordered build did not build", v->name);
+		out->failure = "the unordered build failed";
+		goto out;
+	}
+	if (kb_order_objects(&order, kp.objdir, &objs, &nobjs, &defined) < 0) {
+		out->failure = "the unordered build's objects cannot be read";
+		goto out;
+	}
+	if (!nobjs) {
+		kb_error("variant '%s': order '%s': none of its %zu functions is defined in the main "
+			 "text of an object of the kernel (%s): nothing to place", v->name, v->order,
+			 order.n, kp.objdir);
+		out->failure = "the order names no function of the kernel";
+		goto out;
+	}
+	if (kb_hybrid_spec(conf->cache, v->name, &kp, &kp, objs, nobjs, KB_ORDER_CFLAGS, &spec,
+			   &c) < 0) {
+		out->failure = "no spec of the ordered build";
+		goto out;
+	}
+	f = fopen(log_path, "a");
+	if (f) {
+		fprintf(f, "kbench: order %s: %zu of its %zu functions defined in %zu objects, %zu of "
+			"them compiled with %s (spec %s), every other object the unordered build's\n",
+			order.path, defined, order.n, nobjs, c.chosen, KB_ORDER_CFLAGS, spec);
+		fclose(f);
+	}
+	hv = pv;
+	hv.order = v->order;
+	hv.need_objects = v->need_objects;
+	hv.hy_spec = spec;
+	if (!(hv.cc_wrap = hybrid_cc(v, spec))) {
+		out->failure = "kbench's path is not make-inert";
+		goto out;
+	}
+	hv.hy_a_objdir = hv.hy_b_objdir = kp.objdir;
+	hv.hy_fresh = 1;
+	ret = kb_build_variant(conf, src, &hv, l, log_path, out);
+	free((char *)hv.cc_wrap);
+out:
+	kb_order_objects_free(objs, nobjs);
+	kb_order_file_release(&order);
+	kb_kernel_release(&kp);
+	free(spec);
+	return ret;
 }
 
 /* Where an ordered build put the functions its order names (System.map
@@ -1887,7 +1967,7 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 			 const char *log_path, struct kb_kernel *out, int config_only)
 {
 	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL, *lock = NULL;
-	char *cfgtext = NULL, *tmp = NULL, *ordered_kcflags = NULL, order_sha[65] = "", *ohdr = NULL;
+	char *cfgtext = NULL, *tmp = NULL, order_sha[65] = "", *ohdr = NULL;
 	struct kb_order_file order = { 0 };
 	struct kb_variant ov;
 	double t0 = kb_now();
@@ -1898,8 +1978,8 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 	memset(out, 0, sizeof(*out));
 	out->ccache_hits = out->ccache_misses = -1;
 	if (v->order) {
-		/* its own object directory (the flag is in the configuration's
-		 * key), and the order's contents in the kernel's */
+		/* the order's contents in the kernel's key; its object directory
+		 * is that of the hybrid build_ordered makes */
 		if (!src->owned) {
 			out->failure = "order needs kbench's own copy of the source";
 			return kb_error("variant '%s': order: the source '%s' is a tree kbench does not "
@@ -1907,13 +1987,19 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 					"builds those from its own copy, where it adds the order's hook)",
 					v->name, conf->source);
 		}
-		if (kb_order_file_read(v->order, &order) < 0 ||
-		    ordered(v, &ov, &ordered_kcflags, order_sha) < 0) {
+		if (config_only) {
+			/* the unordered build's configuration: the same .config */
+			ov = *v;
+			ov.order = NULL;
+			v = &ov;
+		} else if (!v->hy_spec) {
+			return build_ordered(conf, src, v, l, log_path, out);
+		} else if (kb_order_file_read(v->order, &order) < 0 ||
+			   kb_sha256_file(v->order, order_sha) < 0) {
 			out->failure = "the order cannot be read";
 			kb_order_file_release(&order);
 			return kb_error("variant '%s': order '%s' not usable", v->name, v->order);
 		}
-		v = &ov;
 	}
 	/* only kbench says whether the padding is in (make reads the environment) */
 	unsetenv("KBENCH_LAYOUT");
@@ -1980,7 +2066,9 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 	if (config_only) {
 		struct kb_kernel in_cache = { .dir = out->dir };
 
-		out->cached = fill_outputs(&in_cache);
+		/* an ordered kernel's key needs its unordered build's objects:
+		 * whether the cache has it is not known here */
+		out->cached = v == &ov ? -1 : fill_outputs(&in_cache);
 		free(in_cache.bzimage);
 		free(in_cache.vmlinux);
 		free(in_cache.system_map);
@@ -2006,20 +2094,26 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 	 * same flags shares the object directory), for make to read */
 	{
 		char *hpath = kb_xasprintf("%s/include/generated/kbench-order.h", objdir);
+		char *lds = kb_xasprintf("%s/arch/x86/kernel/vmlinux.lds", objdir);
+		int r = 0;
 
 		if (order.n) {
 			ohdr = kb_order_header(&order);
-			if (kb_write_file_if_changed(hpath, ohdr) < 0) {
+			r = kb_write_file_if_changed(hpath, ohdr);
+			if (r < 0)
 				out->failure = "the order's rule could not be written";
-				free(hpath);
-				goto out;
-			}
 		} else if (unlink(hpath) < 0 && errno != ENOENT) {
-			kb_error_errno(errno, "cannot remove '%s'", hpath);
-			free(hpath);
-			goto out;
+			r = kb_error_errno(errno, "cannot remove '%s'", hpath);
 		}
+		/* the linker script made again: one made before the rule was
+		 * there (the unordered build's, in a copy of its objects) does
+		 * not name it among what it depends on */
+		if (r == 0 && unlink(lds) < 0 && errno != ENOENT)
+			r = kb_error_errno(errno, "cannot remove '%s'", lds);
 		free(hpath);
+		free(lds);
+		if (r < 0)
+			goto out;
 	}
 	if (pads[0])
 		kb_info("building variant '%s' layout %d (%s, padding %ld and %ld bytes, %s%s); "
@@ -2056,7 +2150,6 @@ out:
 	free(lock);
 	free(cfgtext);
 	free(ohdr);
-	free(ordered_kcflags);
 	kb_order_file_release(&order);
 	if (ret < 0) {
 		const char *failure = out->failure ? out->failure : "build step failed";
@@ -2091,22 +2184,15 @@ int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
 		    const char **why)
 {
 	char inkey[65], pads[64] = "", *objdir = NULL, *dotconfig = NULL, *stamp = NULL;
-	char *cfgtext = NULL, *kcflags = NULL, order_sha[65];
-	struct kb_variant ov;
+	char *cfgtext = NULL;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
-	if (v->hybrid || v->bzimage) {
-		*why = v->hybrid ? "a hybrid: its key needs its variants' objects" : "prebuilt";
+	if (v->hybrid || v->bzimage || v->order) {
+		*why = v->hybrid ? "a hybrid: its key needs its variants' objects"
+		       : v->order ? "ordered: its key needs its unordered build's objects" : "prebuilt";
 		return -1;
-	}
-	if (v->order) {
-		if (ordered(v, &ov, &kcflags, order_sha) < 0) {
-			*why = "its order cannot be read";
-			return -1;
-		}
-		v = &ov;
 	}
 	if (l && l->layout > 0)
 		snprintf(pads, sizeof(pads), "%s pads %ld,%ld", KB_LAYOUT_RECIPE, l->pad[0], l->pad[1]);
@@ -2132,7 +2218,7 @@ int kb_build_lookup(const struct kb_conf *conf, const struct kb_source *src,
 		*why = "never configured with this source, configuration and compiler";
 		goto out;
 	}
-	kernel_key(conf, src, v, cfgtext, out->compiler, pads, kcflags ? order_sha : NULL, out->key);
+	kernel_key(conf, src, v, cfgtext, out->compiler, pads, NULL, out->key);
 	out->dir = kb_xasprintf("%s/kernels/%s", conf->cache, out->key);
 	if (fill_outputs(out)) {
 		out->cached = 1;
@@ -2145,6 +2231,5 @@ out:
 	free(dotconfig);
 	free(stamp);
 	free(cfgtext);
-	free(kcflags);
 	return ret;
 }

@@ -4,9 +4,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "names.h"
 #include "order.h"
@@ -227,4 +232,146 @@ int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t
 	kb_names_release(&idx);
 	kb_pool_release(&pool);
 	return 0;
+}
+
+/* ---- the objects that define an order's functions ---- */
+
+/* nftw has no closure: the walk's state. */
+static struct objects_walk {
+	struct kb_names idx;	/* the order's names */
+	unsigned char *seen;	/* per name: some object defines it */
+	size_t top_len;
+	char **v;
+	size_t n, cap;
+	int err;
+} OW;
+
+/* Whether the relocatable ELF object at path defines one of the order's
+ * functions in a section -ffunction-sections would split; 0 for a file
+ * that is no ELF object. */
+static int defines_ordered(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), any = 0;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	size_t shstrndx;
+
+	if (fd < 0) {
+		OW.err = kb_error_errno(errno, "cannot open '%s'", path);
+		return 0;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL ||
+	    elf_getshdrstrndx(e, &shstrndx) != 0)
+		goto out;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			GElf_Shdr ts;
+			const char *name, *sec;
+			size_t k;
+
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+				continue;
+			name = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (!name || (k = kb_names_find(&OW.idx, name)) >= OW.idx.n)
+				continue;
+			if (!gelf_getshdr(elf_getscn(e, sym.st_shndx), &ts) ||
+			    !(sec = elf_strptr(e, shstrndx, ts.sh_name)) ||
+			    strncmp(sec, ".text", 5) || (sec[5] && sec[5] != '.'))
+				continue;
+			OW.seen[k] = 1;
+			any = 1;
+		}
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return any;
+}
+
+static int objects_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	static const char *const skipped[] = { "scripts", "tools", "usr", "arch/x86/boot",
+					       "arch/x86/realmode", "arch/x86/entry/vdso" };
+	const char *rel = path + OW.top_len + 1, *base = path + ftw->base;
+	size_t blen = strlen(base);
+
+	(void)st;
+	if (ftw->level == 0)
+		return FTW_CONTINUE;
+	if (type == FTW_D) {
+		for (size_t i = 0; i < KB_ARRAY_SIZE(skipped); i++)
+			if (!strcmp(rel, skipped[i]))
+				return FTW_SKIP_SUBTREE;
+		return FTW_CONTINUE;
+	}
+	/* objects only: not vmlinux.o, nor the hidden ones the link makes */
+	if (type != FTW_F || base[0] == '.' || blen < 3 || strcmp(base + blen - 2, ".o") ||
+	    (ftw->level == 1 && !strcmp(base, "vmlinux.o")))
+		return FTW_CONTINUE;
+	if (defines_ordered(path)) {
+		if (OW.n == OW.cap) {
+			OW.cap = OW.cap ? 2 * OW.cap : 64;
+			OW.v = kb_xrealloc(OW.v, OW.cap * sizeof(*OW.v));
+		}
+		OW.v[OW.n++] = kb_xstrdup(rel);
+	}
+	return OW.err ? FTW_STOP : FTW_CONTINUE;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
+		     size_t *defined)
+{
+	struct kb_pool pool = { 0 };
+	int ret = -1;
+
+	*objs = NULL;
+	*n = *defined = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return kb_error("libelf: %s", elf_errmsg(-1));
+	memset(&OW, 0, sizeof(OW));
+	for (size_t i = 0; i < o->n; i++)
+		kb_names_add(&OW.idx, &pool, o->names[i]);
+	OW.seen = kb_xcalloc(OW.idx.n + 1, 1);
+	OW.top_len = strlen(objdir);
+	if (nftw(objdir, objects_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0 && !OW.err)
+		OW.err = kb_error_errno(errno, "cannot walk the object directory '%s'", objdir);
+	if (OW.err) {
+		kb_order_objects_free(OW.v, OW.n);
+		goto out;
+	}
+	qsort(OW.v, OW.n, sizeof(*OW.v), by_name);
+	for (size_t i = 0; i < OW.idx.n; i++)
+		*defined += OW.seen[i];
+	*objs = OW.v;
+	*n = OW.n;
+	ret = 0;
+out:
+	free(OW.seen);
+	kb_names_release(&OW.idx);
+	kb_pool_release(&pool);
+	memset(&OW, 0, sizeof(OW));
+	return ret;
+}
+
+void kb_order_objects_free(char **objs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(objs[i]);
+	free(objs);
 }

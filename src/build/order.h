@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Ordered kernels: a variant's order = FILE (a function order, as kbench
- * order writes it) built into the kernel's text.  The kernel is compiled
- * with -ffunction-sections, so that each function has a section of its
- * own (".text.NAME"), and the kernel's linker script takes those named by
- * the order first, in its order, ahead of the rest of the main text:
+ * order writes it) built into the kernel's text.  The objects that define
+ * the order's functions are compiled with -ffunction-sections, so that
+ * each of their functions has a section of its own (".text.NAME"); every
+ * other object is the unordered build's, byte for byte (the ordered
+ * kernel is a hybrid of the unordered build with itself, those objects
+ * compiled with the flag: hybrid.h, kb_order_objects).  The kernel's
+ * linker script takes the sections the order names first, in its order,
+ * ahead of the rest of the main text:
  * kbench's copy of the tree has a hook in include/asm-generic/vmlinux.lds.h
  * (inert in every object directory but an ordered build's), and the
  * ordered build's object directory the rule, include/generated/
@@ -15,8 +19,9 @@
 #include <stddef.h>
 
 /* What an ordered build changes; in the kernel's cache key. */
-#define KB_ORDER_RECIPE	"kbench-order-2"
-/* The compiler flag an ordered build adds to its KCFLAGS. */
+#define KB_ORDER_RECIPE	"kbench-order-3"
+/* The compiler flag an ordered build adds to the objects that define the
+ * order's functions. */
 #define KB_ORDER_CFLAGS	"-ffunction-sections"
 
 struct kb_order_file {
@@ -47,6 +52,19 @@ char *kb_order_header(const struct kb_order_file *o);
  * copy of a kernel source), or bring it up to date: 0, or -1 after a
  * message (no such file, or its TEXT_TEXT is not the one kbench knows). */
 int kb_order_install(const char *tree);
+
+/* The objects of a built kernel's object directory (objdir) that define
+ * a function o names in their main text (".text", or ".text.*" such as
+ * ".text.unlikely": the sections -ffunction-sections splits; a function
+ * in .init.text, .noinstr.text or .entry.text is where the kernel says
+ * and stays there), sorted, relative to objdir as Kbuild names them
+ * ("kernel/fork.o"), in *objs (malloc'd, *n of them); how many of o's
+ * names some object defines in *defined.  Host programs (scripts/,
+ * tools/), the boot and real-mode code and the vDSO, linked into no
+ * vmlinux, are not read.  0, or -1 after a message. */
+int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
+		     size_t *defined);
+void kb_order_objects_free(char **objs, size_t n);
 
 /* Where the functions o names sit in a built kernel's System.map (each
  * name's first text symbol): *found of them are there, and *rising of the

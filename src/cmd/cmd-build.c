@@ -63,7 +63,7 @@ static int config_only(const struct kb_conf *conf, const char *logdir)
 		} else {
 			alloc = kb_config_allocator(k.dotconfig);
 			printf("%-16s %-12s %-10s %-8s  %s\n", v->name, src.version,
-			       alloc ? alloc : "none", k.cached ? "yes" : "no", k.dotconfig);
+			       alloc ? alloc : "none", k.cached < 0 ? "unknown" : k.cached ? "yes" : "no", k.dotconfig);
 		}
 		kb_kernel_release(&k);
 		free(vdir);

@@ -386,10 +386,11 @@ static const struct kb_option options[] = {
 		  "flags appended (A may then be B itself): one compiler flag set as in another "
 		  "variant (kbench explain --by-flag builds these)" },
 	{ .name = "order", .section = KB_SEC_VARIANT, .type = KB_OPT_PATH, .off = VOFF(order),
-	  .help = "a function order (kbench order writes one): the kernel is compiled with "
-		  "-ffunction-sections and its linker script places the functions it names first "
-		  "in the text, in its order (a tarball or git work tree: kbench's own copy of the "
-		  "tree gets the hook)" },
+	  .help = "a function order (kbench order writes one): the variant built without it, then "
+		  "the objects that define its functions compiled again with -ffunction-sections "
+		  "and the kernel's linker script placing the functions it names first in the "
+		  "text, in its order (a tarball or git work tree: kbench's own copy of the tree "
+		  "gets the hook)" },
 
 	{ .name = "text", .section = KB_SEC_CLAIM, .type = KB_OPT_STR, .off = COFF(text),
 	  .help = "the claim in one sentence, as it was made; the report opens with it" },
