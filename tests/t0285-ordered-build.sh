@@ -13,7 +13,8 @@
 #     previous one's end), where the unordered Os kernel has them in
 #     another order (a syscall of no arguments, __ia32_sys_getppid, moves
 #     with the section of __do_sys_getppid, whose alias it is);
-#     entry_SYSENTER_32, in .entry.text, stays in that section, and the
+#     entry_SYSENTER_32, in .entry.text, stays in that section, the
+#     sections after the main text start where Os's do, and the
 #     build log counts the order's functions and the pairs of them at
 #     rising addresses as nm does;
 #   - the order costs few bytes of text (binutils size, against Os);
@@ -140,6 +141,14 @@ check "entry_SYSENTER_32, listed first, stays in .entry.text (__entry_text_start
 	[ -n '$entry' ] && [ -n '$es' ] && [ -n '$ee' ] &&
 	[ $(hex2dec "${entry:-0}") -ge $(hex2dec "${es:-0}") ] && [ $(hex2dec "${entry:-0}") -lt $(hex2dec "${ee:-0}") ]"
 
+# the rest of the text where Os has it: the sections after the main text
+# (the cold parts too, which the ordered build's TEXT_MAIN leaves to their
+# own rule) start at the same addresses
+bounds() { for s in __noinstr_text_start __sched_text_start __lock_text_start __entry_text_start _etext; do
+	printf '%s=%s ' $s "$(sym "$1" $s)"; done; }
+bo=$(bounds "$os/vmlinux") bd=$(bounds "$ord/vmlinux")
+check "the sections after the main text start where Os's do ($bd)" sh -c "[ '$bo' = '$bd' ] && ! echo '$bd' | grep -q '= '"
+
 # the order's cost in bytes of text
 tos=$(size "$os/vmlinux" | awk 'NR == 2 { print $1 }')
 tord=$(size "$ord/vmlinux" | awk 'NR == 2 { print $1 }')
@@ -153,7 +162,6 @@ check "kbench run of Os and Os.ordered exits 0 (got $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 20
 check "the ordered kernel booted and ran getppid" jq_all "$run/samples.jsonl" \
 	'any(.[]; .variant == "Os.ordered" and .case == "getppid")'
-
 # a second order: the same object directory, relinked
 sed -n '/^[^#]/p' "$d/one.order" | sort > "$d/two.order"
 write_tcg_conf "$d/two.conf" output="$d/results" -- "Os.two:order=$d/two.order"

@@ -94,6 +94,25 @@ void kb_order_file_release(struct kb_order_file *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* TEXT_MAIN of an ordered build: ".text" and every function's own section
+ * (".text.NAME", -ffunction-sections), but not the cold, hot and unknown
+ * parts (".text.unlikely", ".text.unlikely.NAME", ".text.unknown..."):
+ * the rules after TEXT_MAIN place those as in the unordered build (hot
+ * ones come before it: its rule takes them first).  GNU ld's patterns
+ * (fnmatch) have no "all but", so the names that differ from "unlikely"
+ * and "unknown" at each letter are spelled out; "[!.]" keeps a function
+ * whose name starts with one of them (unlikely_x) in the main text.  The
+ * kernel's own TEXT_MAIN for dead-code elimination, ".text
+ * .text.[0-9a-zA-Z_]*", takes the cold parts of every object into the
+ * main text: an ordered kernel would then differ from the unordered one
+ * in more than its order. */
+static const char text_main[] =
+	".text .text.[0-9a-tv-zA-Z_]* .text.u .text.u[!n]* .text.un .text.un[!kl]* "
+	".text.unl .text.unl[!i]* .text.unli .text.unli[!k]* .text.unlik .text.unlik[!e]* "
+	".text.unlike .text.unlike[!l]* .text.unlikel .text.unlikel[!y]* .text.unlikely[!.]* "
+	".text.unk .text.unk[!n]* .text.unkn .text.unkn[!o]* .text.unkno .text.unkno[!w]* "
+	".text.unknow .text.unknow[!n]* .text.unknown[!.]*";
+
 char *kb_order_header(const struct kb_order_file *o)
 {
 	char *text = NULL;
@@ -107,8 +126,8 @@ char *kb_order_header(const struct kb_order_file *o)
 	fprintf(f, "/* %s: written by kbench for an order of %zu functions; the hook that\n"
 		" * includes it is in include/asm-generic/vmlinux.lds.h */\n"
 		"#undef TEXT_MAIN\n"
-		"#define TEXT_MAIN .text .text.[0-9a-zA-Z_]*\n"
-		"#define KBENCH_ORDERED_TEXT \\\n", KB_ORDER_RECIPE, o->n);
+		"#define TEXT_MAIN %s\n"
+		"#define KBENCH_ORDERED_TEXT \\\n", KB_ORDER_RECIPE, o->n, text_main);
 	for (size_t i = 0; i < o->n; i++) {
 		const char *w = o->names[i];
 		size_t l = strlen(w);

@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 /* What an ordered build changes; in the kernel's cache key. */
-#define KB_ORDER_RECIPE	"kbench-order-3"
+#define KB_ORDER_RECIPE	"kbench-order-4"
 /* The compiler flag an ordered build adds to the objects that define the
  * order's functions. */
 #define KB_ORDER_CFLAGS	"-ffunction-sections"
@@ -40,8 +40,9 @@ int kb_order_file_read(const char *path, struct kb_order_file *o);
 void kb_order_file_release(struct kb_order_file *o);
 
 /* The text of include/generated/kbench-order.h for o: TEXT_MAIN takes
- * every ".text.*" section of a function (as the kernel's own
- * dead-code-elimination builds have it), and KBENCH_ORDERED_TEXT names
+ * every ".text.NAME" section of a function, but not the cold and unknown
+ * parts (".text.unlikely*", ".text.unknown*"), which stay where the
+ * unordered build has them, and KBENCH_ORDERED_TEXT names
  * each ordered function's section, in order (NAME's ".text.NAME"; a split
  * cold part, NAME.cold, is in ".text.unlikely.NAME"; a syscall's entry
  * __ia32_sys_X, __x64_sys_X or __x32_sys_X also takes __do_sys_X's, whose
