@@ -12,6 +12,8 @@ spec: {"dir": PATH, "seed": N, "boots": N, "samples": N, "scale": 0.1,
        "brand": "cpu brand", "boot_failures": [["O2", 2, "timeout", "why"]],
        "spikes": [["O2", 3, 1.5]], "quantum": 10,
        "layouts": N, "layout_noise": 0.02, "min_effect": 0.01}
+A variant's "order" (an object) is copied into its manifest entry as it is,
+as kbench run records a variant's order = FILE.
 spikes multiply one boot's level (an outlier boot); quantum rounds every
 sample to a multiple (ties between boots).  layouts: every boot round runs
 each variant in each of N layouts (samples and boots carry "layout"; the
@@ -83,6 +85,8 @@ def main():
         if nl:
             mv["replicas"] = [{"layout": r, "seed": 1000 + r, "pad": [r * 64, r * 128], "text": v.get("text")}
                               for r in range(nl)]
+        if "order" in v:
+            mv["order"] = v["order"]
         manifest["variants"].append(mv)
     samples, boots = [], []
     fail = {(f[0], f[1]): f for f in spec.get("boot_failures", [])}

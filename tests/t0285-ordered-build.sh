@@ -36,7 +36,10 @@ needs_cmd jq "ordered build"
 # is not the link's; entry_SYSENTER_32 first, as the orders of syscall
 # workloads have it
 cat > "$d/one.order" <<'EOF'
-# a hand-made order
+# a hand-made order, with the comments kbench order writes (what the run's
+# manifest records, and what tells the report its trained cases)
+# kbench order: method c3, from profile /lab/Os.prof
+# profile: variant Os, cases getppid, 1 boot of run /lab/r
 entry_SYSENTER_32
 ksys_write
 __ia32_sys_getppid
@@ -162,6 +165,12 @@ check "kbench run of Os and Os.ordered exits 0 (got $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/run.err" | tail -n 20
 check "the ordered kernel booted and ran getppid" jq_all "$run/samples.jsonl" \
 	'any(.[]; .variant == "Os.ordered" and .case == "getppid")'
+check "the run's manifest records the order as its comments say (method c3, profile of Os, trained on getppid)" \
+	jq_true "$run/manifest.json" '.variants[] | select(.name == "Os.ordered") | .order |
+	.path == "'"$d/one.order"'" and .method == "c3" and .profile_variant == "Os" and .trained_on == ["getppid"]'
+check "... and the report counts getppid as trained, no case held out" jq_true "$run/summary.json" \
+	'.variants[] | select(.name == "Os.ordered") | .order | .trained.cases == 1 and .held_out.cases == 0'
+
 # a second order: the same object directory, relinked
 sed -n '/^[^#]/p' "$d/one.order" | sort > "$d/two.order"
 write_tcg_conf "$d/two.conf" output="$d/results" -- "Os.two:order=$d/two.order"

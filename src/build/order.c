@@ -84,6 +84,41 @@ out:
 	return ret;
 }
 
+/* The text after key in line up to the next ", " or the end, malloc'd. */
+static char *field(const char *line, const char *key)
+{
+	const char *s = strstr(line, key), *e;
+
+	if (!s)
+		return NULL;
+	s += strlen(key);
+	e = strstr(s, ", ");
+	return kb_xstrndup(s, e ? (size_t)(e - s) : strcspn(s, "\n"));
+}
+
+int kb_order_made(const char *path, char **method, char **variant, char **cases)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	*method = *variant = *cases = NULL;
+	if (!f)
+		return kb_error_errno(errno, "cannot open the order '%s'", path);
+	/* the comments at the top, up to the first name */
+	while (getline(&line, &cap, f) > 0 && (line[0] == '#' || line[strspn(line, " \t\r\n")] == 0)) {
+		if (!strncmp(line, "# kbench order: ", 16) && !*method)
+			*method = field(line, "method ");
+		else if (!strncmp(line, "# profile: ", 11) && !*variant) {
+			*variant = field(line, "variant ");
+			*cases = field(line, "cases ");
+		}
+	}
+	fclose(f);
+	free(line);
+	return 0;
+}
+
 void kb_order_file_release(struct kb_order_file *o)
 {
 	for (size_t i = 0; i < o->n; i++)

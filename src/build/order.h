@@ -39,6 +39,14 @@ struct kb_order_file {
 int kb_order_file_read(const char *path, struct kb_order_file *o);
 void kb_order_file_release(struct kb_order_file *o);
 
+/* What an order file says of how it was made, from the comments kbench
+ * order writes at its top ("# kbench order: method M, from profile P",
+ * "# profile: variant V, cases LIST, ..."): *method, *variant and *cases
+ * (LIST as written: "all", or case names separated by commas), each
+ * malloc'd or NULL where the file does not say.  0, or -1 after a message
+ * when the file cannot be read. */
+int kb_order_made(const char *path, char **method, char **variant, char **cases);
+
 /* The text of include/generated/kbench-order.h for o: TEXT_MAIN takes
  * every ".text.NAME" section of a function, but not the cold and unknown
  * parts (".text.unlikely*", ".text.unknown*"), which stay where the

@@ -85,12 +85,49 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference)
 							     kb_verdict_name(t->needed_for)));
 }
 
+/* Verdicts counted by name: {"cases": N, "faster": n, ...} */
+static json_t *verdict_counts(const size_t n[KB_VERDICT_N], size_t cases)
+{
+	json_t *o = json_pack("{s:I}", "cases", (json_int_t)cases);
+
+	for (int k = KB_VERDICT_FASTER; k < KB_VERDICT_N; k++)
+		json_object_set_new(o, kb_verdict_name((enum kb_verdict)k), json_integer((json_int_t)n[k]));
+	return o;
+}
+
+/* An ordered variant's order: its file, how it was made, the cases that
+ * trained it and its verdicts on the others (held_out) and on those */
+static json_t *variant_order(const struct kb_model *m, const struct kb_model_variant *v)
+{
+	size_t held[KB_VERDICT_N], trained[KB_VERDICT_N], nheld, ntrained, i = (size_t)(v - m->variants);
+	json_t *o, *on = json_null();
+	int split;
+
+	if (!v->order)
+		return json_null();
+	if (v->trained_all) {
+		on = json_string("all");
+	} else if (v->order_training_known) {
+		on = json_array();
+		for (size_t k = 0; k < v->ntrained; k++)
+			json_array_append_new(on, json_string(v->trained[k]));
+	}
+	split = i != m->baseline && kb_model_order_split(m, i, held, &nheld, trained, &ntrained) == 0;
+	o = json_pack("{s:s,s:o,s:o,s:o}", "path", v->order, "method",
+		      *v->order_method ? json_string(v->order_method) : json_null(), "profile_variant",
+		      *v->order_profile_variant ? json_string(v->order_profile_variant) : json_null(),
+		      "trained_on", on);
+	json_object_set_new(o, "held_out", split ? verdict_counts(held, nheld) : json_null());
+	json_object_set_new(o, "trained", split ? verdict_counts(trained, ntrained) : json_null());
+	return o;
+}
+
 static json_t *variant(const struct kb_model *m, const void *x)
 {
 	const struct kb_model_variant *v = x;
+	json_t *o;
 
-	(void)m;
-	return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:I,s:s,s:o,s:b,s:o,s:s,s:s,s:s}",
+	o = json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:I,s:s,s:o,s:b,s:o,s:s,s:s,s:s}",
 			 "name", v->name, "status", v->status, "flags", v->flags, "description", v->description,
 			 "text", size_or_null(v->has_size, v->text), "data", size_or_null(v->has_size, v->data),
 			 "bss", size_or_null(v->has_size, v->bss), "text_change", num(v->text_change),
@@ -98,6 +135,8 @@ static json_t *variant(const struct kb_model *m, const void *x)
 			 "text_delta", size_or_null(v->has_size && isfinite(v->text_change), v->text_delta),
 			 "cached", v->cached, "build_seconds", num(v->build_seconds), "key", v->key,
 			 "compiler", v->compiler, "vmlinux", v->vmlinux);
+	json_object_set_new(o, "order", variant_order(m, v));
+	return o;
 }
 
 static json_t *metric(const struct kb_model *m, const void *x)

@@ -378,6 +378,28 @@ static void replicas_of(struct kb_pool *p, json_t *reps, struct kb_model_variant
 	}
 }
 
+/* manifest variants[].order: the order's file and how it was made */
+static void order_of(struct kb_pool *p, json_t *o, struct kb_model_variant *out)
+{
+	json_t *t = json_object_get(o, "trained_on");
+
+	if (!json_is_object(o) || !json_is_string(json_object_get(o, "path")))
+		return;
+	out->order = kb_pool_strdup(p, str(o, "path"));
+	out->order_method = kb_pool_strdup(p, str(o, "method"));
+	out->order_profile_variant = kb_pool_strdup(p, str(o, "profile_variant"));
+	if (json_is_string(t) && !strcmp(json_string_value(t), "all")) {
+		out->order_training_known = out->trained_all = 1;
+	} else if (json_is_array(t)) {
+		out->order_training_known = 1;
+		out->ntrained = json_array_size(t);
+		out->trained = kb_pool_alloc(p, (out->ntrained + 1) * sizeof(*out->trained));
+		for (size_t i = 0; i < out->ntrained; i++)
+			out->trained[i] = kb_pool_strdup(p, json_is_string(json_array_get(t, i)) ?
+							 json_string_value(json_array_get(t, i)) : "");
+	}
+}
+
 static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *out)
 {
 	json_t *sz = json_object_get(v, "size");
@@ -400,6 +422,43 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	out->compiler = kb_pool_strdup(p, str(v, "compiler"));
 	out->vmlinux = kb_pool_strdup(p, str(v, "vmlinux"));
 	replicas_of(p, json_object_get(v, "replicas"), out);
+	order_of(p, json_object_get(v, "order"), out);
+}
+
+int kb_model_order_split(const struct kb_model *m, size_t v, size_t held[KB_VERDICT_N], size_t *nheld,
+			 size_t trained[KB_VERDICT_N], size_t *ntrained)
+{
+	memset(held, 0, KB_VERDICT_N * sizeof(*held));
+	memset(trained, 0, KB_VERDICT_N * sizeof(*trained));
+	*nheld = *ntrained = 0;
+	if (v >= m->nv || kb_model_trained(&m->variants[v], "") < 0)
+		return -1;
+	for (size_t c = 0; c < m->nc; c++) {
+		const struct kb_row *r = kb_model_row(m, c, m->primary, v);
+
+		if (!r || r->t.verdict == KB_VERDICT_NONE)
+			continue;
+		if (kb_model_trained(&m->variants[v], m->cases[c]) == 1) {
+			trained[r->t.verdict]++;
+			++*ntrained;
+		} else {
+			held[r->t.verdict]++;
+			++*nheld;
+		}
+	}
+	return 0;
+}
+
+int kb_model_trained(const struct kb_model_variant *v, const char *cas)
+{
+	if (!v->order || !v->order_training_known)
+		return -1;
+	if (v->trained_all)
+		return 1;
+	for (size_t i = 0; i < v->ntrained; i++)
+		if (!strcmp(v->trained[i], cas))
+			return 1;
+	return 0;
 }
 
 /* The median and largest of n shares. */

@@ -153,6 +153,7 @@ enum kb_verdict {
 	KB_VERDICT_EQUIVALENT,	/* the ratio's interval inside 1 +- min_effect */
 	KB_VERDICT_ONE_LAYOUT,	/* deterministic counts of a metric that moves with
 				 * the layout, in one layout: untested */
+	KB_VERDICT_N
 };
 /* "", "faster", "slower", "same", "not distinguishable", "equivalent",
  * "this layout only" */
@@ -190,7 +191,20 @@ struct kb_model_variant {
 	/* its layout replicas, layout 0 included; none in a run without them */
 	struct kb_model_replica *replicas;
 	size_t nreplicas;
+	/* [variant] order: the file (NULL: not ordered), what it says it was
+	 * made by ("" where it does not say), and the cases its profile
+	 * covered (manifest variants[].order.trained_on): trained_all where
+	 * every case, else trained[ntrained]; order_training_known 0 where
+	 * the file does not say */
+	const char *order, *order_method, *order_profile_variant;
+	int order_training_known, trained_all;
+	const char **trained;
+	size_t ntrained;
 };
+
+/* Whether case name is one variant v's order was trained on: 1 trained,
+ * 0 held out, -1 where v is not ordered or its order does not say. */
+int kb_model_trained(const struct kb_model_variant *v, const char *cas);
 
 struct kb_metric {
 	const char *name;		/* "ns_per_op", or "<field>_per_op" */
@@ -706,5 +720,13 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference);
 /* A figure (null where it does not exist) and an array of them. */
 json_t *kb_model_json_num(double v);
 json_t *kb_model_json_reals(const double *v, size_t n);
+
+/* Variant v's verdicts on the primary metric, counted by verdict
+ * (indexed by enum kb_verdict): on the cases its order was not trained on
+ * (held[], *nheld of them) and on those it was (trained[], *ntrained).
+ * 0, or -1 where v is not ordered or its order does not say what trained
+ * it (then nothing is counted). */
+int kb_model_order_split(const struct kb_model *m, size_t v, size_t held[KB_VERDICT_N], size_t *nheld,
+			 size_t trained[KB_VERDICT_N], size_t *ntrained);
 
 #endif

@@ -836,6 +836,73 @@ static void build_sensitive_table(struct kb_doc *d, const struct kb_model *m)
 }
 
 
+/* "faster in 1, slower in 0, equivalent in 13, not distinguishable in 4"
+ * of counts by verdict (and "the same in", "this layout only in" where
+ * there are such). */
+static void verdict_counts(struct kb_inline *in, const size_t n[KB_VERDICT_N])
+{
+	static const enum kb_verdict shown[] = { KB_VERDICT_FASTER, KB_VERDICT_SLOWER, KB_VERDICT_EQUIVALENT,
+						 KB_VERDICT_UNDECIDED, KB_VERDICT_SAME, KB_VERDICT_ONE_LAYOUT };
+
+	for (size_t i = 0; i < KB_ARRAY_SIZE(shown); i++)
+		if (i < 4 || n[shown[i]])
+			kb_doc_fmt(in, "%s%s in %zu", i ? ", " : "", kb_verdict_name(shown[i]), n[shown[i]]);
+}
+
+/* Each ordered variant's verdicts on the cases its order's profile did
+ * not run (held out) apart from those it did (trained): an order judged
+ * on its own training cases flatters itself. */
+static void order_split(struct kb_doc *d, const struct kb_model *m)
+{
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *mv = &m->variants[v];
+		size_t held[KB_VERDICT_N], trained[KB_VERDICT_N], nheld, ntrained;
+		struct kb_inline *in;
+
+		if (!mv->order || v == m->baseline)
+			continue;
+		in = kb_doc_para(d);
+		kb_doc_strong(in, "Ordered variant");
+		kb_doc_fmt(in, " ");
+		kb_doc_code(in, mv->name);
+		kb_doc_fmt(in, ": its kernel places the functions of ");
+		kb_doc_code(in, mv->order);
+		if (*mv->order_method) {
+			kb_doc_fmt(in, " (kbench order, method ");
+			kb_doc_str(in, mv->order_method);
+			if (*mv->order_profile_variant) {
+				kb_doc_fmt(in, ", from a profile of ");
+				kb_doc_str(in, mv->order_profile_variant);
+			}
+			kb_doc_fmt(in, ")");
+		}
+		if (kb_model_order_split(m, v, held, &nheld, trained, &ntrained) < 0) {
+			kb_doc_fmt(in, " first in its text. The order does not say which cases its profile "
+				   "ran, so no case can be told held out: its verdicts above may be on its own "
+				   "training data.");
+			continue;
+		}
+		kb_doc_fmt(in, " first in its text. On the %zu case%s its order's profile did not run (held "
+			   "out), against ", nheld, nheld == 1 ? "" : "s");
+		kb_doc_str(in, m->baseline_name);
+		kb_doc_fmt(in, ": ");
+		verdict_counts(in, held);
+		kb_doc_fmt(in, ". On the %zu it ran (trained", ntrained);
+		if (mv->trained_all) {
+			kb_doc_fmt(in, ": all of them");
+		} else {
+			for (size_t i = 0; i < mv->ntrained; i++) {
+				kb_doc_fmt(in, "%s", i ? ", " : ": ");
+				kb_doc_str(in, mv->trained[i]);
+			}
+		}
+		kb_doc_fmt(in, "): ");
+		verdict_counts(in, trained);
+		kb_doc_fmt(in, ". The held-out verdicts are the order's; a trained one is the order judged on "
+			   "the data that made it.");
+	}
+}
+
 /* ---- the verdict table: one column each, in one table ---- */
 
 /* A column of the verdict table: its header (kb_doc_table_heads' syntax,
@@ -899,6 +966,8 @@ static void col_verdict(struct kb_doc_table *t, const struct kb_model *m, size_t
 
 	if (build_sensitive(m, c, v))
 		kb_doc_fmt(in, " (build-sensitive)");
+	if (kb_model_trained(&m->variants[v], m->cases[c]) == 1)
+		kb_doc_fmt(in, " (trained: its order's profile ran this case)");
 }
 
 /* Whether the verdict is the same under the run's other cycle models,
@@ -984,6 +1053,7 @@ static void verdict_table(struct kb_doc *d, const struct kb_model *m)
 					verdict_cols[i].cell(t, m, c, v, r);
 		}
 	build_sensitive_table(d, m);
+	order_split(d, m);
 }
 
 /* ---- the first screen: the answer, the forest plot, sizes, functions ---- */

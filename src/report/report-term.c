@@ -137,6 +137,42 @@ static double one_level(const struct kb_model *m)
 	return level;
 }
 
+static void term_counts(FILE *f, const size_t n[KB_VERDICT_N])
+{
+	static const enum kb_verdict shown[] = { KB_VERDICT_FASTER, KB_VERDICT_SLOWER, KB_VERDICT_EQUIVALENT,
+						 KB_VERDICT_UNDECIDED, KB_VERDICT_SAME, KB_VERDICT_ONE_LAYOUT };
+
+	for (size_t i = 0; i < KB_ARRAY_SIZE(shown); i++)
+		if (i < 4 || n[shown[i]])
+			fprintf(f, "%s%s %zu", i ? ", " : "", kb_verdict_name(shown[i]), n[shown[i]]);
+}
+
+/* Per ordered variant, a line: its verdicts on the cases its order's
+ * profile did not run (held out), then on those it did (trained). */
+static void term_order_split(FILE *f, const struct kb_model *m)
+{
+	for (size_t v = 0; v < m->nv; v++) {
+		const struct kb_model_variant *mv = &m->variants[v];
+		size_t held[KB_VERDICT_N], trained[KB_VERDICT_N], nheld, ntrained;
+		char name[NAME_MAX_SHOWN];
+
+		if (!mv->order || v == m->baseline)
+			continue;
+		kb_term_inert(name, sizeof(name), mv->name);
+		if (kb_model_order_split(m, v, held, &nheld, trained, &ntrained) < 0) {
+			fprintf(f, "%s is ordered; its order does not say which cases trained it: no case "
+				"is held out\n", name);
+			continue;
+		}
+		fprintf(f, "%s is ordered: on the %zu held-out case%s (its order's profile did not run "
+			"them): ", name, nheld, nheld == 1 ? "" : "s");
+		term_counts(f, held);
+		fprintf(f, "; on the %zu it trained on: ", ntrained);
+		term_counts(f, trained);
+		fputc('\n', f);
+	}
+}
+
 void kb_report_term(FILE *f, const struct kb_model *m, int color)
 {
 	const struct kb_metric *mt;
@@ -175,6 +211,7 @@ void kb_report_term(FILE *f, const struct kb_model *m, int color)
 	kb_report_term_table(f, title, rows, n, color);
 	free(title);
 	free(rows);
+	term_order_split(f, m);
 }
 
 void kb_report_term_answer(FILE *f, const struct kb_model *m, int color)

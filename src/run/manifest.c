@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "manifest.h"
+#include "order.h"
 #include "probe.h"
 #include "rundir.h"
 #include "size.h"
@@ -58,6 +59,32 @@ static json_t *variant_json(const struct kb_variant *v)
 		json_object_set_new(j, "hybrid", json_string(v->hybrid));
 	if (v->hy_cflags)
 		json_object_set_new(j, "hybrid_cflags", json_string(v->hy_cflags));
+	/* an order, and what it says it was made from: the report tells the
+	 * cases its profile covered (trained) from the others (held out) */
+	if (v->order) {
+		char *method = NULL, *pvariant = NULL, *cases = NULL;
+		json_t *o = json_object(), *trained = json_null();
+
+		json_object_set_new(o, "path", json_string(v->order));
+		if (kb_order_made(v->order, &method, &pvariant, &cases) == 0 && cases) {
+			char *save = NULL;
+
+			if (!strcmp(cases, "all")) {
+				trained = json_string("all");
+			} else {
+				trained = json_array();
+				for (char *t = strtok_r(cases, ",", &save); t; t = strtok_r(NULL, ",", &save))
+					json_array_append_new(trained, json_string(t));
+			}
+		}
+		json_object_set_new(o, "method", method ? json_string(method) : json_null());
+		json_object_set_new(o, "profile_variant", pvariant ? json_string(pvariant) : json_null());
+		json_object_set_new(o, "trained_on", trained);
+		json_object_set_new(j, "order", o);
+		free(method);
+		free(pvariant);
+		free(cases);
+	}
 	json_object_set_new(j, "status", json_string("pending"));
 	free(flags);
 	return j;
