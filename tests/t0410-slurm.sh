@@ -167,6 +167,12 @@ arr=$(boot_array "$d/int")
 kill -INT $pid
 wait $pid
 rc=$?
+# a cancelled job stays in squeue while slurmctld completes it (CG): the
+# queue is read until it has none of the array's, for up to 20 s
+for i in $(seq 200); do
+	[ -z "$(squeue -h -j "$arr" -o %i 2>/dev/null)" ] && break
+	sleep 0.1
+done
 check "SIGINT: exit 130, its jobs cancelled, none left queued (rc $rc)" sh -c \
 	"[ $rc -eq 130 ] && grep -q 'slurm: cancelled array' '$d/int/run.err' &&
 	 [ -z \"\$(squeue -h -j $arr -o %i 2>/dev/null)\" ]"
