@@ -170,6 +170,19 @@ check "the run's manifest records the order as its comments say (method c3, prof
 	.path == "'"$d/one.order"'" and .method == "c3" and .profile_variant == "Os" and .trained_on == ["getppid"]'
 check "... and the report counts getppid as trained, no case held out" jq_true "$run/summary.json" \
 	'.variants[] | select(.name == "Os.ordered") | .order | .trained.cases == 1 and .held_out.cases == 0'
+# what the order moved (the miss-o-meter): the run keeps the order, and
+# counts the order's functions that ran in getppid as sim.jsonl lists them
+check "the run keeps the order beside the kernel (variants/Os.ordered/order)" \
+	cmp -s "$d/one.order" "$run/variants/Os.ordered/order"
+nran=$(jq -r '[select(.case == "getppid" and (.variant == "Os" or .variant == "Os.ordered")) | .functions[][0]] | .[]' \
+	"$run/sim.jsonl" | sort -u | grep -Fxc -f "$(sed -n '/^[^#]/p' "$d/one.order" > "$d/names" && echo "$d/names")")
+got=$(jq -r '.miss_o_meter[] | select(.case == "getppid" and .variant == "Os.ordered") | .moved.functions' "$run/summary.json")
+check "the miss-o-meter: $got of the order's functions ran in getppid (sim.jsonl: $nran), each of its rows marked moved exactly where the order names it" sh -c "
+	[ -n '$got' ] && [ '$got' = '$nran' ] && [ '$got' -gt 0 ] &&
+	jq -r '.miss_o_meter[] | select(.variant == \"Os.ordered\") | .functions[] | \"\\(.moved) \\(.name)\"' '$run/summary.json' |
+	while read -r mv name; do
+		if grep -Fxq \"\$name\" '$d/names'; then [ \$mv = true ]; else [ \$mv = false ]; fi || exit 1
+	done"
 
 # a second order: the same object directory, relinked
 sed -n '/^[^#]/p' "$d/one.order" | sort > "$d/two.order"

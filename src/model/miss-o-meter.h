@@ -33,6 +33,7 @@ struct kb_miss_row {
 	long long size[2];		/* bytes; -1 where the variant has no such function */
 	double d_ins, d_miss;		/* new - old */
 	double cyc[2], d_cyc;		/* modeled cycles; NAN where the run has none */
+	int moved;			/* the new variant's order names it */
 };
 
 /* One case: its functions, and what the attribution leaves over. */

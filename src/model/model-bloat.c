@@ -17,6 +17,8 @@
 #include "bloat.h"
 #include "miss-o-meter.h"
 #include "model-input.h"
+#include "names.h"
+#include "order.h"
 #include "model.h"
 #include "stats.h"
 #include "rundir.h"
@@ -322,6 +324,35 @@ static void miss_pick(struct kb_model *m, const struct kb_miss_case *c, struct k
 	free(by);
 }
 
+/* The functions an ordered variant's order names (the run directory's
+ * copy, variants/V/order), under bloat-o-meter's names as the
+ * miss-o-meter's rows have them, in *names: 1, or 0 where v has no order
+ * (or its copy cannot be read: said, and the report goes on). */
+static int order_names(const char *run_dir, const struct kb_model_variant *v, struct kb_names *names,
+		       struct kb_pool *p)
+{
+	struct kb_order_file o;
+	char *path;
+	int r = 0;
+
+	if (!v->order)
+		return 0;
+	path = kb_xasprintf("%s/variants/%s/order", run_dir, v->name);
+	if (access(path, F_OK) == 0 && kb_order_file_read(path, &o) == 0) {
+		for (size_t i = 0; i < o.n; i++) {
+			char *b = kb_bloat_name(o.names[i]);
+
+			if (kb_names_find(names, b) >= names->n)
+				kb_names_add(names, p, b);
+			free(b);
+		}
+		kb_order_file_release(&o);
+		r = 1;
+	}
+	free(path);
+	return r;
+}
+
 /* The miss-o-meter of every variant off the baseline, case by case in the
  * model's order. */
 static void miss_figures(struct kb_model *m, const char *run_dir, const struct kb_bloat_syms *syms, const int *ok)
@@ -346,8 +377,13 @@ static void miss_figures(struct kb_model *m, const char *run_dir, const struct k
 	if (x.cycles_why)
 		m->cycles_why = kb_pool_strdup(&m->pool, x.cycles_why);
 	for (size_t v = 0; v < m->nv; v++) {
+		struct kb_names moved = { 0 };
+		struct kb_pool mpool = KB_POOL_INIT;
+		int ordered;
+
 		if (v == m->baseline)
 			continue;
+		ordered = order_names(run_dir, &m->variants[v], &moved, &mpool);
 		tab[1] = ok[v] ? kb_bloat_merged(&syms[v], KB_BLOAT_FUNC, &ntab[1], &total) : NULL;
 		for (size_t c = 0; c < m->nc; c++) {
 			struct kb_pool tmp = KB_POOL_INIT;
@@ -359,13 +395,31 @@ static void miss_figures(struct kb_model *m, const char *run_dir, const struct k
 				*o = (struct kb_miss_model){ m->cases[c], v, { mc.ins_k[0], mc.ins_k[1] },
 							     { mc.miss_k[0], mc.miss_k[1] },
 							     { mc.cyc_k[0], mc.cyc_k[1] }, m->cycles_model,
-							     0, NULL, 0 };
+							     0, NULL, 0, -1, 0, 0, 0 };
+				if (ordered) {
+					o->moved_n = 0;
+					for (size_t k = 0; k < mc.n; k++) {
+						struct kb_miss_row *r = &mc.rows[k];
+
+						if (kb_names_find(&moved, r->name) >= moved.n)
+							continue;
+						r->moved = 1;
+						o->moved_n++;
+						o->moved_d_ins += r->d_ins;
+						o->moved_d_miss += r->d_miss;
+						o->moved_d_cyc += isnan(r->d_cyc) ? 0 : r->d_cyc;
+					}
+					if (!m->cycles_model)
+						o->moved_d_cyc = NAN;
+				}
 				miss_pick(m, &mc, o);
 				m->nmiss++;
 			}
 			kb_pool_release(&tmp);
 		}
 		free(tab[1]);
+		kb_names_release(&moved);
+		kb_pool_release(&mpool);
 		/* over every case: cycles that grow where instructions do not */
 		if (m->cycles_model) {
 			struct kb_cyc_model *cm = &m->cyc[m->ncyc];

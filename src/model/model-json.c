@@ -400,16 +400,19 @@ static json_t *miss(const struct kb_model *m, const void *x)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct kb_miss_row *r = &c->rows[i];
 
-		json_array_append_new(rows, json_pack("{s:s,s:[f,f],s:[f,f],s:[o,o],s:[o,o]}", "name", r->name,
+		json_array_append_new(rows, json_pack("{s:s,s:[f,f],s:[f,f],s:[o,o],s:[o,o],s:b}", "name", r->name,
 						      "ins", r->ins[0], r->ins[1], "miss", r->miss[0], r->miss[1],
 						      "size", r->size[0] < 0 ? json_null() : json_integer(r->size[0]),
 						      r->size[1] < 0 ? json_null() : json_integer(r->size[1]),
-						      "cycles", num(r->cyc[0]), num(r->cyc[1])));
+						      "cycles", num(r->cyc[0]), num(r->cyc[1]), "moved", r->moved));
 	}
-	return json_pack("{s:s,s:s,s:[f,f],s:[f,f],s:[o,o],s:I,s:o}", "case", c->cas,
+	return json_pack("{s:s,s:s,s:[f,f],s:[f,f],s:[o,o],s:I,s:o,s:o}", "case", c->cas,
 			 "variant", m->variants[c->variant].name, "ins_k", c->ins_k[0], c->ins_k[1],
 			 "miss_k", c->miss_k[0], c->miss_k[1], "cycles_k", num(c->cyc_k[0]), num(c->cyc_k[1]),
-			 "changed", (json_int_t)c->changed, "functions", rows);
+			 "changed", (json_int_t)c->changed, "functions", rows, "moved",
+			 c->moved_n < 0 ? json_null()
+			 : json_pack("{s:I,s:f,s:f,s:o}", "functions", (json_int_t)c->moved_n, "d_ins",
+				     c->moved_d_ins, "d_miss", c->moved_d_miss, "d_cycles", num(c->moved_d_cyc)));
 }
 
 /* The functions whose modeled cycles grow while their instructions do not. */

@@ -538,6 +538,11 @@ struct kb_miss_model {
 	size_t changed;			/* functions whose figures changed */
 	const struct kb_miss_row *rows;	/* the largest changes, growers first */
 	size_t n;
+	/* an ordered variant: the functions its order names that ran in
+	 * either kernel (moved_n; -1: the variant is not ordered) and the sums
+	 * of their changes per operation */
+	long moved_n;
+	double moved_d_ins, moved_d_miss, moved_d_cyc;
 };
 
 /* The functions whose modeled cycles per operation grow while their

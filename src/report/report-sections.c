@@ -1658,6 +1658,42 @@ static void executed_text(struct kb_doc *d, const struct kb_model *m)
 
 /* The miss-o-meter: per case, the functions behind a variant's change in
  * instructions and L1i misses per operation (sim). */
+/* What an ordered variant's order moved: per case, the functions it
+ * names that ran, and the sums of their changes per operation. */
+static void moved_table(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t = NULL;
+
+	for (size_t i = 0; i < m->nmiss; i++) {
+		const struct kb_miss_model *c = &m->miss[i];
+
+		if (c->moved_n < 0)
+			continue;
+		if (!t) {
+			struct kb_inline *in = kb_doc_para(d);
+
+			kb_doc_strong(in, "What the orders moved.");
+			kb_doc_fmt(in, " Per case, the functions an ordered variant's order names that ran in "
+				   "either kernel, and the sums of their changes against ");
+			kb_doc_code(in, m->baseline_name);
+			kb_doc_fmt(in, " per operation (simulated; cycles modeled): where the order's own "
+				   "functions gained or lost, apart from the rest of the kernel.");
+			t = kb_doc_table_heads(d, "case|variant|>functions of the order that ran|>instructions Δ|"
+					       ">L1i misses Δ|>of the kernel's L1i misses Δ|>cycles Δ", NULL);
+		}
+		td_str(t, c->cas);
+		td_str(t, m->variants[c->variant].name);
+		td(t, "%ld", c->moved_n);
+		td(t, "%+.1f", c->moved_d_ins);
+		td(t, "%+.3f", c->moved_d_miss);
+		td(t, "%+.3f", c->miss_k[1] - c->miss_k[0]);
+		if (isnan(c->moved_d_cyc))
+			td(t, "%s", "n/a");
+		else
+			td(t, "%+.1f", c->moved_d_cyc);
+	}
+}
+
 static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
 {
 	struct kb_doc_table *t;
@@ -1689,7 +1725,10 @@ static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
 				td(t, "%s", "");
 			else
 				td(t, "%.1f → %.1f", c->ins_k[0], c->ins_k[1]);
-			td_str(t, r->name);
+			in = td(t, "%s", "");
+			kb_doc_str(in, r->name);
+			if (r->moved)
+				kb_doc_fmt(in, " (moved by its order)");
 			td(t, "%.1f → %.1f", r->ins[0], r->ins[1]);
 			td(t, "%+.1f", r->d_ins);
 			td(t, "%.3f → %.3f", r->miss[0], r->miss[1]);
@@ -1704,6 +1743,7 @@ static void miss_o_meter(struct kb_doc *d, const struct kb_model *m)
 				td(t, "%zu", c->changed);
 		}
 	}	kb_doc_html_only(d, 0);
+	moved_table(d, m);
 }
 
 /* One row of a metric table: the columns of the first report, then the

@@ -87,8 +87,10 @@ static int same_bytes(const char *src, const char *dst)
  * second one). */
 static int keep_copies(const struct kb_run_variant *rv, const char *vdir)
 {
-	const char *const src[] = { rv->k.vmlinux, rv->k.dotconfig, rv->k.system_map };
-	const char *const name[] = { "vmlinux", "config", "System.map" };
+	/* an ordered variant's order too: the report's miss-o-meter marks the
+	 * functions it moved */
+	const char *const src[] = { rv->k.vmlinux, rv->k.dotconfig, rv->k.system_map, rv->v->order };
+	const char *const name[] = { "vmlinux", "config", "System.map", "order" };
 	int r = 0;
 
 	for (size_t i = 0; i < KB_ARRAY_SIZE(src) && r == 0; i++) {
