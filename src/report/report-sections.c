@@ -1676,10 +1676,12 @@ static void moved_table(struct kb_doc *d, const struct kb_model *m)
 			kb_doc_fmt(in, " Per case, the functions an ordered variant's order names that ran in "
 				   "either kernel, and the sums of their changes against ");
 			kb_doc_code(in, m->baseline_name);
-			kb_doc_fmt(in, " per operation (simulated; cycles modeled): where the order's own "
+			kb_doc_fmt(in, " per operation (simulated; cycles modeled: the machine model's price "
+				   "of their blocks, which carries no miss penalty, so what the order saves in "
+				   "misses is in the misses' column, not in the cycles'): where the order's own "
 				   "functions gained or lost, apart from the rest of the kernel.");
 			t = kb_doc_table_heads(d, "case|variant|>functions of the order that ran|>instructions Δ|"
-					       ">L1i misses Δ|>of the kernel's L1i misses Δ|>cycles Δ", NULL);
+					       ">L1i misses Δ|>the whole kernel's L1i misses Δ|>cycles Δ", NULL);
 		}
 		td_str(t, c->cas);
 		td_str(t, m->variants[c->variant].name);
