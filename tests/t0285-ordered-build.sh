@@ -24,7 +24,8 @@
 #     generated rule, which a preprocessor reads, does not carry the path);
 #   - a name twice, or a name no section can carry: refused with the order
 #     file and line, before anything is compiled; order on a prebuilt
-#     kernel: refused at its line.
+#     kernel, and a hybrid made of an ordered variant: refused at their
+#     line.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "ordered build"
@@ -234,4 +235,17 @@ check "an order with 'vfs_*': refused (rc $rc) at its line 2" sh -c "
 rc=$?
 check "order on a prebuilt kernel: exit 2 (got $rc), at the variant's line" sh -c "
 	[ $rc -eq 2 ] && grep -q \"pre.conf:[0-9]*: variant 'pre': order: a prebuilt kernel cannot be ordered\" '$d/pre.err'"
+# a hybrid made of an ordered variant: refused at its line (an ordered
+# kernel's objects are not its configuration's alone)
+{
+	kernel_section
+	printf '\n[variant Os.ordered]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\norder = %s\n' "$d/one.order"
+	printf '\n[variant O2]\nconfig = CC_OPTIMIZE_FOR_PERFORMANCE=y\n'
+	printf '\n[variant H]\nhybrid = Os.ordered O2 kernel/\n'
+} > "$d/hy.conf"
+"$KBENCH" build "$d/hy.conf" > "$d/hy.out" 2> "$d/hy.err"
+rc=$?
+check "a hybrid of an ordered variant: exit 2 (got $rc), at the hybrid's line, before anything is built" sh -c "
+	[ $rc -eq 2 ] && grep -q \"hy.conf:[0-9]*: variant 'H': hybrid: 'Os.ordered' is ordered (order = FILE)\" '$d/hy.err' &&
+	! grep -q 'configuring' '$d/hy.err'"
 test_done

@@ -1230,10 +1230,13 @@ static void hybrid_parse(struct parse *p, struct kb_conf *c, size_t i)
 			if (j == i) {
 				perr(p, "variant '%s': hybrid: '%s' is not a variant defined before it",
 				     v->name, w);
-			} else if (c->variants[j].hybrid || c->variants[j].bzimage) {
+			} else if (c->variants[j].hybrid || c->variants[j].bzimage || c->variants[j].order) {
+				/* an ordered variant is a hybrid of its own build: its
+				 * objects are not those of its configuration alone */
 				perr(p, "variant '%s': hybrid: '%s' is %s; A and B must be built from "
 				     "source as configured", v->name, w,
-				     c->variants[j].hybrid ? "a hybrid itself" : "prebuilt");
+				     c->variants[j].hybrid ? "a hybrid itself"
+				     : c->variants[j].bzimage ? "prebuilt" : "ordered (order = FILE)");
 			} else if (n == 0) {
 				v->hy_a = j;
 			} else if (j == v->hy_a && !v->hy_cflags) {
