@@ -302,7 +302,9 @@ int kb_write_file_if_changed(const char *path, const char *want)
 	int same = kb_read_file(path, &have, NULL) == 0 && !strcmp(have, want);
 
 	free(have);
-	return same ? 0 : kb_write_file_atomic(path, want, strlen(want));
+	if (same)
+		return 0;
+	return kb_write_file_atomic(path, want, strlen(want)) < 0 ? -1 : 1;
 }
 
 int kb_write_file_atomic(const char *path, const void *buf, size_t len)

@@ -66,8 +66,8 @@ int kb_write_file_atomic(const char *path, const void *buf, size_t len);
  * syncs their file system once (kb_sync_fs) before it relies on them. */
 int kb_write_file_replace(const char *path, const void *buf, size_t len);
 /* path with exactly the string want as its contents: left alone where it
- * has them (its time too: make sees no change), else written as
- * kb_write_file_atomic does. */
+ * has them (its time too: make sees no change; 0), else written as
+ * kb_write_file_atomic does (1), or -1 after a message. */
 int kb_write_file_if_changed(const char *path, const char *want);
 /* syncfs(2) on the file system holding path. */
 void kb_sync_fs(const char *path);

@@ -766,7 +766,7 @@ static int layout_install(const struct kb_source *src)
 {
 	int ret = 0;
 
-	for (int i = 0; i < KB_LAYOUT_PADS && ret == 0; i++) {
+	for (int i = 0; i < KB_LAYOUT_PADS && ret >= 0; i++) {
 		char *mk = kb_xasprintf("%s/%s/Makefile", src->tree, layout_points[i].dir);
 		char *as = kb_xasprintf("%s/%s/kb_layout_pad.S", src->tree, layout_points[i].dir);
 		char *text = NULL, *b, *e, *want;
@@ -787,7 +787,7 @@ static int layout_install(const struct kb_source *src)
 				    LAYOUT_MK_END, text, *text && text[strlen(text) - 1] != '\n' ? "\n" : "",
 				    layout_points[i].var, i + 1);
 		ret = kb_write_file_if_changed(as, layout_asm);
-		if (ret == 0)
+		if (ret >= 0)
 			ret = kb_write_file_if_changed(mk, want);
 		free(want);
 next:
@@ -795,7 +795,7 @@ next:
 		free(mk);
 		free(as);
 	}
-	return ret;
+	return ret < 0 ? -1 : 0;
 }
 
 /* kb_source_prepare, or with dry kb_source_find: nothing unpacked, copied
@@ -1513,18 +1513,17 @@ static void kernel_key(const struct kb_conf *conf, const struct kb_source *src,
 		       const struct kb_variant *v, const char *cfgtext, const char *compiler,
 		       const char *pads, const char *order_sha, char key[65])
 {
-	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s%s%s%s%s", pads, v->hy_spec,
-						KB_HYBRID_RECIPE, order_sha ? " order " : "",
-						order_sha ? order_sha : "", order_sha ? " " : "",
-						order_sha ? KB_ORDER_RECIPE : "")
-		      : order_sha ? kb_xasprintf("%s order %s %s", pads, order_sha, KB_ORDER_RECIPE)
-		      : NULL;
+	char *order = order_sha ? kb_xasprintf(" order %s %s", order_sha, KB_ORDER_RECIPE) : NULL;
+	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s%s", pads, v->hy_spec, KB_HYBRID_RECIPE,
+						order ? order : "")
+		      : order ? kb_xasprintf("%s%s", pads, order) : NULL;
 	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
 				 v->cc, v->kcflags, compiler, extra ? extra : pads };
 
 	/* layout 0 keeps the key of a build without the feature */
 	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
 	free(extra);
+	free(order);
 }
 
 /* A lab's own .config as the base ([kernel] base = FILE): which of its
@@ -2095,20 +2094,22 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 	{
 		char *hpath = kb_xasprintf("%s/include/generated/kbench-order.h", objdir);
 		char *lds = kb_xasprintf("%s/arch/x86/kernel/vmlinux.lds", objdir);
-		int r = 0;
+		int r = 0;	/* 1: the rule changed */
 
 		if (order.n) {
 			ohdr = kb_order_header(&order);
 			r = kb_write_file_if_changed(hpath, ohdr);
 			if (r < 0)
 				out->failure = "the order's rule could not be written";
-		} else if (unlink(hpath) < 0 && errno != ENOENT) {
+		} else if (unlink(hpath) == 0) {
+			r = 1;
+		} else if (errno != ENOENT) {
 			r = kb_error_errno(errno, "cannot remove '%s'", hpath);
 		}
-		/* the linker script made again: one made before the rule was
-		 * there (the unordered build's, in a copy of its objects) does
-		 * not name it among what it depends on */
-		if (r == 0 && unlink(lds) < 0 && errno != ENOENT)
+		/* where the rule changed, the linker script is made again: one
+		 * made without it (the unordered build's, in a copy of its
+		 * objects) does not name it among what it depends on */
+		if (r > 0 && unlink(lds) < 0 && errno != ENOENT)
 			r = kb_error_errno(errno, "cannot remove '%s'", lds);
 		free(hpath);
 		free(lds);

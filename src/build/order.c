@@ -236,7 +236,7 @@ int kb_order_install(const char *tree)
 	else
 		want = kb_xasprintf("%.*s%s%.*s%s%s", (int)(def - text), text, hook, (int)(rule - def),
 				    def, ordered_rule, rule + strlen(main_rule));
-	ret = kb_write_file_if_changed(path, want);
+	ret = kb_write_file_if_changed(path, want) < 0 ? -1 : 0;
 out:
 	free(path);
 	free(text);
