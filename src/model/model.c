@@ -425,6 +425,11 @@ static void variant_of(struct kb_pool *p, json_t *v, struct kb_model_variant *ou
 	order_of(p, json_object_get(v, "order"), out);
 }
 
+const enum kb_verdict kb_verdicts_said[KB_VERDICTS_SAID] = {
+	KB_VERDICT_FASTER, KB_VERDICT_SLOWER, KB_VERDICT_EQUIVALENT, KB_VERDICT_UNDECIDED,
+	KB_VERDICT_SAME, KB_VERDICT_ONE_LAYOUT,
+};
+
 int kb_model_order_split(const struct kb_model *m, size_t v, size_t held[KB_VERDICT_N], size_t *nheld,
 			 size_t trained[KB_VERDICT_N], size_t *ntrained)
 {

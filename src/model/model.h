@@ -726,6 +726,12 @@ void kb_model_json_test(json_t *row, const struct kb_test *t, int reference);
 json_t *kb_model_json_num(double v);
 json_t *kb_model_json_reals(const double *v, size_t n);
 
+/* The verdicts in the order a count of them is said ("faster 1, slower 0,
+ * ..."): the first KB_VERDICTS_ALWAYS always, the others where any is. */
+#define KB_VERDICTS_SAID 6
+#define KB_VERDICTS_ALWAYS 4
+extern const enum kb_verdict kb_verdicts_said[KB_VERDICTS_SAID];
+
 /* Variant v's verdicts on the primary metric, counted by verdict
  * (indexed by enum kb_verdict): on the cases its order was not trained on
  * (held[], *nheld of them) and on those it was (trained[], *ntrained).

@@ -841,12 +841,10 @@ static void build_sensitive_table(struct kb_doc *d, const struct kb_model *m)
  * there are such). */
 static void verdict_counts(struct kb_inline *in, const size_t n[KB_VERDICT_N])
 {
-	static const enum kb_verdict shown[] = { KB_VERDICT_FASTER, KB_VERDICT_SLOWER, KB_VERDICT_EQUIVALENT,
-						 KB_VERDICT_UNDECIDED, KB_VERDICT_SAME, KB_VERDICT_ONE_LAYOUT };
-
-	for (size_t i = 0; i < KB_ARRAY_SIZE(shown); i++)
-		if (i < 4 || n[shown[i]])
-			kb_doc_fmt(in, "%s%s in %zu", i ? ", " : "", kb_verdict_name(shown[i]), n[shown[i]]);
+	for (size_t i = 0; i < KB_VERDICTS_SAID; i++)
+		if (i < KB_VERDICTS_ALWAYS || n[kb_verdicts_said[i]])
+			kb_doc_fmt(in, "%s%s in %zu", i ? ", " : "", kb_verdict_name(kb_verdicts_said[i]),
+				   n[kb_verdicts_said[i]]);
 }
 
 /* Each ordered variant's verdicts on the cases its order's profile did

@@ -139,12 +139,10 @@ static double one_level(const struct kb_model *m)
 
 static void term_counts(FILE *f, const size_t n[KB_VERDICT_N])
 {
-	static const enum kb_verdict shown[] = { KB_VERDICT_FASTER, KB_VERDICT_SLOWER, KB_VERDICT_EQUIVALENT,
-						 KB_VERDICT_UNDECIDED, KB_VERDICT_SAME, KB_VERDICT_ONE_LAYOUT };
-
-	for (size_t i = 0; i < KB_ARRAY_SIZE(shown); i++)
-		if (i < 4 || n[shown[i]])
-			fprintf(f, "%s%s %zu", i ? ", " : "", kb_verdict_name(shown[i]), n[shown[i]]);
+	for (size_t i = 0; i < KB_VERDICTS_SAID; i++)
+		if (i < KB_VERDICTS_ALWAYS || n[kb_verdicts_said[i]])
+			fprintf(f, "%s%s %zu", i ? ", " : "", kb_verdict_name(kb_verdicts_said[i]),
+				n[kb_verdicts_said[i]]);
 }
 
 /* Per ordered variant, a line: its verdicts on the cases its order's
