@@ -12,7 +12,9 @@
 #     results give those cases (counted here with jq);
 #   - mark exactly the trained rows of the verdict table, not icache/k=80
 #     (whose name starts with a trained one's);
-#   - say of Os.nul that no case can be told held out, and count nothing.
+#   - say of Os.nul that no case can be told held out, and count nothing;
+#   - keep the markup and table bars of an order's comments (Os.bad) inert
+#     in report.html and report.md.
 # That kbench run records what an order file's comments say, t0285 checks
 # on a real run.
 . "${TEST_SRCDIR:-$(dirname "$0")}/lib.sh"
@@ -22,6 +24,9 @@ needs_cmd jq "order held out"
 
 c3='{"path": "/lab/Os.order", "method": "c3", "profile_variant": "Os", "trained_on": ["syscall_mix", "icache/k=8"]}'
 nul='{"path": "/lab/Os.random", "method": null, "profile_variant": null, "trained_on": null}'
+# what an order file's comments say reaches the report as written there:
+# markup and table bars in it must stay text
+bad='{"path": "/lab/a|<b>x</b>.order", "method": "c3|<i>m</i>", "profile_variant": "<script>v</script>", "trained_on": ["getppid"]}'
 "$PY" "$TEST_SRCDIR/mkrun.py" "{\"dir\": \"$d/r\", \"seed\": 5, \"boots\": 8, \"samples\": 3, \"noise\": 0.01,
   \"baseline\": \"Os\",
   \"cases\": [{\"workload\": \"getppid\", \"case\": \"getppid\", \"ns\": 400},
@@ -33,7 +38,8 @@ nul='{"path": "/lab/Os.random", "method": null, "profile_variant": null, "traine
   \"variants\": [{\"name\": \"Os\", \"text\": 1479703},
 	       {\"name\": \"Os.c3\", \"text\": 1479703, \"order\": $c3,
 		\"factors\": {\"syscall_mix\": 0.9, \"mmap\": 0.9, \"fork\": 1.1}},
-	       {\"name\": \"Os.nul\", \"text\": 1479703, \"order\": $nul, \"factors\": {\"fork\": 1.1}}]}"
+	       {\"name\": \"Os.nul\", \"text\": 1479703, \"order\": $nul, \"factors\": {\"fork\": 1.1}},
+	       {\"name\": \"Os.bad\", \"text\": 1479703, \"order\": $bad}]}"
 "$KBENCH" report --no-color "$d/r" >"$d/report.out" 2>"$d/report.err"
 rc=$?
 check "kbench report of the run exits 0 (got $rc)" test $rc -eq 0
@@ -64,8 +70,8 @@ grep "is ordered" "$d/report.out" | sed 's/^/# /'
 # (Markdown escapes the '_' of a name: read without the backslashes)
 sed 's/\\//g' "$d/r/report.md" >"$d/report.plain"
 marked=$(grep '(trained: its order' "$d/report.plain" | awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3); print $2, $3 }' | sort | tr '\n' ';')
-check "report.md marks exactly Os.c3's syscall_mix and icache/k=8 rows trained (got '$marked')" \
-	test "$marked" = "icache/k=8 Os.c3;syscall_mix Os.c3;"
+check "report.md marks exactly Os.c3's syscall_mix and icache/k=8 rows trained, and Os.bad's getppid (got '$marked')" \
+	test "$marked" = "getppid Os.bad;icache/k=8 Os.c3;syscall_mix Os.c3;"
 held_md=$(echo "$held" | sed 's/\([a-z]\) \([0-9]\)/\1 in \2/g')
 check "report.md counts them: held out and trained, with the order's file ($held_md)" sh -c "
 	grep -q 'On the 4 cases its order.s profile did not run (held out), against Os: $held_md\\. On the 2 it ran (trained: syscall_mix, icache/k=8)' '$d/report.plain' &&
@@ -74,5 +80,9 @@ check "Os.nul: no case told held out, nothing counted (report.md, terminal, summ
 	grep -q 'The order does not say which cases its profile ran, so no case can be told held out' '$d/r/report.md' &&
 	grep -q '^Os.nul is ordered; its order does not say which cases trained it: no case is held out' '$d/report.out' &&
 	jq -e '.variants[] | select(.name == \"Os.nul\") | .order.held_out == null and .order.trained_on == null' '$s' >/dev/null"
+check "an order's comments with markup and '|': inert in report.html and report.md" sh -c "
+	! grep -q '<i>m</i>\\|<script>v</script>\\|<b>x</b>' '$d/r/report.html' &&
+	grep 'Ordered variant.*Os.bad' '$d/r/report.md' | grep -q 'method c3' &&
+	! grep 'Ordered variant.*Os.bad' '$d/r/report.md' | grep -q '<i>m</i>\\|<script>\\|[^\\\\]|<'"
 check "the unordered baseline has order null" jq_true "$s" '.variants[] | select(.name == "Os") | .order == null'
 test_done
