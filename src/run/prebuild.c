@@ -61,8 +61,11 @@ static pid_t start(const struct kb_conf *conf, const struct kb_source *src,
 				failed = 1;	/* built nothing, found nothing: never a cache hit */
 				break;		/* its replicas would fail the same way */
 			}
-			/* what the build pass cannot see in the cache: that it was built now */
-			fprintf(res, "%zu %d %ld %ld %.3f\n", r, !k.cached, k.ccache_hits,
+			/* what the build pass cannot see in the cache: that it was built now;
+			 * the seconds in full, so that the one rounding to a tenth in the
+			 * run's line is the build log's own (%.3f then %.1f gave 25.6
+			 * where the log said 25.5) */
+			fprintf(res, "%zu %d %ld %ld %.17g\n", r, !k.cached, k.ccache_hits,
 				k.ccache_misses, k.seconds);
 			kb_kernel_release(&k);
 		}
