@@ -33,9 +33,18 @@ check_todo() {
 }
 diag() { printf '# %s\n' "$@"; }
 
+# kb_test_times: the CPU the test took, into its log for bench/ci-time: the
+# shell's own user and system time, then its children's (every process it
+# waited for, with theirs: the kernels it built, the boots it ran); times
+# writes them itself (in a pipe or $(...) it would count a subshell's)
+kb_test_times() {
+	echo "# cpu time (user system), the test's shell, then its children:"
+	times
+}
 # test_done: the plan after the last check; exit status 1 if a check failed
 test_done() {
 	trap - EXIT
+	kb_test_times
 	echo "1..$kb_test_n"
 	exit "$kb_test_failed"
 }
@@ -45,6 +54,7 @@ test_done() {
 skip_all() {
 	if [ "$kb_test_n" -eq 0 ]; then
 		trap - EXIT
+		kb_test_times
 		echo "1..0 # SKIP $1"
 		exit 0
 	fi
