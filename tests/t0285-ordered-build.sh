@@ -17,6 +17,10 @@
 #     sections after the main text start where Os's do, and the
 #     build log counts the order's functions and the pairs of them at
 #     rising addresses as nm does;
+#   - where the ordered kernel has each function of the text is what kbench
+#     order --place --objects works out from Os's System.map and objects
+#     before anything is built (item 3), and not what packing System.map's
+#     functions gives;
 #   - the order costs few bytes of text (binutils size, against Os);
 #   - the kernel boots (kbench run, sim backend, getppid);
 #   - a second order of the same functions is the same object directory
@@ -32,6 +36,7 @@ needs_kernel_source "ordered build"
 needs_cmd nm "ordered build (binutils nm)"
 needs_cmd size "ordered build (binutils size)"
 needs_cmd jq "ordered build"
+needs_cmd python3 "ordered build (the placement's check)"
 
 # plain C functions of the main text (fs/, kernel/, mm/), in an order that
 # is not the link's; entry_SYSENTER_32 first, as the orders of syscall
@@ -138,6 +143,23 @@ check "nm: the 10 C functions in the order's order, each within 16 bytes of the 
 	contiguous "$d/ordered.nm"
 if contiguous "$d/os.nm"; then ok=1; else ok=0; fi
 check "... where the unordered Os kernel does not have them so" test $ok -eq 0
+
+# item 3: where the ordered build puts the code, worked out before it is
+# built, from Os's System.map and objects alone (kbench order --place
+# --objects), against the kernel built with the order (its System.map, nm's)
+"$KBENCH" order --place "$os/System.map" --objects "$osobj" -o "$d/one.vl" "$d/one.order" 2> "$d/place.err"
+rc=$?
+sed 's/^/# /' "$d/place.err"
+python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$d/one.vl" "$ord/System.map" > "$d/place.txt"
+read -r same other < "$d/place.txt"
+sed -n '2,$s/^/# elsewhere: /p' "$d/place.txt"
+check "kbench order --place --objects (rc $rc): each function of Os's text where the ordered kernel has it (${same:-none} there, ${other:-?} elsewhere)" \
+	sh -c "[ $rc -eq 0 ] && [ '${other:-x}' = 0 ] && [ '${same:-0}' -gt 1000 ]"
+"$KBENCH" order --place "$os/System.map" -o "$d/packed.vl" "$d/one.order" 2> /dev/null
+python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$d/packed.vl" "$ord/System.map" > "$d/packed.txt"
+read -r same2 other2 < "$d/packed.txt"
+check "... where System.map's functions packed in the order's order (--place without --objects) put most elsewhere (${other2:-?} of $((${same2:-0} + ${other2:-0})))" \
+	sh -c "[ '${other2:-0}' -gt '${same2:-0}' ]"
 sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
 entry=$(sym "$ord/vmlinux" entry_SYSENTER_32)
 es=$(sym "$ord/vmlinux" __entry_text_start) ee=$(sym "$ord/vmlinux" __entry_text_end)

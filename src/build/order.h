@@ -17,6 +17,8 @@
 #define KBENCH_ORDER_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* What an ordered build changes; in the kernel's cache key. */
 #define KB_ORDER_RECIPE	"kbench-order-4"
@@ -84,5 +86,37 @@ void kb_order_objects_free(char **objs, size_t n);
  * when the map cannot be read. */
 int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t *found,
 		   size_t *rising);
+
+
+/* Where the ordered build of o will put the code of the kernel whose
+ * System.map is system_map and whose objects are in objdir (the
+ * unordered build's), worked out from those alone (order-place.c: the
+ * objects' sections found in the map, laid out again as the ordered
+ * build's linker script and -ffunction-sections make them): the ranges
+ * of the unordered kernel's code that move, "START SIZE NEW" after a line
+ * "layout order", the sim plugin's vl_file.  Not exact where a function's
+ * own inline assembly aligns its code (its section may take other
+ * padding), for a listed cold part (NAME.cold: left where it is), and
+ * for bytes of the unordered kernel no section here explains (counted).
+ * A name of o that system_map has not: -1 after a message with o's file
+ * and line; -1 after a message when the objects cannot be read or
+ * llvm-mc (which reads the functions' tail calls) is missing. */
+struct kb_order_place {
+	size_t objects;		/* objects whose code the kernel has */
+	size_t split;		/* of them compiled with -ffunction-sections */
+	size_t listed;		/* of o's names, those placed first */
+	size_t functions;	/* functions they took */
+	size_t unmovable;	/* o's names in no split object's main text */
+	size_t cold;		/* o's cold parts, not modeled */
+	size_t grown;		/* tail calls a function's own section makes longer */
+	uint64_t grow_bytes;
+	size_t unread;		/* split functions LLVM's disassembler could not read */
+	size_t unexplained;	/* gaps in the unordered kernel's text no alignment explains */
+	uint64_t unexplained_bytes;
+	size_t overlaps;	/* sections found where another is: left in place */
+	uint64_t main_start, main_end, main_end_new, etext, etext_new;
+};
+int kb_order_place(const struct kb_order_file *o, const char *objdir, const char *system_map, FILE *out,
+		   struct kb_order_place *st);
 
 #endif

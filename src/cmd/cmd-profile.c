@@ -4,16 +4,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "order.h"
 #include "profile.h"
 #include "util.h"
 
 struct args {
-	const char *variant, *cases, *out, *method, *place;
+	const char *variant, *cases, *out, *method, *place, *objects;
 };
 
 static int option(void *ctx, int key, const char *value)
@@ -35,6 +37,9 @@ static int option(void *ctx, int key, const char *value)
 		break;
 	case KB_LONG('p'):
 		a->place = value;
+		break;
+	case KB_LONG('O'):
+		a->objects = value;
 		break;
 	}
 	return KB_GO_ON;
@@ -129,14 +134,54 @@ static int put_order(FILE *f, const void *ctx)
 /* kbench order --place MAP ORDER: the placement the order gives MAP's
  * functions, in the sim plugin's vl_file format */
 struct placed {
-	const char *order, *map;
+	const char *order, *map, *objects;
 };
+
+/* --objects: the ordered kernel's own layout, from the unordered build's
+ * objects (order.h, kb_order_place) */
+static int put_kernel_placement(FILE *f, const struct placed *pl)
+{
+	struct kb_order_file o = { 0 };
+	struct kb_order_place st;
+	int r;
+
+	if (kb_order_file_read(pl->order, &o) < 0)
+		return -1;
+	fprintf(f, "# the order %s placed over %s as its ordered build lays it out (objects %s)\n",
+		pl->order, pl->map, pl->objects);
+	r = kb_order_place(&o, pl->objects, pl->map, f, &st);
+	kb_order_file_release(&o);
+	if (r < 0)
+		return -1;
+	kb_info("%s: %zu of its %zu functions placed first (%zu functions, the syscalls' bodies "
+		"with their entries), from %zu of the kernel's %zu objects compiled with "
+		"-ffunction-sections; %zu in no such object's main text stay where they are "
+		"(assembly, .noinstr.text, .entry.text...)%s",
+		pl->order, st.listed, st.listed + st.unmovable + st.cold, st.functions, st.split,
+		st.objects, st.unmovable, st.cold ? "; its cold parts (NAME.cold) are not modeled" : "");
+	kb_info("%zu tail calls grow in their own sections (%" PRIu64 " bytes); main text %+" PRId64
+		" bytes, text to its end %+" PRId64 " bytes (modeled)%s", st.grown, st.grow_bytes,
+		(int64_t)(st.main_end_new - st.main_start) - (int64_t)(st.main_end - st.main_start),
+		(int64_t)(st.etext_new - st.main_start) - (int64_t)(st.etext - st.main_start),
+		st.unread || st.unexplained || st.overlaps ? "; not exact:" : "");
+	if (st.unread)
+		kb_info("  %zu functions LLVM's disassembler could not read (their tail calls not counted)",
+			st.unread);
+	if (st.unexplained)
+		kb_info("  %zu gaps (%" PRIu64 " bytes) in the unordered kernel's text no alignment explains, kept",
+			st.unexplained, st.unexplained_bytes);
+	if (st.overlaps)
+		kb_info("  %zu sections found where another is, left in place", st.overlaps);
+	return 0;
+}
 
 static int put_placement(FILE *f, const void *ctx)
 {
 	const struct placed *pl = ctx;
 	size_t listed = 0;
 
+	if (pl->objects)
+		return put_kernel_placement(f, pl);
 	/* the order or the map refused, with file:line */
 	if (kb_order_placement(pl->order, pl->map, f, &listed) < 0)
 		return -1;
@@ -159,7 +204,9 @@ static int cmd_order(int argc, char **argv)
 		return kb_command_usage_error(&kb_command_order, a.place ? "one order file (kbench order's)" :
 					      "one profile (kbench profile's)");
 	if (a.place)
-		return put(a.out, put_placement, &(struct placed){ argv[0], a.place });
+		return put(a.out, put_placement, &(struct placed){ argv[0], a.place, a.objects });
+	if (a.objects)
+		return kb_command_usage_error(&kb_command_order, "--objects goes with --place");
 	if (kb_order_method_parse(a.method, &m) < 0)
 		return kb_command_unknown(&kb_command_order, "--method", a.method, methods, 3);
 	if (kb_profile_read(argv[0], &p) < 0)
@@ -179,6 +226,11 @@ static const struct kb_command_option order_options[] = {
 	  "the functions of the System.map MAP (listed ones first, in order, the rest\n"
 	  "after in MAP's order, each keeping its alignment, 16 at most): the sim\n"
 	  "plugin's vl_file, the prediction of the ordered kernel from MAP's" },
+	{ "objects", KB_LONG('O'), "DIR", "with --place: MAP is a kernel's System.map and DIR the\n"
+	  "object directory of its build; write where that kernel's ordered build\n"
+	  "(a variant's order = ORDER) puts its code: the order's functions first,\n"
+	  "the rest of the main text in link order, the sections after it moved on,\n"
+	  "laid out from the objects as the build's linker script does" },
 	{ "out", 'o', "FILE", "write the order to FILE (whole or not at all), not stdout" },
 	{ 0 },
 };
@@ -187,7 +239,7 @@ const struct kb_command kb_command_order = {
 	.name = "order",
 	.summary = "a function order from a profile: the hot functions, clustered by calls",
 	.usage = "usage: kbench order [--method c3|pettis-hansen|hot-cold] [-o FILE] PROFILE\n"
-		 "       kbench order --place SYSTEM.MAP [-o FILE] ORDER\n\n"
+		 "       kbench order --place SYSTEM.MAP [--objects OBJDIR] [-o FILE] ORDER\n\n"
 		 "Write the functions of PROFILE that ran, one name a line, in the order the method\n"
 		 "gives (the rest stay in the linker's order after them); '#' lines say the method,\n"
 		 "the profile and the functions' bytes.\n",
