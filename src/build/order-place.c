@@ -89,6 +89,7 @@ struct jump {
 struct obj {
 	char *rel;
 	int split;		/* compiled with -ffunction-sections */
+	int self_aligned;	/* code of a function aligns itself */
 	size_t text;		/* its .text's sec, or SIZE_MAX */
 	uint64_t text_align;
 	size_t fn0, nfn;
@@ -285,7 +286,7 @@ static void add_functions(struct placer *p, size_t o, const struct osym *s, size
 			  uint64_t size)
 {
 	struct obj *ob = &p->obj[o];
-	uint64_t prev_end = 0, all;
+	uint64_t prev_end = 0, all, most = 1;
 
 	ob->fn0 = p->nfn;
 	for (size_t i = 0; i < n; i++) {	/* s is sorted by value */
@@ -336,7 +337,13 @@ static void add_functions(struct placer *p, size_t o, const struct osym *s, size
 		}
 		if (f->off + f->size > prev_end)
 			prev_end = f->off + f->size;
+		if (f->align > most)
+			most = f->align;
 	}
+	/* an alignment of the section that no function's asks: the assembly
+	 * in one of them aligns its own code (".align 2" in usercopy_32.c's
+	 * asm), which in its own section may take other padding */
+	ob->self_aligned = (ob->text_align ? ob->text_align : 1) > most;
 }
 
 static int read_object(struct placer *p, const char *path, const char *rel)
@@ -722,8 +729,14 @@ int kb_order_place(const struct kb_order_file *o, const char *objdir, const char
 	/* the split objects in link order */
 	split_order = kb_xcalloc(p.nobj + 1, sizeof(*split_order));
 	for (size_t i = 0; i < nmain; i++)
-		if (p.sec[i].is_text && p.obj[p.sec[i].obj].split)
+		if (p.sec[i].is_text && p.obj[p.sec[i].obj].split) {
+			const struct obj *ob = &p.obj[p.sec[i].obj];
+
 			split_order[nso++] = p.sec[i].obj;
+			if (ob->self_aligned && st->self_aligned++ < KB_ARRAY_SIZE(st->self_aligned_objects))
+				snprintf(st->self_aligned_objects[st->self_aligned - 1],
+					 sizeof(st->self_aligned_objects[0]), "%s", ob->rel);
+		}
 	st->split = nso;
 	for (size_t k = 0; k < p.nfn; k++)
 		p.fn[k].placed = 0;

@@ -163,7 +163,13 @@ static int put_kernel_placement(FILE *f, const struct placed *pl)
 		" bytes, text to its end %+" PRId64 " bytes (modeled)%s", st.grown, st.grow_bytes,
 		(int64_t)(st.main_end_new - st.main_start) - (int64_t)(st.main_end - st.main_start),
 		(int64_t)(st.etext_new - st.main_start) - (int64_t)(st.etext - st.main_start),
-		st.unread || st.unexplained || st.overlaps ? "; not exact:" : "");
+		st.unread || st.unexplained || st.overlaps || st.self_aligned ? "; not exact:" : "");
+	if (st.self_aligned)
+		kb_info("  %zu objects compiled with -ffunction-sections align code inside a function "
+			"(inline assembly's .align), whose own sections may take other padding: %s%s%s%s%s",
+			st.self_aligned, st.self_aligned_objects[0], st.self_aligned > 1 ? ", " : "",
+			st.self_aligned > 1 ? st.self_aligned_objects[1] : "", st.self_aligned > 2 ? ", " : "",
+			st.self_aligned > 2 ? st.self_aligned_objects[2] : "");
 	if (st.unread)
 		kb_info("  %zu functions LLVM's disassembler could not read (their tail calls not counted)",
 			st.unread);
