@@ -207,6 +207,21 @@ check "the miss-o-meter: $got of the order's functions ran in getppid (sim.jsonl
 		if grep -Fxq \"\$name\" '$d/names'; then [ \$mv = true ]; else [ \$mv = false ]; fi || exit 1
 	done"
 
+# the same in kbench miss-o-meter (its text and its --json)
+"$KBENCH" miss-o-meter --case getppid "$run" Os Os.ordered > "$d/mom.txt" 2> "$d/mom.err"
+rc=$?
+"$KBENCH" miss-o-meter --json --case getppid "$run" Os Os.ordered > "$d/mom.json" 2>> "$d/mom.err"
+rc2=$?
+grep ' moved$' "$d/mom.txt" | sed 's/^/# /'
+check "kbench miss-o-meter (rc $rc $rc2): --json marks exactly the order's functions moved, the text's rows marked moved are theirs, and it says how many ($got)" sh -c "
+	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q '^$got of these functions moved by Os.ordered.s order' '$d/mom.txt' &&
+	jq -r '.pairs[0].cases[0].functions[] | \"\\(.moved) \\(.function)\"' '$d/mom.json' > '$d/mom.rows' &&
+	[ \$(grep -c '^true ' '$d/mom.rows') -eq '$got' ] &&
+	while read -r mv name; do
+		if grep -Fxq \"\$name\" '$d/names'; then [ \$mv = true ]; else [ \$mv = false ]; fi || exit 1
+	done < '$d/mom.rows' &&
+	! { grep ' moved\$' '$d/mom.txt' | cut -d' ' -f1 | grep -Fxvq -f '$d/names'; }"
+
 # a second order: the same object directory, relinked
 sed -n '/^[^#]/p' "$d/one.order" | sort > "$d/two.order"
 write_tcg_conf "$d/two.conf" output="$d/results" -- "Os.two:order=$d/two.order"

@@ -88,9 +88,10 @@ static json_t *case_json(const struct kb_miss_case *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct kb_miss_row *r = &c->rows[i];
 
-		json_array_append_new(rows, json_pack("{s:s,s:o,s:o,s:o,s:o}", "function", r->name, "ins",
+		json_array_append_new(rows, json_pack("{s:s,s:o,s:o,s:o,s:o,s:b}", "function", r->name, "ins",
 						      pair_num(r->ins), "l1i_misses", pair_num(r->miss), "cycles",
-						      pair_num(r->cyc), "size", size_json(r->size)));
+						      pair_num(r->cyc), "size", size_json(r->size), "moved",
+						      r->moved));
 	}
 	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:[I,I],s:o,s:o}", "case", c->cas, "ins_k", pair_num(c->ins_k),
 			 "l1i_misses_k", pair_num(c->miss_k), "cycles_k", pair_num(c->cyc_k), "cycles_u",
@@ -123,7 +124,9 @@ static int pair(struct kb_miss *m, json_t *man, const char *dir, const char *old
 	struct kb_pool cp = KB_POOL_INIT;
 	struct kb_miss_cyc *cyc = NULL;
 	json_t *jcases = json_array();
-	int ret = 0;
+	struct kb_names moved = { 0 };
+	struct kb_pool mpool = KB_POOL_INIT;
+	int ret = 0, ordered;
 
 	if (!eo || !en) {
 		kb_error("miss-o-meter: no variant '%s' in '%s/manifest.json'", eo ? new : old, dir);
@@ -131,6 +134,10 @@ static int pair(struct kb_miss *m, json_t *man, const char *dir, const char *old
 	}
 	t_old = functions_of(dir, eo, &n_old);
 	t_new = functions_of(dir, en, &n_new);
+	/* an ordered new variant: the functions its order names (the run's
+	 * copy of the order) are marked moved */
+	ordered = json_is_object(json_object_get(en, "order")) &&
+		  kb_miss_order_names(dir, new, &moved, &mpool);
 	for (size_t c = 0; c < m->cases.n; c++) {
 		struct kb_pool p = KB_POOL_INIT;
 		struct kb_miss_case mc;
@@ -138,6 +145,8 @@ static int pair(struct kb_miss *m, json_t *man, const char *dir, const char *old
 		if (only && strcmp(only, m->cases.v[c]))
 			continue;
 		if (kb_miss_case(m, m->cases.v[c], old, new, t_old, n_old, t_new, n_new, &p, &mc) == 0) {
+			if (ordered)
+				kb_miss_mark_moved(&mc, &moved);
 			if (js)
 				json_array_append_new(jcases, case_json(&mc));
 			else if (shown)
@@ -168,6 +177,8 @@ static int pair(struct kb_miss *m, json_t *man, const char *dir, const char *old
 	else
 		json_decref(jcases);
 	kb_pool_release(&cp);
+	kb_names_release(&moved);
+	kb_pool_release(&mpool);
 	free_functions(t_old, n_old);
 	free_functions(t_new, n_new);
 	return ret;

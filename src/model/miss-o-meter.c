@@ -11,9 +11,13 @@
 #include <unistd.h>
 
 #include "blocks.h"
+#include "bloat.h"
 #include "mca.h"
 #include "miss-o-meter.h"
 #include "model.h"
+#include "names.h"
+#include "order.h"
+#include "pool.h"
 #include "rundir.h"
 #include "store.h"
 #include "util.h"
@@ -744,6 +748,39 @@ static void cyc_cell(FILE *f, double c, int sign)
 		fprintf(f, " %10.1f", c);
 }
 
+int kb_miss_order_names(const char *run_dir, const char *variant, struct kb_names *names, struct kb_pool *p)
+{
+	char *path = kb_xasprintf("%s/variants/%s/order", run_dir, variant);
+	struct kb_order_file o;
+	int r = 0;
+
+	if (access(path, F_OK) == 0 && kb_order_file_read(path, &o) == 0) {
+		for (size_t i = 0; i < o.n; i++) {
+			char *b = kb_bloat_name(o.names[i]);
+
+			if (kb_names_find(names, b) >= names->n)
+				kb_names_add(names, p, b);
+			free(b);
+		}
+		kb_order_file_release(&o);
+		r = 1;
+	}
+	free(path);
+	return r;
+}
+
+size_t kb_miss_mark_moved(struct kb_miss_case *c, const struct kb_names *names)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->n; k++)
+		if (kb_names_find(names, c->rows[k].name) < names->n) {
+			c->rows[k].moved = 1;
+			n++;
+		}
+	return n;
+}
+
 static void print_row(FILE *f, const struct kb_miss_row *r)
 {
 	fprintf(f, "%-40s %10.1f %10.1f %+10.1f %9.2f %9.2f %+9.2f", r->name, r->ins[0], r->ins[1], r->d_ins,
@@ -754,21 +791,26 @@ static void print_row(FILE *f, const struct kb_miss_row *r)
 	size_cell(f, r->size[0]);
 	size_cell(f, r->size[1]);
 	if (r->size[0] >= 0 && r->size[1] >= 0)
-		fprintf(f, " %+9lld\n", r->size[1] - r->size[0]);
+		fprintf(f, " %+9lld", r->size[1] - r->size[0]);
 	else
-		fprintf(f, " %9s\n", "-");
+		fprintf(f, " %9s", "-");
+	fprintf(f, "%s\n", r->moved ? " moved" : "");
 }
 
 void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const char *new,
 		   double min, size_t top, const char *cycles_model)
 {
-	size_t add = 0, rem = 0, grow = 0, shrink = 0, n_up = 0, n_down = 0, shown_down = 0;
-	double up = 0, down = 0;
+	size_t add = 0, rem = 0, grow = 0, shrink = 0, n_up = 0, n_down = 0, shown_down = 0, moved = 0;
+	double up = 0, down = 0, moved_ins = 0, moved_miss = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
 		const struct kb_miss_row *r = &c->rows[i];
 
 		shown_down += shown(r, min) && r->d_ins <= 0;
+		if (r->moved) {
+			moved_ins += r->d_ins;
+			moved_miss += r->d_miss;
+		}
 		add += r->ins[0] == 0 && r->ins[1] > 0;
 		rem += r->ins[0] > 0 && r->ins[1] == 0;
 		grow += r->d_ins > 0;
@@ -797,6 +839,11 @@ void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const
 			c->attributed_ins[0], c->attributed_ins[1]);
 	fprintf(f, "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %.1f/%.1f (%+.1f)\n", add, rem, grow,
 		shrink, up, down, up + down);
+	for (size_t i = 0; i < c->n; i++)
+		moved += c->rows[i].moved != 0;
+	if (moved)
+		fprintf(f, "%zu of these functions moved by %s's order (the rows marked moved): together "
+			"%+.1f instructions, %+.2f L1i misses\n", moved, new, moved_ins, moved_miss);
 	fprintf(f, "%-40s %10s %10s %10s %9s %9s %9s %10s %10s %10s %9s %9s %9s\n", "Function", "ins old",
 		"ins new", "delta", "miss old", "miss new", "delta", "cyc old", "cyc new", "delta", "size old",
 		"size new", "delta");

@@ -110,6 +110,16 @@ int kb_miss_case(const struct kb_miss *m, const char *cas, const char *old, cons
 /* bloat-o-meter's layout: a summary line, then one line per function whose
  * instructions, misses or modeled cycles per operation changed by more than
  * min (all when top is 0, else the top ones by change, each way). */
+/* The functions the order a run kept for variant names (run_dir's
+ * variants/VARIANT/order, kbench run's copy), under bloat-o-meter's names
+ * as the rows have them, added to names: 1, or 0 where the run kept no
+ * order for it (or it cannot be read: said). */
+int kb_miss_order_names(const char *run_dir, const char *variant, struct kb_names *names, struct kb_pool *p);
+/* Mark the rows of c whose function names holds (moved): how many. */
+size_t kb_miss_mark_moved(struct kb_miss_case *c, const struct kb_names *names);
+
+/* A case as text; a row of a function the new variant's order names ends
+ * in "moved". */
 void kb_miss_print(FILE *f, const struct kb_miss_case *c, const char *old, const char *new,
 		   double min, size_t top, const char *cycles_model);
 

@@ -18,7 +18,6 @@
 #include "miss-o-meter.h"
 #include "model-input.h"
 #include "names.h"
-#include "order.h"
 #include "model.h"
 #include "stats.h"
 #include "rundir.h"
@@ -324,35 +323,6 @@ static void miss_pick(struct kb_model *m, const struct kb_miss_case *c, struct k
 	free(by);
 }
 
-/* The functions an ordered variant's order names (the run directory's
- * copy, variants/V/order), under bloat-o-meter's names as the
- * miss-o-meter's rows have them, in *names: 1, or 0 where v has no order
- * (or its copy cannot be read: said, and the report goes on). */
-static int order_names(const char *run_dir, const struct kb_model_variant *v, struct kb_names *names,
-		       struct kb_pool *p)
-{
-	struct kb_order_file o;
-	char *path;
-	int r = 0;
-
-	if (!v->order)
-		return 0;
-	path = kb_xasprintf("%s/variants/%s/order", run_dir, v->name);
-	if (access(path, F_OK) == 0 && kb_order_file_read(path, &o) == 0) {
-		for (size_t i = 0; i < o.n; i++) {
-			char *b = kb_bloat_name(o.names[i]);
-
-			if (kb_names_find(names, b) >= names->n)
-				kb_names_add(names, p, b);
-			free(b);
-		}
-		kb_order_file_release(&o);
-		r = 1;
-	}
-	free(path);
-	return r;
-}
-
 /* The miss-o-meter of every variant off the baseline, case by case in the
  * model's order. */
 static void miss_figures(struct kb_model *m, const char *run_dir, const struct kb_bloat_syms *syms, const int *ok)
@@ -383,7 +353,7 @@ static void miss_figures(struct kb_model *m, const char *run_dir, const struct k
 
 		if (v == m->baseline)
 			continue;
-		ordered = order_names(run_dir, &m->variants[v], &moved, &mpool);
+		ordered = m->variants[v].order && kb_miss_order_names(run_dir, m->variants[v].name, &moved, &mpool);
 		tab[1] = ok[v] ? kb_bloat_merged(&syms[v], KB_BLOAT_FUNC, &ntab[1], &total) : NULL;
 		for (size_t c = 0; c < m->nc; c++) {
 			struct kb_pool tmp = KB_POOL_INIT;
@@ -397,14 +367,12 @@ static void miss_figures(struct kb_model *m, const char *run_dir, const struct k
 							     { mc.cyc_k[0], mc.cyc_k[1] }, m->cycles_model,
 							     0, NULL, 0, -1, 0, 0, 0 };
 				if (ordered) {
-					o->moved_n = 0;
+					o->moved_n = (long)kb_miss_mark_moved(&mc, &moved);
 					for (size_t k = 0; k < mc.n; k++) {
 						struct kb_miss_row *r = &mc.rows[k];
 
-						if (kb_names_find(&moved, r->name) >= moved.n)
+						if (!r->moved)
 							continue;
-						r->moved = 1;
-						o->moved_n++;
 						o->moved_d_ins += r->d_ins;
 						o->moved_d_miss += r->d_miss;
 						o->moved_d_cyc += isnan(r->d_cyc) ? 0 : r->d_cyc;
