@@ -7,7 +7,8 @@
 # so the work tree is the same after the build (git status --porcelain
 # --ignored empty: no new file, built or ignored, no change); the cache key
 # follows the commit (an empty commit gives another kernel key, from the
-# same copy; ccache makes that build a relink); a tree with a change not
+# same copy and the same object directory, keyed by the tree: where it is
+# built, nothing is compiled again); a tree with a change not
 # committed is refused, and with allow_dirty = yes built under a key with
 # the changes' hash, from a copy of its own.  The object directories lie
 # in the copy, so Kbuild names the sources relative to them ("../kernel/
@@ -76,6 +77,11 @@ check "after a commit: another kernel key, built or found in the cache under it 
 check "the work tree is still unchanged" test -z "$(g status --porcelain --ignored)"
 check "... and the same copy served (the same content): not copied again" \
 	sh -c "! grep -q 'copying its files' '$d/b2.err'"
+# the object directory is the files' (the tree's), not the commit's: a
+# build of the second commit finds every object made by the first's
+obj2=$(sed -n "s/.*variant 'Os': .* its objects in \(.*\)\$/\1/p" "$d/b2.err")
+check "... and the same object directory (keyed by the tree, not the commit)" \
+	sh -c "[ -n '$objdir' ] && [ '$obj2' = '$objdir' ]"
 
 # a change not committed: refused, then taken with allow_dirty = yes
 echo "# a local change" >>"$t/README"

@@ -829,6 +829,7 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 		}
 		src->given = src->tree;
 		src->tree = NULL;
+		src->content = kb_xstrdup(content);
 		if (git_export(conf, src->given, content, status, &src->tree, dry) < 0)
 			goto out;
 		src->owned = 1;
@@ -930,6 +931,7 @@ void kb_source_release(struct kb_source *src)
 {
 	free(src->tree);
 	free(src->id);
+	free(src->content);
 	free(src->version);
 	free(src->given);
 	memset(src, 0, sizeof(*src));
@@ -1494,7 +1496,10 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 		return -1;
 	}
 	/* a base file is keyed by what it holds, not by its name */
-	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, basetext ? basetext : conf->base, guest,
+	/* by the files, not the commit: a commit of the same tree builds in
+	 * the same object directory, where make finds the objects made */
+	const char *fields[] = { KB_BUILD_RECIPE, src->content ? src->content : src->id, conf->arch,
+				 basetext ? basetext : conf->base, guest,
 				 frag ? frag : "", kopts, v->cc, v->kcflags, compiler, v->hy_spec,
 				 KB_HYBRID_RECIPE };
 

@@ -8,6 +8,11 @@
 struct kb_source {
 	char *tree;	/* directory holding the top-level Makefile */
 	char *id;	/* identity: sha256 of a tarball, or path+version of a tree */
+	/* what the files are, where two identities can hold the same files
+	 * (two commits of a git work tree with one tree): the object
+	 * directory's key, so that such a build finds its objects made
+	 * (NULL: id) */
+	char *content;
 	char *version;	/* make kernelversion, e.g. 6.1.158 */
 	/* the tree is kbench's own, in the cache (a tarball unpacked, a git
 	 * work tree copied): object directories lie in it, so that Kbuild
