@@ -289,7 +289,8 @@ static void claim_section(void **state)
 static void claim_files(void **state)
 {
 	static const char *const files[] = { "2004-unit-at-a-time", "2004-os-faster", "2011-os-icache",
-					     "2020-function-alignment", "clang-oz", "2025-x86_64-os" };
+					     "2020-function-alignment", "clang-oz", "2025-x86_64-os",
+					     "2024-autofdo-order" };
 	const char *src = getenv("TEST_SRCDIR");
 	struct kb_conf c;
 	char path[PATH_MAX];
