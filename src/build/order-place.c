@@ -31,15 +31,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "conf.h"
 #include "disasm.h"
@@ -99,7 +96,6 @@ struct placer {
 	struct map map;
 	char **split;		/* kb_order_objects' */
 	size_t nsplit;
-	size_t top_len;
 	struct obj *obj;
 	size_t nobj, capobj;
 	struct sec *sec;
@@ -114,9 +110,6 @@ struct placer {
 	int elfclass;
 	int err;
 };
-
-/* nftw has no closure */
-static struct placer *PL;
 
 static void *grow_array(void *v, size_t *cap, size_t n, size_t size)
 {
@@ -346,68 +339,65 @@ static void add_functions(struct placer *p, size_t o, const struct osym *s, size
 	ob->self_aligned = (ob->text_align ? ob->text_align : 1) > most;
 }
 
+/* read_object's symbols: the named code symbols (functions and labels)
+ * of executable sections, and whether the compiler wrote the source's
+ * name (a FILE symbol: the assembler, here, does not) */
+struct osyms {
+	struct osym *v;
+	size_t n, cap;
+	int has_file;
+};
+
+static void code_symbol(void *ctx, Elf *e, const GElf_Sym *sym, const char *name)
+{
+	struct osyms *os = ctx;
+	int type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr ts;
+
+	if (type == STT_FILE) {
+		os->has_file = 1;
+		return;
+	}
+	if ((type != STT_FUNC && type != STT_NOTYPE) || sym->st_shndx == SHN_UNDEF ||
+	    sym->st_shndx >= SHN_LORESERVE || !*name || !strncmp(name, ".L", 2) || name[0] == '$' ||
+	    !gelf_getshdr(elf_getscn(e, sym->st_shndx), &ts) || !(ts.sh_flags & SHF_EXECINSTR))
+		return;
+	os->v = grow_array(os->v, &os->cap, os->n, sizeof(*os->v));
+	os->v[os->n++] = (struct osym){ sym->st_value, sym->st_size, sym->st_shndx, type == STT_FUNC,
+					GELF_ST_BIND(sym->st_info) == STB_WEAK, name };
+}
+
+static int by_section_value(const void *a, const void *b)
+{
+	const struct osym *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
 static int read_object(struct placer *p, const char *path, const char *rel)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), has_file = 0, ret = 0;
+	struct osyms os = { 0 };
+	struct osym *s;
 	Elf *e;
 	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
-	size_t shstrndx, nsec;
-	struct osym *s = NULL;
-	size_t ns = 0, caps = 0;
-	size_t text_ndx = 0;
-	size_t o;
+	size_t shstrndx, ns, text_ndx = 0, o;
+	int fd, has_file, ret = kb_elf_object(path, &e, &fd, &shstrndx);
 
-	if (fd < 0)
-		return kb_error_errno(errno, "cannot open '%s'", path);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL ||
-	    elf_getshdrstrndx(e, &shstrndx) != 0 || elf_getshdrnum(e, &nsec) != 0)
-		goto out;
+	if (ret <= 0)
+		return ret;
+	ret = 0;
 	p->elfclass = gelf_getclass(e);
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			GElf_Shdr ts;
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				continue;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (type == STT_FILE) {
-				has_file = 1;
-				continue;
-			}
-			if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
-			    sym.st_shndx >= SHN_LORESERVE)
-				continue;
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name || !*name || !strncmp(name, ".L", 2) || name[0] == '$' ||
-			    !gelf_getshdr(elf_getscn(e, sym.st_shndx), &ts) || !(ts.sh_flags & SHF_EXECINSTR))
-				continue;
-			s = grow_array(s, &caps, ns, sizeof(*s));
-			s[ns++] = (struct osym){ sym.st_value, sym.st_size, sym.st_shndx, type == STT_FUNC,
-						 GELF_ST_BIND(sym.st_info) == STB_WEAK, name };
-		}
-	}
+	kb_elf_symbols(e, code_symbol, &os);
+	s = os.v;
+	ns = os.n;
+	has_file = os.has_file;
 	if (!ns)
 		goto out;
-	/* by section, then value: add_functions walks them in order */
-	for (size_t i = 1; i < ns; i++)
-		for (size_t j = i; j > 0 && (s[j - 1].shndx > s[j].shndx ||
-					     (s[j - 1].shndx == s[j].shndx && s[j - 1].value > s[j].value)); j--) {
-			struct osym t = s[j];
-
-			s[j] = s[j - 1];
-			s[j - 1] = t;
-		}
+	/* by section, then value: add_functions walks them in order (qsort
+	 * is not stable: aliases keep no order, and need none) */
+	qsort(s, ns, sizeof(*s), by_section_value);
 	p->obj = grow_array(p->obj, &p->capobj, p->nobj, sizeof(*p->obj));
 	o = p->nobj;
 	p->obj[o] = (struct obj){ .rel = NULL, .text = SIZE_MAX };
@@ -462,34 +452,13 @@ static int read_object(struct placer *p, const char *path, const char *rel)
 	}
 out:
 	free(s);
-	if (e)
-		elf_end(e);
-	close(fd);
+	kb_elf_object_close(e, fd);
 	return ret;
 }
 
-static int objects_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static int visit_object(void *ctx, const char *path, const char *rel)
 {
-	/* host programs and what the link does not take */
-	static const char *const skipped[] = { "scripts", "tools", "usr", "arch/x86/boot", "arch/x86/tools" };
-	const char *rel = path + PL->top_len + 1, *base = path + ftw->base;
-	size_t blen = strlen(base);
-
-	(void)st;
-	if (ftw->level == 0)
-		return FTW_CONTINUE;
-	if (type == FTW_D) {
-		for (size_t i = 0; i < KB_ARRAY_SIZE(skipped); i++)
-			if (!strcmp(rel, skipped[i]))
-				return FTW_SKIP_SUBTREE;
-		return FTW_CONTINUE;
-	}
-	if (type != FTW_F || base[0] == '.' || blen < 3 || strcmp(base + blen - 2, ".o") ||
-	    (ftw->level == 1 && !strcmp(base, "vmlinux.o")))
-		return FTW_CONTINUE;
-	if (read_object(PL, path, rel) < 0)
-		PL->err = -1;
-	return PL->err ? FTW_STOP : FTW_CONTINUE;
+	return read_object(ctx, path, rel);
 }
 
 /* ---- the tail calls that grow ---- */
@@ -649,6 +618,9 @@ static void put_ranges(FILE *out, const struct placer *p, const struct fn *f, ui
 int kb_order_place(const struct kb_order_file *o, const char *objdir, const char *system_map, FILE *out,
 		   struct kb_order_place *st)
 {
+	/* host programs and what no link takes: the objects of vmlinux are
+	 * told by the map (locate) */
+	static const char *const skipped[] = { "scripts", "tools", "usr", "arch/x86/boot", "arch/x86/tools" };
 	struct placer p = { 0 };
 	size_t defined, nmain, *split_order = NULL, nso = 0;
 	uint64_t at, main_start = UINT64_MAX, main_end = 0, etext = 0, prev_end;
@@ -670,12 +642,7 @@ int kb_order_place(const struct kb_order_file *o, const char *objdir, const char
 		}
 	if (kb_order_objects(o, objdir, &p.split, &p.nsplit, &defined) < 0)
 		goto out;
-	p.top_len = strlen(objdir);
-	PL = &p;
-	if (nftw(objdir, objects_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0 && !p.err)
-		p.err = kb_error_errno(errno, "cannot walk the object directory '%s'", objdir);
-	PL = NULL;
-	if (p.err)
+	if (kb_objdir_objects(objdir, skipped, KB_ARRAY_SIZE(skipped), visit_object, &p) < 0)
 		goto out;
 	for (size_t i = 0; i < p.nsec; i++)
 		if (p.sec[i].is_text) {

@@ -290,35 +290,45 @@ int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t
 
 /* ---- the objects that define an order's functions ---- */
 
-/* nftw has no closure: the walk's state. */
+/* kb_order_objects' state, which defines_ordered fills. */
 static struct objects_walk {
 	struct kb_names idx;	/* the order's names */
 	unsigned char *seen;	/* per name: some object defines it */
-	size_t top_len;
 	char **v;
 	size_t n, cap;
 	int err;
 } OW;
 
-/* Whether the relocatable ELF object at path defines one of the order's
- * functions in a section -ffunction-sections would split; 0 for a file
- * that is no ELF object. */
-static int defines_ordered(const char *path)
+int kb_elf_object(const char *path, Elf **e, int *fd, size_t *shstrndx)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), any = 0;
-	Elf *e;
-	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
-	size_t shstrndx;
 
-	if (fd < 0) {
-		OW.err = kb_error_errno(errno, "cannot open '%s'", path);
-		return 0;
-	}
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL ||
-	    elf_getshdrstrndx(e, &shstrndx) != 0)
-		goto out;
+	*e = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return kb_error_errno(errno, "cannot open '%s'", path);
+	*e = elf_begin(*fd, ELF_C_READ, NULL);
+	if (*e && elf_kind(*e) == ELF_K_ELF && gelf_getehdr(*e, &eh) && eh.e_type == ET_REL &&
+	    elf_getshdrstrndx(*e, shstrndx) == 0)
+		return 1;
+	kb_elf_object_close(*e, *fd);
+	*e = NULL;
+	*fd = -1;
+	return 0;
+}
+
+void kb_elf_object_close(Elf *e, int fd)
+{
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+}
+
+void kb_elf_symbols(Elf *e, void (*fn)(void *ctx, Elf *e, const GElf_Sym *sym, const char *name), void *ctx)
+{
+	Elf_Scn *scn = NULL;
+
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -328,44 +338,79 @@ static int defines_ordered(const char *path)
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
-			GElf_Shdr ts;
-			const char *name, *sec;
-			size_t k;
+			const char *name;
 
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			if (!gelf_getsym(d, (int)i, &sym))
 				continue;
 			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name || (k = kb_names_find(&OW.idx, name)) >= OW.idx.n)
-				continue;
-			if (!gelf_getshdr(elf_getscn(e, sym.st_shndx), &ts) ||
-			    !(sec = elf_strptr(e, shstrndx, ts.sh_name)) ||
-			    strncmp(sec, ".text", 5) || (sec[5] && sec[5] != '.'))
-				continue;
-			OW.seen[k] = 1;
-			any = 1;
+			fn(ctx, e, &sym, name ? name : "");
 		}
 	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
-	return any;
 }
 
-static int objects_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* defines_ordered's callback: a function of the order's in a section
+ * -ffunction-sections would split (.text, .text.*) */
+struct defining {
+	size_t shstrndx;
+	int any;
+};
+
+static void ordered_symbol(void *ctx, Elf *e, const GElf_Sym *sym, const char *name)
 {
-	static const char *const skipped[] = { "scripts", "tools", "usr", "arch/x86/boot",
-					       "arch/x86/realmode", "arch/x86/entry/vdso" };
-	const char *rel = path + OW.top_len + 1, *base = path + ftw->base;
+	struct defining *df = ctx;
+	GElf_Shdr ts;
+	const char *sec;
+	size_t k;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_shndx == SHN_UNDEF ||
+	    sym->st_shndx >= SHN_LORESERVE || (k = kb_names_find(&OW.idx, name)) >= OW.idx.n)
+		return;
+	if (!gelf_getshdr(elf_getscn(e, sym->st_shndx), &ts) || !(sec = elf_strptr(e, df->shstrndx, ts.sh_name)) ||
+	    strncmp(sec, ".text", 5) || (sec[5] && sec[5] != '.'))
+		return;
+	OW.seen[k] = 1;
+	df->any = 1;
+}
+
+/* Whether the relocatable ELF object at path defines one of the order's
+ * functions in a section -ffunction-sections would split; 0 for a file
+ * that is no ELF object. */
+static int defines_ordered(const char *path)
+{
+	struct defining df = { 0, 0 };
+	Elf *e;
+	int fd, r = kb_elf_object(path, &e, &fd, &df.shstrndx);
+
+	if (r < 0)
+		OW.err = -1;
+	if (r <= 0)
+		return 0;
+	kb_elf_symbols(e, ordered_symbol, &df);
+	kb_elf_object_close(e, fd);
+	return df.any;
+}
+
+/* kb_objdir_objects' walk: nftw has no closure. */
+static struct objdir_walk {
+	size_t top_len;
+	const char *const *skipped;
+	size_t nskipped;
+	int (*fn)(void *ctx, const char *path, const char *rel);
+	void *ctx;
+	int err;
+} WALK;
+
+static int objdir_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = path + WALK.top_len + 1, *base = path + ftw->base;
 	size_t blen = strlen(base);
 
 	(void)st;
 	if (ftw->level == 0)
 		return FTW_CONTINUE;
 	if (type == FTW_D) {
-		for (size_t i = 0; i < KB_ARRAY_SIZE(skipped); i++)
-			if (!strcmp(rel, skipped[i]))
+		for (size_t i = 0; i < WALK.nskipped; i++)
+			if (!strcmp(rel, WALK.skipped[i]))
 				return FTW_SKIP_SUBTREE;
 		return FTW_CONTINUE;
 	}
@@ -373,6 +418,29 @@ static int objects_visit(const char *path, const struct stat *st, int type, stru
 	if (type != FTW_F || base[0] == '.' || blen < 3 || strcmp(base + blen - 2, ".o") ||
 	    (ftw->level == 1 && !strcmp(base, "vmlinux.o")))
 		return FTW_CONTINUE;
+	if (WALK.fn(WALK.ctx, path, rel) < 0)
+		WALK.err = -1;
+	return WALK.err ? FTW_STOP : FTW_CONTINUE;
+}
+
+int kb_objdir_objects(const char *objdir, const char *const *skipped, size_t nskipped,
+		      int (*fn)(void *ctx, const char *path, const char *rel), void *ctx)
+{
+	int err;
+
+	WALK = (struct objdir_walk){ strlen(objdir), skipped, nskipped, fn, ctx, 0 };
+	if (nftw(objdir, objdir_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0 && !WALK.err)
+		WALK.err = kb_error_errno(errno, "cannot walk the object directory '%s'", objdir);
+	err = WALK.err;
+	memset(&WALK, 0, sizeof(WALK));
+	return err;
+}
+
+/* kb_order_objects' callback: an object that defines one of the order's
+ * functions is kept. */
+static int keep_defining(void *ctx, const char *path, const char *rel)
+{
+	(void)ctx;
 	if (defines_ordered(path)) {
 		if (OW.n == OW.cap) {
 			OW.cap = OW.cap ? 2 * OW.cap : 64;
@@ -380,7 +448,7 @@ static int objects_visit(const char *path, const struct stat *st, int type, stru
 		}
 		OW.v[OW.n++] = kb_xstrdup(rel);
 	}
-	return OW.err ? FTW_STOP : FTW_CONTINUE;
+	return OW.err;
 }
 
 static int by_name(const void *a, const void *b)
@@ -391,6 +459,10 @@ static int by_name(const void *a, const void *b)
 int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
 		     size_t *defined)
 {
+	/* what no vmlinux links: the host programs, the boot and real-mode
+	 * code, the vDSO */
+	static const char *const skipped[] = { "scripts", "tools", "usr", "arch/x86/boot",
+					       "arch/x86/realmode", "arch/x86/entry/vdso" };
 	struct kb_pool pool = { 0 };
 	int ret = -1;
 
@@ -402,9 +474,8 @@ int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***
 	for (size_t i = 0; i < o->n; i++)
 		kb_names_add(&OW.idx, &pool, o->names[i]);
 	OW.seen = kb_xcalloc(OW.idx.n + 1, 1);
-	OW.top_len = strlen(objdir);
-	if (nftw(objdir, objects_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0 && !OW.err)
-		OW.err = kb_error_errno(errno, "cannot walk the object directory '%s'", objdir);
+	if (kb_objdir_objects(objdir, skipped, KB_ARRAY_SIZE(skipped), keep_defining, NULL) < 0 && !OW.err)
+		OW.err = -1;
 	if (OW.err) {
 		kb_order_objects_free(OW.v, OW.n);
 		goto out;

@@ -16,6 +16,7 @@
 #ifndef KBENCH_ORDER_H
 #define KBENCH_ORDER_H
 
+#include <gelf.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +77,23 @@ int kb_order_install(const char *tree);
 int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
 		     size_t *defined);
 void kb_order_objects_free(char **objs, size_t n);
+
+/* Open path as a relocatable ELF object (libelf, elf_version called):
+ * 1 with *e, *fd and its section names' index; 0 where it is no such
+ * object; -1 after a message where it cannot be opened.  Closed with
+ * kb_elf_object_close. */
+int kb_elf_object(const char *path, Elf **e, int *fd, size_t *shstrndx);
+void kb_elf_object_close(Elf *e, int fd);
+/* Each symbol of e's symbol table, with its name ("" where it has none):
+ * fn(ctx, e, sym, name). */
+void kb_elf_symbols(Elf *e, void (*fn)(void *ctx, Elf *e, const GElf_Sym *sym, const char *name), void *ctx);
+
+/* Each object of objdir (a ".o" file, not a hidden one nor the top's
+ * vmlinux.o), outside the directories skipped names (relative to objdir):
+ * fn(ctx, path, rel), which returns -1 (after a message) to stop.  0, or
+ * -1. */
+int kb_objdir_objects(const char *objdir, const char *const *skipped, size_t nskipped,
+		      int (*fn)(void *ctx, const char *path, const char *rel), void *ctx);
 
 /* Where the functions o names sit in a built kernel's System.map (each
  * name's first text symbol): *found of them are there, and *rising of the
