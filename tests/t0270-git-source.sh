@@ -10,7 +10,8 @@
 # same copy and the same object directory, keyed by the tree: where it is
 # built, nothing is compiled again); a tree with a change not
 # committed is refused, and with allow_dirty = yes built under a key with
-# the changes' hash, from a copy of its own.  The object directories lie
+# the changes' hash, from a copy of its own, whose object directory starts
+# from the first copy's (make compiles what the change needs).  The object directories lie
 # in the copy, so Kbuild names the sources relative to them ("../kernel/
 # fork.c") and ccache has the objects of t0100's Os build from the tarball:
 # with the build cache lost, the three builds are relinks from ccache.
@@ -100,4 +101,10 @@ check "the work tree has only that change" test "$(g status --porcelain --ignore
 dobj=$(sed -n "s/.*variant 'Os': .* in .* s (.*), its objects in \(.*\)\$/\1/p" "$d/b4.err")
 check "the changed tree is built from a copy of its own, with the change" sh -c "
 	[ -n '$dobj' ] && [ '$(dirname "$dobj")' != '$(dirname "$objdir")' ] && cmp -s '$dobj/../README' '$t/README'"
+# built now (not found in the cache): its object directory started from
+# the previous copy's, whose build of the same configuration is there
+if grep -q "variant 'Os': built in" "$d/b4.err"; then
+	check "... its object directory started from the previous copy's (the first commit's)" \
+		grep -q "variant 'Os': its object directory started from the previous copy's ($objdir)" "$d/b4.err"
+fi
 test_done

@@ -594,6 +594,22 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 		free(o);
 		free(line);
 	}
+	/* what the copy holds, and the copy it shares files with: a build of
+	 * it starts its object directory from that copy's (seed_from_previous) */
+	{
+		char *cp = kb_xasprintf("%s/content", tmp), *line = kb_xasprintf("%s\n", content);
+
+		if (kb_write_file_atomic(cp, line, strlen(line)) == 0 && prev.dir) {
+			char *pp = kb_xasprintf("%s/previous", tmp), *pl = kb_xasprintf("%s\n", prev.dir);
+
+			if (kb_write_file_atomic(pp, pl, strlen(pl)) < 0)
+				unlink(pp);	/* none: its builds start from nothing */
+			free(pp);
+			free(pl);
+		}
+		free(cp);
+		free(line);
+	}
 	kb_sync_fs(tmp);
 	if (rename(tmp, dir) < 0 && !is_dir(dir)) {
 		kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
@@ -1698,6 +1714,95 @@ out:
 	return ret;
 }
 
+/* The first line of the file at path (malloc'd), or NULL. */
+static char *first_line(const char *path)
+{
+	char *text = NULL;
+
+	if (kb_read_file_max(path, &text, NULL, 1 << 16) < 0)
+		return NULL;
+	text[strcspn(text, "\n")] = '\0';
+	if (!*text) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* A git work tree's copy whose object directory holds no build: started
+ * from the object directory of the previous copy of the same tree (its
+ * "previous" file, git_export's), for the same configuration, when that
+ * one holds a build.  The copy's unchanged files are hard links to that
+ * copy's, with their times, and its changed files new ones, and cp -a
+ * keeps the objects' times: make compiles what changed and what depends
+ * on it, no more.  Under the lock of the directory copied, so that no
+ * build there changes it meanwhile.  0 (started from it or not), -1 after
+ * a message. */
+static int seed_from_previous(const struct kb_conf *conf, const struct kb_source *src,
+			      const struct kb_variant *v, const char *compiler, const char *objdir,
+			      const char *log_path)
+{
+	char *top, *prevdir = NULL, *prevcontent = NULL, *prevobj = NULL, *lock = NULL, *from = NULL;
+	char *path, inkey[65];
+	struct kb_source ps;
+	int fd = -1, ret = 0;
+
+	if (!src->given || !src->tree || v->hy_a_objdir || v->hy_spec || objdir_built(objdir))
+		return 0;
+	top = kb_xstrndup(src->tree, (size_t)(strrchr(src->tree, '/') - src->tree));
+	path = kb_xasprintf("%s/previous", top);
+	prevdir = first_line(path);
+	free(path);
+	if (prevdir) {
+		path = kb_xasprintf("%s/content", prevdir);
+		prevcontent = first_line(path);
+		free(path);
+	}
+	if (!prevcontent)
+		goto out;
+	ps = *src;
+	ps.content = prevcontent;
+	if (config_key(conf, &ps, v, compiler, inkey) < 0) {
+		ret = -1;
+		goto out;
+	}
+	prevobj = kb_xasprintf("%s/tree/kbench-obj-%.16s", prevdir, inkey);
+	if (!objdir_built(prevobj))
+		goto out;
+	lock = kb_xasprintf("%s.lock", prevobj);
+	fd = lock_dir(lock);
+	if (fd < 0) {
+		ret = -1;
+		goto out;
+	}
+	from = kb_xasprintf("%s/.", prevobj);
+	{
+		char *argv[] = { "cp", "-a", "--reflink=auto", from, (char *)objdir, NULL };
+
+		if (kb_run_argv(argv, NULL, log_path) != 0) {
+			/* what it copied goes: a half-copied directory would
+			 * hold objects make takes for made */
+			kb_warn("variant '%s': the object directory of the previous copy (%s) could not be "
+				"copied (its log: %s); built from nothing", v->name, prevobj, log_path);
+			if (kb_remove_tree(objdir) < 0 || kb_mkdir_p(objdir, 0755) < 0)
+				ret = -1;
+			goto out;
+		}
+	}
+	kb_info("variant '%s': its object directory started from the previous copy's (%s): make "
+		"compiles what changed", v->name, prevobj);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(top);
+	free(prevdir);
+	free(prevcontent);
+	free(prevobj);
+	free(lock);
+	free(from);
+	return ret;
+}
+
 /* The build out->dir names is in the cache: out's outputs filled, its log
  * appended to the run's (the run keeps the log of the build it used). */
 static int from_cache(struct kb_kernel *out, const char *log_path)
@@ -2086,6 +2191,11 @@ static int build_variant(const struct kb_conf *conf, const struct kb_source *src
 			"again for the hybrids made of it", v->name, objdir);
 	else if (from_cache(out, log_path)) {
 		ret = 0;
+		goto out;
+	}
+	/* a new copy of a git work tree: from the previous copy's objects */
+	if (seed_from_previous(conf, src, v, out->compiler, objdir, log_path) < 0) {
+		out->failure = "the object directory could not be started from the previous copy's";
 		goto out;
 	}
 	/* a copy seeded by kbench at another path: seeded again, or make
