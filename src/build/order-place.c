@@ -121,7 +121,7 @@ static void *grow_array(void *v, size_t *cap, size_t n, size_t size)
 
 /* ---- System.map ---- */
 
-static int by_addr_name(const void *a, const void *b)
+static int by_name_addr(const void *a, const void *b)
 {
 	const uint64_t *x = a, *y = b;	/* (name id, address) pairs */
 
@@ -159,7 +159,7 @@ static int map_load(struct map *m, const char *path)
 		free(pair);
 		return kb_error("'%s' has no text symbols: no System.map", path);
 	}
-	qsort(pair, n, sizeof(*pair), by_addr_name);
+	qsort(pair, n, sizeof(*pair), by_name_addr);
 	m->first = kb_xcalloc(m->idx.n + 1, sizeof(*m->first));
 	m->addr = kb_xcalloc(n, sizeof(*m->addr));
 	for (size_t i = 0; i < n; i++) {
@@ -463,12 +463,22 @@ static int visit_object(void *ctx, const char *path, const char *rel)
 
 /* ---- the tail calls that grow ---- */
 
+/* The functions given to the disassembler (those whose bytes were read),
+ * by their index there, and which of them it read whole. */
+struct jumps_read {
+	struct placer *p;
+	const size_t *of;	/* disassembler's index -> p->fn's */
+	unsigned char *read;
+};
+
 static void read_jumps(void *ctx, size_t i, const struct kb_insn *in, size_t n)
 {
-	struct placer *p = ctx;
-	struct fn *f = &p->fn[i];
-	const char *h = p->hex[i];
+	struct jumps_read *jr = ctx;
+	struct placer *p = jr->p;
+	struct fn *f = &p->fn[jr->of[i]];
+	const char *h = p->hex[jr->of[i]];
 
+	jr->read[i] = 1;
 	f->jump0 = p->njump;
 	for (size_t k = 0; k < n; k++) {
 		unsigned b0, b1;
@@ -485,14 +495,13 @@ static void read_jumps(void *ctx, size_t i, const struct kb_insn *in, size_t n)
 		f->grow += b0 == 0xeb ? 3 : 4;
 	}
 	f->njump = p->njump - f->jump0;
-	f->placed = -1;		/* read: marked for the count, cleared below */
 }
 
 static int find_jumps(struct placer *p, struct kb_order_place *st)
 {
 	const char **hex = kb_xcalloc(p->nfn + 1, sizeof(*hex));
 	size_t *of = kb_xcalloc(p->nfn + 1, sizeof(*of)), n = 0;
-	struct placer sub;
+	struct jumps_read jr = { p, of, NULL };
 	int r;
 
 	for (size_t k = 0; k < p->nfn; k++)
@@ -500,33 +509,21 @@ static int find_jumps(struct placer *p, struct kb_order_place *st)
 			of[n] = k;
 			hex[n++] = p->hex[k];
 		}
-	/* the callback indexes the functions read: a placer whose fn and hex
-	 * are those, in that order */
-	sub = *p;
-	sub.fn = kb_xcalloc(n + 1, sizeof(*sub.fn));
-	sub.hex = (char **)hex;
-	for (size_t k = 0; k < n; k++)
-		sub.fn[k] = p->fn[of[k]];
+	jr.read = kb_xcalloc(n + 1, 1);
 	r = kb_disasm_blocks(p->elfclass == ELFCLASS64 ? "x86_64-linux-gnu" : "i386-linux-gnu", hex, n,
-			     read_jumps, &sub);
-	p->jump = sub.jump;
-	p->njump = sub.njump;
-	p->capjump = sub.capjump;
+			     read_jumps, &jr);
 	for (size_t k = 0; k < n; k++) {
-		struct fn *f = &p->fn[of[k]];
+		const struct fn *f = &p->fn[of[k]];
 
-		if (sub.fn[k].placed != -1) {
+		if (!jr.read[k]) {
 			st->unread++;
 			continue;
 		}
-		f->grow = sub.fn[k].grow;
-		f->jump0 = sub.fn[k].jump0;
-		f->njump = sub.fn[k].njump;
 		st->grown += f->njump;
 		st->grow_bytes += f->grow;
 	}
 	st->unread += p->nfn - n;
-	free(sub.fn);
+	free(jr.read);
 	free(hex);
 	free(of);
 	return r;
@@ -705,8 +702,6 @@ int kb_order_place(const struct kb_order_file *o, const char *objdir, const char
 					 sizeof(st->self_aligned_objects[0]), "%s", ob->rel);
 		}
 	st->split = nso;
-	for (size_t k = 0; k < p.nfn; k++)
-		p.fn[k].placed = 0;
 	/* the order's functions first */
 	at = main_start;
 	for (size_t k = 0; k < o->n; k++) {
