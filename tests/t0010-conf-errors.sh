@@ -82,6 +82,17 @@ expect_error claimcase 3 "\\[claim\\] 'slower': unknown case 'syscalls' (did you
 	'[claim]\ntext = t\nslower = Os vs O2 on getppid, syscalls\n[variant O2]\n[variant Os]\n'
 expect_error claimform 3 "\\[claim\\] 'faster': 'Os faster than O2' is not 'A vs B' or 'A vs B on CASES'" \
 	'[claim]\ntext = t\nfaster = Os faster than O2\n[variant O2]\n[variant Os]\n'
+expect_error placement 2 "'sim_virtual_placement': 'sorted': not one of pad, shuffle, order:FILE" \
+	'[run]\nsim_virtual_placement = sorted\n[variant a]\n'
+# order:FILE is read as [variant] order's FILE is, relative to the file,
+# and its own faults are said at its line too
+expect_error placenofile 2 "'sim_virtual_placement': 'order:$d/nope.order': order:FILE: FILE is no order" \
+	'[run]\nsim_virtual_placement = order:nope.order\n[variant a]\n'
+printf 'kfree\nvfs_read\nkfree\n' > "$d/dup.order"
+expect_error placedup 3 "'sim_virtual_placement': 'order:$d/dup.order': order:FILE: FILE is no order" \
+	'[run]\nboots = 1\nsim_virtual_placement = order:dup.order\n[variant a]\n'
+check "... and the order's own fault is said at its file and line (dup.order:3)" \
+	grep -q "$d/dup.order:3: 'kfree' named again (line 1 first)" "$d/placedup.err"
 expect_error hybridorder 2 "variant 'H': hybrid: 'Os' is not a variant defined before it" \
 	'[variant O2]\n[variant H]\nhybrid = O2 Os kernel\n[variant Os]\n'
 expect_error hybridpath 3 "variant 'H': hybrid: path '../kernel' must be relative to the kernel tree" \

@@ -22,7 +22,12 @@
 #     before anything is built (item 3), and not what packing System.map's
 #     functions gives;
 #   - the order costs few bytes of text (binutils size, against Os);
-#   - the kernel boots (kbench run, sim backend, getppid);
+#   - the kernel boots (kbench run, sim backend, getppid and pipe);
+#   - the same run predicts it from Os's boot (sim_virtual_placement =
+#     order:FILE): the placement simulated is where the ordered kernel has
+#     each function, its figures are pred_ fields and no metric, and on
+#     pipe (held out) the predicted kernel L1i misses are within 2% of the
+#     ordered kernel's, where Os's own are not;
 #   - a second order of the same functions is the same object directory
 #     relinked: under 20 compilations; a third, at a path holding "*/", builds too (the
 #     generated rule, which a preprocessor reads, does not carry the path);
@@ -58,7 +63,10 @@ getname_flags
 __fput
 path_openat
 EOF
-write_tcg_conf "$d/variants.conf" backend=sim workloads=getppid samples=1 timeout=240 \
+# the run also predicts the ordered kernel from Os's boot (item 3's run
+# option): pipe, held out, has enough L1i misses to tell
+write_tcg_conf "$d/variants.conf" backend=sim workloads=getppid,pipe samples=1 timeout=240 \
+	sim_virtual_placement="order:$d/one.order" \
 	output="$d/results" -- Os "Os.ordered:order=$d/one.order"
 "$KBENCH" build "$d/variants.conf" > "$d/b1.out" 2> "$d/b1.err"
 rc=$?
@@ -191,8 +199,8 @@ check "the ordered kernel booted and ran getppid" jq_all "$run/samples.jsonl" \
 check "the run's manifest records the order as its comments say (method c3, profile of Os, trained on getppid)" \
 	jq_true "$run/manifest.json" '.variants[] | select(.name == "Os.ordered") | .order |
 	.path == "'"$d/one.order"'" and .method == "c3" and .profile_variant == "Os" and .trained_on == ["getppid"]'
-check "... and the report counts getppid as trained, no case held out" jq_true "$run/summary.json" \
-	'.variants[] | select(.name == "Os.ordered") | .order | .trained.cases == 1 and .held_out.cases == 0'
+check "... and the report counts getppid as trained, pipe held out" jq_true "$run/summary.json" \
+	'.variants[] | select(.name == "Os.ordered") | .order | .trained.cases == 1 and .held_out.cases == 1'
 # what the order moved (the miss-o-meter): the run keeps the order, and
 # counts the order's functions that ran in getppid as sim.jsonl lists them
 check "the run keeps the order beside the kernel (variants/Os.ordered/order)" \
@@ -221,6 +229,34 @@ check "kbench miss-o-meter (rc $rc $rc2): --json marks exactly the order's funct
 		if grep -Fxq \"\$name\" '$d/names'; then [ \$mv = true ]; else [ \$mv = false ]; fi || exit 1
 	done < '$d/mom.rows' &&
 	! { grep ' moved\$' '$d/mom.txt' | cut -d' ' -f1 | grep -Fxvq -f '$d/names'; }"
+
+# the prediction in the run (sim_virtual_placement = order:FILE): Os's
+# boot also simulated its code where the ordered build puts it, apart
+# from its own figures; the ordered variant's boot predicts nothing
+check "the manifest's sim record names the predicted order" jq_true "$run/manifest.json" \
+	'.sim.prediction.order == "'"$d/one.order"'"'
+check "boots.jsonl: Os's boot placed the order's 10 movable names with its objects, Os.ordered's none (it is ordered)" \
+	jq_all "$run/boots.jsonl" '(map(select(.variant == "Os")) | all(.prediction.placed.listed == 10 and
+	.prediction.placed.unmovable == 1 and (.prediction.placement | endswith("/boots/Os-1.pred")))) and
+	(map(select(.variant == "Os.ordered")) | all(.prediction.none == "the variant is built with an order"))'
+python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$run/boots/Os-1.pred" "$ord/System.map" > "$d/pplace.txt"
+read -r psame pother < "$d/pplace.txt"
+check "the placement the run simulated puts each function where the ordered kernel has it (${psame:-none} there, ${pother:-?} elsewhere)" \
+	sh -c "[ '${pother:-x}' = 0 ] && [ '${psame:-0}' -gt 1000 ]"
+check "Os's samples carry pred_l1i_k and no vl_ field (no virtual layouts asked); Os.ordered's no pred_ field" \
+	jq_all "$run/samples.jsonl" '(map(select(.variant == "Os")) | length == 2 and all(.fields | has("pred_l1i_k") and
+	has("pred_model_cycles") and (keys | all(startswith("vl_") | not)))) and
+	(map(select(.variant == "Os.ordered")) | all(.fields | keys | all(startswith("pred_") | not)))'
+check "no pred_ field is a metric of the report" jq_true "$run/summary.json" \
+	'[.metrics[].name | select(startswith("pred_"))] == []'
+jq -r '.prediction.rows[] | "# prediction: \(.case) \(.variant): built \(.l1i_k.built), predicted \(.l1i_k.predicted), \(.ordered_variant) \(.l1i_k.ordered)"' \
+	"$run/summary.json"
+check "pipe (held out): the predicted kernel L1i misses within 2% of the ordered kernel's, Os's own more than 5% from them" \
+	jq_true "$run/summary.json" '.prediction.rows[] | select(.case == "pipe") | .ordered_variant == "Os.ordered" and
+	.trained == false and (.l1i_k.predicted / .l1i_k.ordered - 1 | fabs) <= 0.02 and
+	(.l1i_k.built / .l1i_k.ordered - 1 | fabs) > 0.05'
+check "report.md has the prediction's table, its pipe row against Os.ordered" \
+	sh -c "grep -q '^### The order.s prediction (simulated)' '$run/report.md' && grep -q '^| pipe | Os | .* | Os.ordered | ' '$run/report.md'"
 
 # a second order: the same object directory, relinked
 sed -n '/^[^#]/p' "$d/one.order" | sort > "$d/two.order"

@@ -354,7 +354,7 @@ static void samples_take_regions_in_order(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	sb = kb_sim_boot_new(&sr, tmpl, NULL, 0, NULL, "O2", 1, 1);
+	sb = kb_sim_boot_new(&sr, tmpl, NULL, 0, NULL, "O2", 1, 1, NULL);
 	argv = kb_sim_boot_argv(sb);
 	assert_string_equal(argv[0], "-icount");
 	assert_string_equal(argv[1], "shift=0,sleep=off");
@@ -386,12 +386,76 @@ static void samples_take_regions_in_order(void **state)
 	/* with virtual layouts: their number, the run's seed, the placements beside the output */
 	sr.vl.n = 3;
 	sr.vl.seed = 5;
-	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-1.sim", NULL, 0, NULL, "O2", 1, 1);
+	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-1.sim", NULL, 0, NULL, "O2", 1, 1, NULL);
 	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=3,vl_seed=5,vl_dump=/tmp/run/boots/O2-1.vl"));
 	kb_sim_boot_free(sb);
 	/* layout replica 2: its own placements (5 + 2 x 0x9e3779b97f4a7c15, modulo 2^64) */
-	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-3.sim", NULL, 2, NULL, "O2", 1, 3);
+	sb = kb_sim_boot_new(&sr, "/tmp/run/boots/O2-3.sim", NULL, 2, NULL, "O2", 1, 3, NULL);
 	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=3,vl_seed=4354685564936845359,"));
+	kb_sim_boot_free(sb);
+	unlink(tmpl);
+}
+
+/* A prediction (sim_virtual_placement = order:FILE): the plugin reads the
+ * placement file's layout first, so layout 0 is the prediction, whose
+ * figures are pred_<field>, and the seeded layouts after it are the
+ * vl_<field> arrays, as without it. */
+static const char pred_output[] =
+	"kbsim 1 api=1 target=i386 system=1 mode=full l1i=32768:8:64 l2=1048576:16:64 "
+	"page_offset=0xc0000000 symbols=2 vl=3 vl_seeded=2 vl_seed=7 vl_funcs=2\n"
+	"region seq=1 id=0x4b420001 insn_k=900 insn_u=100 l1i_access=1000 l1i_miss_k=10 "
+	"l1i_miss_u=2 l1i_fill=13 l2_miss=3 kfoot_lines=5 kfoot_bytes=300 host_ns=1\n"
+	"vl seq=1 layout=0 l1i_miss_k=40 l1i_miss_u=5 l1i_fill=46 l2_miss_k=6 l2_miss_u=1\n"
+	"vl seq=1 layout=1 l1i_miss_k=7 l1i_miss_u=1 l1i_fill=8 l2_miss_k=1 l2_miss_u=0\n"
+	"vl seq=1 layout=2 l1i_miss_k=30 l1i_miss_u=3 l1i_fill=33 l2_miss_k=4 l2_miss_u=1\n"
+	"total regions=1 insn_k=900 insn_u=100 l1i_access=1000 l1i_miss_k=10 l1i_miss_u=2 "
+	"l1i_fill=13 l2_miss=3 kfoot_lines=5 kfoot_bytes=300\n"
+	"end errors=0 blocks=1 descriptor_bytes=64\n";
+
+static void prediction_apart(void **state)
+{
+	struct kb_sim_run sr = { .plugin = (char *)"/p/kbench-sim.so", .l1i = { 32768, 8, 64 },
+				 .l2 = { 1048576, 16, 64 }, .model = { 1.0, 12, 40 },
+				 .vl = { .n = 2, .seed = 7 } };
+	char tmpl[] = "/tmp/kbench-test-sim.XXXXXX";
+	int fd = mkstemp(tmpl);
+	const char *why = NULL;
+	struct kb_sim_boot *sb;
+	json_t *f = json_object(), *a;
+	FILE *out;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	sb = kb_sim_boot_new(&sr, tmpl, NULL, 0, NULL, "Os", 1, 1, "/run/boots/Os-1.pred");
+	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl=2,vl_seed=7,"));
+	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl_file=/run/boots/Os-1.pred,"));
+	out = fopen(tmpl, "w");
+	fputs(pred_output, out);
+	fclose(out);
+	assert_int_equal(kb_sim_boot_sample(sb, "getppid", "getppid", 1, f, &why), 0);
+	/* the build's own figures, untouched */
+	assert_int_equal(json_integer_value(json_object_get(f, "l1i_k")), 10);
+	/* the prediction: layout 0, one number a field */
+	assert_int_equal(json_integer_value(json_object_get(f, "pred_l1i_k")), 40);
+	assert_int_equal(json_integer_value(json_object_get(f, "pred_l1i_u")), 5);
+	assert_int_equal(json_integer_value(json_object_get(f, "pred_l2_miss")), 7);
+	assert_int_equal(json_integer_value(json_object_get(f, "pred_model_cycles")), 1000 + 12 * 45 + 40 * 7);
+	/* the seeded layouts: 1 and 2, never the prediction */
+	a = json_object_get(f, "vl_l1i_k");
+	assert_int_equal(json_array_size(a), 2);
+	assert_int_equal(json_integer_value(json_array_get(a, 0)), 7);
+	assert_int_equal(json_integer_value(json_array_get(a, 1)), 30);
+	assert_int_equal(json_array_size(json_object_get(f, "vl_model_cycles")), 2);
+	assert_null(json_object_get(f, "pred_ins_k"));
+	kb_sim_boot_free(sb);
+	json_decref(f);
+
+	/* a prediction alone: no seeded layouts asked, no vl_ field */
+	sr.vl.n = 0;
+	sb = kb_sim_boot_new(&sr, tmpl, NULL, 0, NULL, "Os", 1, 1, "/run/boots/Os-1.pred");
+	assert_null(strstr(kb_sim_boot_argv(sb)[5], ",vl="));
+	assert_non_null(strstr(kb_sim_boot_argv(sb)[5], ",vl_file=/run/boots/Os-1.pred,"));
 	kb_sim_boot_free(sb);
 	unlink(tmpl);
 }
@@ -411,6 +475,7 @@ int main(void)
 		cmocka_unit_test(marker_errors_in_words),
 		cmocka_unit_test(model_cycles_stated),
 		cmocka_unit_test(samples_take_regions_in_order),
+		cmocka_unit_test(prediction_apart),
 	};
 
 	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);

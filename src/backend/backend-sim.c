@@ -4,12 +4,15 @@
  * model.  Deterministic under -icount: boots replicate nothing. */
 #include "config.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "mca.h"
+#include "order.h"
 #include "probe.h"
 #include "rundir.h"
 #include "sim.h"
@@ -21,7 +24,7 @@ struct sim_opts {
 	char *l2;		/* "auto", "off" or SIZE:WAYS:LINE */
 	double cpi, l1i_penalty, l2_penalty;
 	long virtual_layouts;
-	char *placement;	/* "pad" or "shuffle" */
+	char *placement;	/* "pad", "shuffle" or "order:FILE" */
 	long pads;
 	char *cpu, *cpu_alt;	/* llvm-mca -mcpu names; cpu_alt may be "off" */
 	char *primary;		/* "auto", "mca_cycles" or "model_cycles" */
@@ -46,6 +49,24 @@ static const char *check_l2(const char *v)
 static const char *check_cpu(const char *v)
 {
 	return kb_mca_check_cpu(v);
+}
+
+#define ORDER_PREFIX "order:"
+
+/* pad, shuffle, or order:FILE with FILE an order kbench reads (its
+ * messages name the file and line) */
+static const char *check_placement(const char *v)
+{
+	struct kb_order_file o;
+
+	if (!strcmp(v, "pad") || !strcmp(v, "shuffle"))
+		return NULL;
+	if (strncmp(v, ORDER_PREFIX, strlen(ORDER_PREFIX)))
+		return "not one of pad, shuffle, order:FILE";
+	if (kb_order_file_read(v + strlen(ORDER_PREFIX), &o) < 0)
+		return "order:FILE: FILE is no order kbench reads (the message above says where)";
+	kb_order_file_release(&o);
+	return NULL;
 }
 
 static const char *check_cpu_alt(const char *v)
@@ -79,14 +100,20 @@ static const struct kb_option options[] = {
 		  "of its build for the L1i and L2 misses and modeled cycles (samples carry them as "
 		  "vl_<field>): a build's figure is the median over its own addresses and these; "
 		  "each layout costs about a quarter of a boot's host time more; 0: none" },
-	{ .name = "sim_virtual_placement", .section = KB_SEC_RUN, .type = KB_OPT_CHOICE,
-	  .off = OFF(placement), .def = "pad", .allowed = { "pad", "shuffle" },
+	{ .name = "sim_virtual_placement", .section = KB_SEC_RUN, .type = KB_OPT_STR,
+	  .off = OFF(placement), .def = "pad", .check = check_placement, .path_after = ORDER_PREFIX,
 	  .help = "how virtual layouts place the code: pad keeps the linker's order and puts 16 to "
 		  "4080 bytes (steps of 16) before sim_virtual_pads functions drawn by size, so the "
 		  "code after each moves on, as a layout replica's padding does; shuffle shuffles "
 		  "every function within each run of System.map and packs them (each keeping its "
 		  "alignment, 16 at most): a harsher population, which breaks the locality of "
-		  "callers and callees a link gives and costs more than real builds do" },
+		  "callers and callees a link gives and costs more than real builds do; order:FILE "
+		  "(a function order, kbench order's): a prediction, not a layout: every boot of a "
+		  "variant built without an order also simulates its code where the build with "
+		  "order = FILE would put it (kbench order --place --objects, from the boot's own "
+		  "System.map and objects), its figures the samples' pred_<field>, in the report's "
+		  "prediction table beside the ordered variant built from the same flags, never in "
+		  "a median of layouts; sim_virtual_layouts are then placed as pad places them" },
 	{ .name = "sim_virtual_pads", .section = KB_SEC_RUN, .type = KB_OPT_LONG,
 	  .off = OFF(pads), .def = "8", .min = 1, .max = 4096,
 	  .help = "sim_virtual_placement = pad: padding points per virtual layout; 8 matched real "
@@ -152,6 +179,10 @@ static void release(void *priv)
 	for (size_t i = 0; i < KB_SIM_NMCA; i++)
 		kb_mca_free(sr->mca[i]);
 	free(sr->mca_why);
+	if (sr->order) {
+		kb_order_file_release(sr->order);
+		free(sr->order);
+	}
 	free(sr);
 }
 
@@ -257,6 +288,15 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	sr->vl.seed = env->seed;
 	sr->vl.place = !strcmp(o->placement, "shuffle") ? "shuffle" : "pad";
 	sr->vl.pads = (unsigned)o->pads;
+	if (!strncmp(o->placement, ORDER_PREFIX, strlen(ORDER_PREFIX))) {
+		sr->order = kb_xcalloc(1, sizeof(*sr->order));
+		if (kb_order_file_read(o->placement + strlen(ORDER_PREFIX), sr->order) < 0) {
+			*why = kb_xasprintf("[run] sim_virtual_placement: '%s' cannot be read",
+					    o->placement + strlen(ORDER_PREFIX));
+			release(sr);
+			return -1;
+		}
+	}
 	mca = cycle_models_text(sr);
 	*why = kb_xasprintf("%s; %s; %s", asked ? "backend = sim in the configuration"
 				     : "TCG has no performance counters: kbench's plugin counts instead",
@@ -314,6 +354,16 @@ static json_t *describe(const void *priv)
 	} else {
 		json_object_set_new(j, "mca", json_pack("{s:s}", "missing", sr->mca_why ? sr->mca_why : ""));
 	}
+	if (sr->order)
+		json_object_set_new(j, "prediction",
+				    json_pack("{s:s,s:s}", "order", sr->order->path, "placement",
+					      "each boot of a variant built without an order also simulates "
+					      "its code where the build with this order would put it (kbench "
+					      "order --place --objects, from the boot's System.map and "
+					      "objects: exact but for a function whose inline assembly aligns "
+					      "its own code, listed cold parts, and code outside the main "
+					      "text); its figures are the samples' pred_<field>, a "
+					      "prediction, not a layout of the build"));
 	if (sr->vl.n)	/* the manifest as before without them */
 		json_object_set_new(j, "virtual_layouts",
 				    json_pack("{s:i,s:o,s:i,s:s,s:i,s:s}", "n", (int)sr->vl.n, "seed",
@@ -335,45 +385,107 @@ static json_t *describe(const void *priv)
 	return j;
 }
 
+/* A boot: the plugin's, and what its prediction is (the boot record's
+ * "prediction": the placement's file and counts, or why there is none). */
+struct boot {
+	struct kb_sim_boot *sb;
+	json_t *pred;
+};
+
+/* The order's placement of this boot's build into the run's
+ * boots/<variant>-<n>.pred (the plugin's vl_file), its counts into
+ * *rec; the path, or NULL with rec saying why there is none. */
+static char *prediction(const struct kb_sim_run *sr, const struct kb_backend_boot *b, json_t **rec)
+{
+	struct kb_order_place st;
+	char *path;
+	FILE *f;
+	int r;
+
+	*rec = json_pack("{s:s}", "order", sr->order->path);
+	if (b->ordered || !b->objdir || !b->system_map) {
+		json_object_set_new(*rec, "none", json_string(b->ordered ? "the variant is built with an order"
+							      : "no object directory: a prebuilt kernel"));
+		return NULL;
+	}
+	path = kb_store_path(b->store, "boots/%s-%ld.pred", b->variant, b->vboot);
+	f = fopen(path, "w");
+	if (!f) {
+		json_object_set_new(*rec, "none", json_sprintf("cannot write '%s': %s", path, strerror(errno)));
+		free(path);
+		return NULL;
+	}
+	r = kb_order_place(sr->order, b->objdir, b->system_map, f, &st);
+	if (fclose(f) != 0 || r < 0) {
+		json_object_set_new(*rec, "none", json_sprintf("kbench order --place failed on '%s' (objects "
+							       "'%s'): see the run's log", b->system_map,
+							       b->objdir));
+		kb_warn("variant '%s' boot %ld: sim: no prediction of the order '%s'", b->variant, b->vboot,
+			sr->order->path);
+		free(path);
+		return NULL;
+	}
+	json_object_set_new(*rec, "placement", json_string(path));
+	json_object_set_new(*rec, "placed", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		"objects", (json_int_t)st.objects, "split", (json_int_t)st.split,
+		"listed", (json_int_t)st.listed, "functions", (json_int_t)st.functions,
+		"unmovable", (json_int_t)st.unmovable, "cold", (json_int_t)st.cold,
+		"grown", (json_int_t)st.grown, "unexplained", (json_int_t)st.unexplained,
+		"self_aligned", (json_int_t)st.self_aligned));
+	return path;
+}
+
 static void *boot_new(void *priv, const struct kb_backend_boot *b)
 {
+	const struct kb_sim_run *sr = priv;
 	char *out = kb_store_path(b->store, "boots/%s-%ld.sim", b->variant, b->vboot);
-	struct kb_sim_boot *sb = kb_sim_boot_new(priv, out, b->system_map, b->layout, b->store, b->variant,
-						 b->boot, b->vboot);
+	struct boot *bs = kb_xcalloc(1, sizeof(*bs));
+	char *pred = sr->order ? prediction(sr, b, &bs->pred) : NULL;
 
+	bs->sb = kb_sim_boot_new(priv, out, b->system_map, b->layout, b->store, b->variant, b->boot,
+				 b->vboot, pred);
+	free(pred);
 	free(out);
-	return sb;
+	return bs;
 }
 
 static const char *const *boot_argv(void *bs)
 {
-	return kb_sim_boot_argv(bs);
+	return kb_sim_boot_argv(((struct boot *)bs)->sb);
 }
 
 static int on_sample(void *bs, const struct kb_backend_sample *s, json_t *fields, const char **why)
 {
-	return kb_sim_boot_sample(bs, s->workload, s->cas, (long)s->rep, fields, why) < 0 ? -1 : 1;
+	return kb_sim_boot_sample(((struct boot *)bs)->sb, s->workload, s->cas, (long)s->rep, fields,
+				  why) < 0 ? -1 : 1;
 }
 
 static void boot_settle(void *bs)
 {
-	kb_sim_boot_settle(bs);
+	kb_sim_boot_settle(((struct boot *)bs)->sb);
 }
 
 static int boot_end(void *bs, json_t *rec)
 {
-	int problems = kb_sim_boot_finish(bs);
-	json_t *mca = kb_sim_boot_mca_json(bs);
+	struct boot *b = bs;
+	int problems = kb_sim_boot_finish(b->sb);
+	json_t *mca = kb_sim_boot_mca_json(b->sb);
 
 	json_object_set_new(rec, "sim_problems", json_integer(problems));
 	if (mca)
 		json_object_set_new(rec, KB_RD_MCA, mca);
+	if (b->pred)
+		json_object_set(rec, "prediction", b->pred);
 	return problems;
 }
 
 static void boot_free(void *bs)
 {
-	kb_sim_boot_free(bs);
+	struct boot *b = bs;
+
+	kb_sim_boot_free(b->sb);
+	json_decref(b->pred);
+	free(b);
 }
 
 static int usable(const struct kb_host *host)

@@ -67,6 +67,8 @@ struct kb_backend_boot {
 	long boot, vboot;		/* the run's boot id; the variant's boot number */
 	const char *system_map;		/* the kernel's, or NULL */
 	int layout;			/* its layout replica ([run] layouts), 0: as configured */
+	const char *objdir;		/* its build's object directory, or NULL (prebuilt) */
+	int ordered;			/* built with an order ([variant] order) */
 };
 
 /* A sample the guest reported, for on_sample. */

@@ -687,6 +687,7 @@ struct kb_sim_boot {
 	char *vl_dump;			/* the layouts' placements, beside out */
 	char *blocks;			/* the blocks' counts, beside out */
 	char *calls;			/* the call edges' counts, beside out */
+	unsigned npred;			/* the plugin's first layouts: the prediction's (0 or 1) */
 	const char *argv[8];
 	struct kb_sim_out o;
 	struct kb_store *store;
@@ -711,7 +712,7 @@ struct pending {
 
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
 				    int layout, struct kb_store *store, const char *variant, long boot,
-				    long vboot)
+				    long vboot, const char *pred)
 {
 	struct kb_sim_boot *sb = kb_xcalloc(1, sizeof(*sb));
 	size_t len = strlen(out);
@@ -723,11 +724,15 @@ struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out
 		len -= 4;
 	sb->blocks = kb_xasprintf("%.*s.blocks", (int)len, out);
 	sb->calls = kb_xasprintf("%.*s.calls", (int)len, out);
-	if (sr->vl.n) {	/* which placement gave which misses stays on record */
+	if (sr->vl.n || pred) {	/* which placement gave which misses stays on record */
 		struct kb_sim_vl vl = sr->vl;
 
 		sb->vl_dump = kb_xasprintf("%.*s.vl", (int)len, out);
 		vl.dump = sb->vl_dump;
+		/* the plugin reads vl_file's layouts first: the prediction is
+		 * layout 0, the seeded ones (drawn as without it) after it */
+		vl.file = pred;
+		sb->npred = pred != NULL;
 		vl.seed += (unsigned long long)layout * 0x9e3779b97f4a7c15ull;
 		sb->spec = kb_sim_plugin_spec(sr->plugin, out, map, &sr->l1i, &sr->l2, &vl, sb->blocks, sb->calls);
 	} else {
@@ -800,10 +805,42 @@ static void block_costs(struct kb_sim_boot *sb, int read, const struct kb_sim_re
 	sb->mca_missing += missing;
 }
 
+/* Region r as its layouts of one kind: the seeded ones (pred 0) or the
+ * prediction's (pred 1), the plugin's first sb->npred. */
+static struct kb_sim_region layouts_of(const struct kb_sim_boot *sb, const struct kb_sim_region *r, int pred)
+{
+	struct kb_sim_region v = *r;
+	size_t np = sb->npred <= r->n_vl ? sb->npred : r->n_vl;
+
+	v.vl = pred ? r->vl : r->vl + np;
+	v.n_vl = pred ? np : r->n_vl - np;
+	if (!v.n_vl)
+		v.vl = NULL;
+	return v;
+}
+
+/* The prediction's figures: each "vl_<name>": [x] of from (its one layout)
+ * as "pred_<name>": x into to. */
+static void pred_fields(json_t *from, json_t *to)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(from, key, v) {
+		char name[64];
+
+		if (strncmp(key, "vl_", 3) || !json_is_array(v) || json_array_size(v) != 1)
+			continue;
+		snprintf(name, sizeof(name), "pred_%s", key + 3);
+		json_object_set(to, name, json_array_get(v, 0));
+	}
+}
+
 /* Region r's block costs into its sample's fields and its sim.jsonl line. */
 static void mca_fill(struct kb_sim_boot *sb, int read, const struct kb_sim_region *r, json_t *fields,
 		     json_t *j)
 {
+	struct kb_sim_region seeded = layouts_of(sb, r, 0), pred = layouts_of(sb, r, 1);
 	double bc[KB_SIM_NMCA];
 	int have[KB_SIM_NMCA];
 
@@ -813,7 +850,15 @@ static void mca_fill(struct kb_sim_boot *sb, int read, const struct kb_sim_regio
 
 		if (!have[i])
 			continue;
-		kb_sim_mca_fields_of(r, &sb->sr->model, kb_sim_mca_fields[i], bc[i], fields);
+		kb_sim_mca_fields_of(&seeded, &sb->sr->model, kb_sim_mca_fields[i], bc[i], fields);
+		if (pred.n_vl) {
+			json_t *t = json_object();
+
+			kb_sim_mca_fields_of(&pred, &sb->sr->model, kb_sim_mca_fields[i], bc[i], t);
+			pred_fields(t, fields);
+			pred_fields(t, j);
+			json_decref(t);
+		}
 		json_object_set_new(j, i ? KB_RD_MCA_BLOCK_CYCLES_ALT : KB_RD_MCA_BLOCK_CYCLES, json_real(bc[i]));
 		json_object_set(j, kb_sim_mca_fields[i], json_object_get(fields, kb_sim_mca_fields[i]));
 		snprintf(vname, sizeof(vname), "vl_%s", kb_sim_mca_fields[i]);
@@ -825,7 +870,7 @@ static void mca_fill(struct kb_sim_boot *sb, int read, const struct kb_sim_regio
 int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, long rep,
 		       json_t *fields, const char **why)
 {
-	struct kb_sim_region *r = NULL;
+	struct kb_sim_region *r = NULL, seeded, pred;
 	size_t w;
 	json_t *j, *funcs;
 
@@ -859,7 +904,16 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	}
 	r->claimed = 1;
 	kb_sim_fields(r, &sb->sr->model, fields);
-	kb_sim_vl_fields(r, &sb->sr->model, fields);
+	seeded = layouts_of(sb, r, 0);
+	pred = layouts_of(sb, r, 1);
+	kb_sim_vl_fields(&seeded, &sb->sr->model, fields);
+	if (pred.n_vl) {
+		json_t *t = json_object();
+
+		kb_sim_vl_fields(&pred, &sb->sr->model, t);
+		pred_fields(t, fields);
+		json_decref(t);
+	}
 
 	/* footprint and attribution: one line per sample in sim.jsonl */
 	if (r->n_funcs)	/* qsort's base must not be NULL, even for 0 items */
@@ -877,7 +931,14 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 		json_object_set_new(j, kb_sim_counter_names[i], json_integer((json_int_t)r->c[i]));
 	json_object_set_new(j, KB_RD_MODEL_CYCLES,
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
-	kb_sim_vl_arrays(r, &sb->sr->model, j);
+	kb_sim_vl_arrays(&seeded, &sb->sr->model, j);
+	if (pred.n_vl) {
+		json_t *t = json_object();
+
+		kb_sim_vl_arrays(&pred, &sb->sr->model, t);
+		pred_fields(t, j);
+		json_decref(t);
+	}
 	json_object_set_new(j, KB_RD_FUNCTIONS, funcs);
 	region_free(r);	/* its functions are in j; the counts stay */
 	if (sb->bin) {	/* block costs: the boot's, at its end, in one batch */

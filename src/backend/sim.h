@@ -151,6 +151,8 @@ void kb_sim_vl_arrays(const struct kb_sim_region *r, const struct kb_sim_model *
 
 /* ---- the backend in a run ---- */
 
+struct kb_order_file;
+
 struct kb_sim_run {
 	char *plugin;			/* kbench-sim.so */
 	struct kb_sim_geom l1i, l2;
@@ -163,6 +165,11 @@ struct kb_sim_run {
 	struct kb_mca *mca[KB_SIM_NMCA];
 	char *mca_why;			/* why there are none, or NULL */
 	const char *primary;		/* the field the verdicts are about */
+	/* [run] sim_virtual_placement = order:FILE: the order (NULL: none),
+	 * whose placement of each unordered build (kbench order --place
+	 * --objects) every boot of it also simulates, as the prediction of
+	 * the ordered kernel: fields "pred_<field>", never a layout */
+	struct kb_order_file *order;
 };
 
 /* $KBENCH_PLUGIN, else the build tree's plugin/kbench-sim.so beside this
@@ -191,10 +198,15 @@ struct kb_sim_boot;
  * virtual layouts are seeded apart (seed + layout x 0x9e3779b97f4a7c15) so
  * that no two replicas simulate the same placements; store and the keys
  * name the lines of sim.jsonl (footprint and per-function attribution, one
- * per sample). */
+ * per sample); pred: a vl_file (the order's placement of this boot's
+ * build: sr->order) whose one placement the boot simulates too, or NULL:
+ * its figures go into each sample as "pred_<field>" (pred_l1i_k,
+ * pred_l1i_u, pred_l1i_fill, pred_l2_miss, pred_model_cycles,
+ * pred_mca_cycles...: the value <field> has there) and into sim.jsonl as
+ * "pred_<counter>"; the model takes none of them as a metric or a layout. */
 struct kb_sim_boot *kb_sim_boot_new(const struct kb_sim_run *sr, const char *out, const char *map,
 				    int layout, struct kb_store *store, const char *variant, long boot,
-				    long vboot);
+				    long vboot, const char *pred);
 /* QEMU arguments: -icount, -rtc, -plugin; NULL-terminated, owned by sb. */
 const char *const *kb_sim_boot_argv(const struct kb_sim_boot *sb);
 /* A sample of workload wl came in: its region is the plugin's latest one

@@ -43,6 +43,9 @@ struct kb_option {
 	/* more checking of a string value: NULL if good, else what is wrong
 	 * (static text); the parser names file, line and key */
 	const char *(*check)(const char *value);
+	/* KB_OPT_STR: a value that starts with this prefix ("order:") has the
+	 * rest made absolute as KB_OPT_PATH's are, before the check */
+	const char *path_after;
 };
 
 #endif

@@ -894,6 +894,14 @@ static int set_option(struct parse *p, const struct kb_option *o, void *base, co
 			return perr(p, "'%s': missing value", o->name);
 
 		v = o->type == KB_OPT_PATH ? absolute(p->conf, value) : kb_xstrdup(value);
+		if (o->path_after && !strncmp(value, o->path_after, strlen(o->path_after)) &&
+		    value[strlen(o->path_after)]) {
+			char *path = absolute(p->conf, value + strlen(o->path_after));
+
+			free(v);
+			v = kb_xasprintf("%s%s", o->path_after, path);
+			free(path);
+		}
 		return set_checked(p, o, field, v);
 	}
 	case KB_OPT_LONG: {

@@ -85,6 +85,20 @@ struct kb_model_build_args {
 	const char *dir;			/* for messages; NULL: none */
 };
 struct kb_model *kb_model_from_input(const struct kb_model_build_args *a);
+/* A sim sample of a run with a predicted order (model-predict.c): its
+ * variant and case, and per operation [0] its kernel L1i misses and [1]
+ * its cycles (the verdicts' cycle model), as built (own) and predicted
+ * (pred_<field>; NAN where the sample has none). */
+struct kb_pred_sample {
+	const char *variant, *cas;
+	double own[2], pred[2];
+};
+/* The run's predicted order (manifest sim.prediction.order), or NULL; the
+ * cycle field its rows give (sim.primary_metric). */
+const char *kb_model_pred_order(json_t *manifest);
+const char *kb_model_pred_cycles(json_t *manifest);
+/* The prediction rows of m (m->pred) from the run's samples. */
+void kb_model_predict(struct kb_model *m, json_t *manifest, const struct kb_pred_sample *s, size_t n);
 /* timing.jsonl's lines (copied) in the boot-timing model, with the caveats
  * of the failed and partial ones. */
 void kb_model_timing_outcome(struct kb_model *bt, const struct kb_timing *t, size_t n);

@@ -484,10 +484,39 @@ static json_t *array_of(const struct kb_model *m, json_t *(*fn)(const struct kb_
 
 #define ARRAY_OF(fn, arr, n) array_of(m, fn, arr, n, sizeof(*(arr)))
 
+/* [run] sim_virtual_placement = order:FILE: per unordered variant and
+ * case, per operation, the kernel's L1i misses (simulated) and the
+ * verdicts' cycles (modeled) as built, predicted with the order, and of
+ * the variant built with it from the same flags (null where none). */
+static json_t *prediction_json(const struct kb_model *m)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < m->npred; i++) {
+		const struct kb_pred_row *r = &m->pred[i];
+		json_t *j = json_pack("{s:s,s:s,s:o}", "case", r->cas, "variant", m->variants[r->variant].name,
+				      "ordered_variant", r->built >= 0 ? json_string(m->variants[r->built].name)
+								       : json_null());
+
+		json_object_set_new(j, "l1i_k", json_pack("{s:o,s:o,s:o}", "built", num(r->own[0]), "predicted",
+							  num(r->pred[0]), "ordered", num(r->ordered[0])));
+		json_object_set_new(j, "cycles", json_pack("{s:o,s:o,s:o}", "built", num(r->own[1]), "predicted",
+							   num(r->pred[1]), "ordered", num(r->ordered[1])));
+		if (r->built >= 0 && kb_model_trained(&m->variants[r->built], r->cas) >= 0)
+			json_object_set_new(j, "trained",
+					    json_boolean(kb_model_trained(&m->variants[r->built], r->cas) == 1));
+		json_array_append_new(rows, j);
+	}
+	return json_pack("{s:s,s:s,s:s,s:s,s:o}", "order", m->pred_order, "cycles", m->pred_cycles,
+			 "l1i_k_source", "simulated", "cycles_source", "modeled", "rows", rows);
+}
+
 /* A model; sub: the boot-timing model inside a run's. */
 static json_t *model(const struct kb_model *m, int sub)
 {
 	json_t *o, *cases = json_array(), *caveats = json_array(), *ids = json_array();
+
+
 
 	for (size_t i = 0; i < m->nc; i++)
 		json_array_append_new(cases, json_string(m->cases[i]));
@@ -555,6 +584,8 @@ static json_t *model(const struct kb_model *m, int sub)
 	json_object_set_new(o, "bloat", ARRAY_OF(bloat, m->bloat, m->nbloat));
 	json_object_set_new(o, "executed_text", ARRAY_OF(exec_row, m->exec, m->nexec));
 	json_object_set_new(o, "miss_o_meter", ARRAY_OF(miss, m->miss, m->nmiss));
+	if (m->pred_order)
+		json_object_set_new(o, "prediction", prediction_json(m));
 	/* modeled cycles per function: only where the run has them */
 	if (m->cycles_model || m->cycles_why)
 		json_object_set_new(o, "function_cycles",

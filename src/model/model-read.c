@@ -19,6 +19,7 @@
 #include "model-input.h"
 #include "model.h"
 #include "rundir.h"
+#include "sim.h"
 #include "store.h"
 #include "util.h"
 
@@ -61,6 +62,10 @@ struct reader {
 	struct {
 		long samples, boots, timing;
 	} torn;				/* refused, or not a JSON object */
+	/* a run with a predicted order: its sim samples' figures (model-predict.c) */
+	const char *pred_cycles;	/* NULL: no prediction */
+	struct kb_pred_sample *pred;
+	size_t npred, cap_pred;
 };
 
 enum { BACKEND_DETERMINISTIC = 1, BACKEND_STAGE = 2 };
@@ -123,6 +128,8 @@ static void reader_init(struct reader *rd, json_t *manifest)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->manifest = manifest;
+	if (kb_model_pred_order(manifest))
+		rd->pred_cycles = kb_model_pred_cycles(manifest);
 	for (size_t i = 0; i < KB_ARRAY_SIZE(rd->in); i++) {
 		rd->in[i].backend = "";
 		rd->in[i].deterministic = 1;
@@ -141,6 +148,7 @@ static void reader_release(struct reader *rd)
 	free(rd->backend_flags);
 	free(rd->boots);
 	free(rd->timing);
+	free(rd->pred);
 	kb_pool_release(&rd->pool);
 }
 
@@ -398,6 +406,33 @@ static void virtual_layouts(struct reader *rd, struct kb_model_input *in, struct
 	}
 }
 
+/* field of fields per operation, or NAN where it is not a number */
+static double per_op(json_t *fields, const char *field, double iterations)
+{
+	json_t *v = json_object_get(fields, field);
+
+	return json_is_number(v) ? json_number_value(v) / iterations : NAN;
+}
+
+/* A sim sample of a run with a predicted order: its own and its predicted
+ * kernel L1i misses and cycles. */
+static void pred_sample(struct reader *rd, const char *variant, const char *cas, json_t *fields,
+			double iterations)
+{
+	struct kb_pred_sample *p;
+	char name[64];
+
+	rd->pred = grow(rd->pred, rd->npred, &rd->cap_pred, sizeof(*rd->pred));
+	p = &rd->pred[rd->npred++];
+	p->variant = kb_pool_strdup(&rd->pool, variant);
+	p->cas = kb_pool_strdup(&rd->pool, cas);
+	p->own[0] = per_op(fields, "l1i_k", iterations);
+	p->own[1] = per_op(fields, rd->pred_cycles, iterations);
+	p->pred[0] = per_op(fields, "pred_l1i_k", iterations);
+	snprintf(name, sizeof(name), "pred_%s", rd->pred_cycles);
+	p->pred[1] = per_op(fields, name, iterations);
+}
+
 /* One line of samples.jsonl into its cell: the time per operation and each
  * field per operation, as metrics (after the checks of ignored(): every
  * field a count, iterations 1 or more). */
@@ -455,6 +490,8 @@ static void take_sample(struct reader *rd, json_t *j)
 	c->nondet |= !(flags & BACKEND_DETERMINISTIC);
 	c->samples++;
 	cell_push(c, 0, num(j, KB_RD_NS_PER_OP));
+	if (rd->pred_cycles && !strcmp(backend, KB_SIM_BACKEND))
+		pred_sample(rd, variant, cas ? json_string_value(cas) : workload, fields, iterations);
 	json_object_foreach(fields, key, v) {
 		uint32_t f;
 
@@ -465,7 +502,9 @@ static void take_sample(struct reader *rd, json_t *j)
 				virtual_layouts(rd, in, c, key + 3, v, iterations);
 			continue;
 		}
-		if (is_parameter(key))
+		/* "pred_<field>": that field where an order would put the code,
+		 * a prediction of another kernel (sim.h): no metric, no layout */
+		if (is_parameter(key) || !strncmp(key, "pred_", 5))
 			continue;
 		f = kb_names_add(&in->fields, &rd->pool, key);
 		cell_push(c, f + 1, json_number_value(v) / iterations);
@@ -562,6 +601,7 @@ static struct kb_model *models(struct reader *rd, const struct kb_model_opts *o,
 	if (!m)
 		return NULL;
 	kb_model_claim(m, rd->manifest);
+	kb_model_predict(m, rd->manifest, rd->pred, rd->npred);
 	m->dropped.duplicates = rd->dropped.duplicates;
 	m->dropped.names.samples = rd->dropped.names.samples;
 	m->dropped.names.boots = rd->dropped.names.boots;

@@ -555,6 +555,20 @@ struct kb_cyc_model {
 	size_t n;
 };
 
+/* The prediction of an ordered kernel for one unordered variant and case
+ * (sim_virtual_placement = order:FILE): per operation, [0] the kernel's
+ * L1i misses (simulated) and [1] the cycles of the verdicts' cycle model
+ * (modeled), each the median over the variant's samples: as built (own),
+ * where the order would put its code (pred), and those of the variant
+ * built with the order from the same configuration and flags (ordered,
+ * variant built; built -1 and NAN where the run has none). */
+struct kb_pred_row {
+	const char *cas;
+	size_t variant;
+	long built;
+	double own[2], pred[2], ordered[2];
+};
+
 /* What the model left out of a run directory, besides torn lines. */
 struct kb_model_dropped {
 	long duplicates;		/* sample lines whose (boot, case, rep) came before */
@@ -653,6 +667,13 @@ struct kb_model {
 	const char *cycles_why;		/* NULL, or why some or all are missing */
 	struct kb_cyc_model *cyc;	/* per variant off the baseline */
 	size_t ncyc;
+
+	/* [run] sim_virtual_placement = order:FILE (model-predict.c): the
+	 * order (NULL: none), the cycle field predicted beside the L1i
+	 * misses, and a row per unordered variant and case predicted */
+	const char *pred_order, *pred_cycles;
+	struct kb_pred_row *pred;
+	size_t npred;
 
 	struct kb_model *boot_timing;	/* whole boots (hyperfine), or NULL */
 	struct kb_timing *timing;	/* in boot_timing: timing.jsonl */

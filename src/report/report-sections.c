@@ -901,6 +901,75 @@ static void order_split(struct kb_doc *d, const struct kb_model *m)
 	}
 }
 
+/* How far a prediction (p) is from what was built (b), as "0.998" or "n/a". */
+static struct kb_num pred_ratio(double p, double b)
+{
+	return isfinite(p) && isfinite(b) && b > 0 ? kb_report_fig(p / b) : kb_report_fig(NAN);
+}
+
+/* [run] sim_virtual_placement = order:FILE: each unordered variant's
+ * kernel where the order would put its code, against the ordered variant
+ * built from the same flags. */
+static void prediction(struct kb_doc *d, const struct kb_model *m)
+{
+	struct kb_doc_table *t;
+	struct kb_inline *in;
+	size_t compared = 0, close = 0;
+
+	for (size_t i = 0; i < m->npred; i++) {
+		const struct kb_pred_row *r = &m->pred[i];
+		double q = r->pred[0] / r->ordered[0];
+
+		if (r->built < 0 || !isfinite(q))
+			continue;
+		compared++;
+		close += fabs(q - 1) <= 0.02;
+	}
+	in = kb_doc_para(d);
+	kb_doc_fmt(in, "Each boot of a variant built without an order also simulated its kernel's code where "
+		   "the build with ");
+	kb_doc_code(in, m->pred_order);
+	kb_doc_fmt(in, " would put it: kbench order --place --objects works that out from the boot's own "
+		   "System.map and objects, before anything is built. Per case, medians over the variant's "
+		   "samples, per operation: the kernel's L1i misses (simulated) as built, predicted, and as "
+		   "the variant built with the order from the same configuration and flags has them, where "
+		   "the run has one; then the same for ");
+	kb_doc_code(in, m->pred_cycles);
+	kb_doc_fmt(in, " (modeled). A prediction is another kernel's figure, not a layout of this one: it is "
+		   "in no median, interval or verdict. It is not exact where a function's own inline "
+		   "assembly aligns its code, for listed cold parts, and for code outside the main text; "
+		   "and a built ordered kernel is another boot, whose timer interrupts fall elsewhere, so a "
+		   "case of few misses differs by more than the placement.");
+	if (compared)
+		kb_doc_fmt(in, " Within 2%% of the built kernel's L1i misses: %zu of %zu cases.", close, compared);
+	t = kb_doc_table_heads(d, "case|variant|>L1i misses as built|>predicted with the order|ordered build|"
+			       ">its L1i misses|>predicted / built|>cycles predicted / built", NULL);
+	for (size_t i = 0; i < m->npred; i++) {
+		const struct kb_pred_row *r = &m->pred[i];
+		const struct kb_model_variant *b = r->built >= 0 ? &m->variants[r->built] : NULL;
+
+		in = kb_doc_td(t);
+		kb_doc_str(in, r->cas);
+		if (b && kb_model_trained(b, r->cas) == 1)
+			kb_doc_fmt(in, " (trained)");
+		td_str(t, m->variants[r->variant].name);
+		td(t, "%s", kb_report_fig(r->own[0]).s);
+		td(t, "%s", kb_report_fig(r->pred[0]).s);
+		if (b)
+			td_str(t, b->name);
+		else
+			td(t, "none in the run");
+		td(t, "%s", kb_report_fig(r->ordered[0]).s);
+		td(t, "%s", pred_ratio(r->pred[0], r->ordered[0]).s);
+		td(t, "%s", pred_ratio(r->pred[1], r->ordered[1]).s);
+	}
+}
+
+static int has_prediction(const struct kb_model *m)
+{
+	return m->npred > 0;
+}
+
 /* ---- the verdict table: one column each, in one table ---- */
 
 /* A column of the verdict table: its header (kb_doc_table_heads' syntax,
@@ -2060,6 +2129,7 @@ static const struct {
 	  "cycles-that-grow-where-instructions-do-not-modeled", kb_report_cycles_present,
 	  kb_report_cycles_section },
 	{ "Whole boot (hyperfine)", "whole-boot-hyperfine", has_boot_timing, boot_timing },
+	{ "The order's prediction (simulated)", "the-orders-prediction-simulated", has_prediction, prediction },
 	{ "Text size", "text-size", always, text_size },
 	{ "Speed", "speed", always, speed },
 	{ "Size against cost", "size-against-cost", has_correlation, correlation },

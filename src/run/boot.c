@@ -284,7 +284,7 @@ static void attach(struct boot *b, const struct kb_run_variant *rv, const char *
 	const struct kb_backends_chosen *c = b->env->backends;
 	const struct kb_backend_run *runs[MAX_ACTIVE] = { &c->overlay, &c->primary };
 	struct kb_backend_boot info = { b->env->store, b->variant, b->seq, b->vboot, rv->k.system_map,
-					rv->layout.layout };
+					rv->layout.layout, rv->k.objdir, rv->v->order != NULL };
 	size_t na = 0;
 
 	for (size_t i = 0; i < MAX_ACTIVE; i++) {

@@ -854,9 +854,9 @@ static long slurm_wait_boots(struct kb_slurm *s, const struct kb_plan *plan, str
 int kb_slurm_write_kernel(const char *run_dir, size_t index, const struct kb_run_variant *rv)
 {
 	char *path = kernel_json(run_dir, index), *text;
-	json_t *j = json_pack("{s:s,s:i,s:s,s:s?,s:s,s:b,s:f,s:I,s:I}", "variant", rv->v->name,
+	json_t *j = json_pack("{s:s,s:i,s:s,s:s?,s:s?,s:s,s:b,s:f,s:I,s:I}", "variant", rv->v->name,
 			      "layout", rv->layout.layout, "bzimage", rv->k.bzimage, "system_map",
-			      rv->k.system_map, "key", rv->k.key, "cached", rv->k.cached, "seconds",
+			      rv->k.system_map, "objdir", rv->k.objdir, "key", rv->k.key, "cached", rv->k.cached, "seconds",
 			      rv->k.seconds, "ccache_hits", (json_int_t)rv->k.ccache_hits,
 			      "ccache_misses", (json_int_t)rv->k.ccache_misses);
 	int r;
@@ -877,6 +877,7 @@ int kb_slurm_read_kernel(const char *run_dir, size_t index, struct kb_run_varian
 	const char *name = json_string_value(json_object_get(j, "variant"));
 	const char *bz = json_string_value(json_object_get(j, "bzimage"));
 	const char *map = json_string_value(json_object_get(j, "system_map"));
+	const char *objdir = json_string_value(json_object_get(j, "objdir"));
 	int r = 0;
 
 	if (!j) {
@@ -887,6 +888,7 @@ int kb_slurm_read_kernel(const char *run_dir, size_t index, struct kb_run_varian
 	} else {
 		rv->k.bzimage = kb_xstrdup(bz);
 		rv->k.system_map = map ? kb_xstrdup(map) : NULL;
+		rv->k.objdir = objdir ? kb_xstrdup(objdir) : NULL;
 		rv->built = 1;
 	}
 	json_decref(j);
