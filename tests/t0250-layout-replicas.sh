@@ -10,7 +10,9 @@
 # sample and boot line carries its layout; the manifest records each
 # replica's seed, padding, text and cache key; layout 0 is the variant's
 # usual build (same cache key as without layouts); a second run takes all
-# three from the cache.  Then the configuration errors.  Builds the padded
+# three from the cache; kbench order --place on each padded replica moves
+# its padding with the size the replica has.  Then the configuration
+# errors.  Builds the padded
 # replicas on first use (two objects and the link each, on the cached O2
 # kernel that t0100 builds).
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -52,6 +54,26 @@ check "a padded replica's text is layout 0's plus its padding (give or take unde
 	 all((.text - $r[0].text - .pad[0] - .pad[1]) as $x | $x > -64 and $x < 64 and $x % 16 == 0)'
 cmp -s "$r/variants/O2/config" "$r/variants/O2/layout-1/config"
 check "identical .config for layouts 0 and 1" test $? -eq 0
+
+# kbench order --place on the padded replicas (issue 33, item 3): one
+# object directory builds every replica, so its padding objects hold the
+# last one's sizes; each replica's are read from its own System.map, and
+# the code after each padding starts that padding's bytes after it (and
+# its own alignment)
+printf '# a few functions of fs/ and mm/, around the padding between them\nksys_write\nvfs_read\nkfree\n' > "$d/pad.order"
+for l in 1 2; do
+	obj=$(jq -r ".variants[0].replicas[$l].objdir" "$m")
+	p1=$(jq -r ".variants[0].replicas[$l].pad[0]" "$m") p2=$(jq -r ".variants[0].replicas[$l].pad[1]" "$m")
+	"$KBENCH" order --place "$r/variants/O2/layout-$l/System.map" --objects "$obj" -o "$d/pad$l.vl" \
+		"$d/pad.order" 2> "$d/pad$l.err"
+	rc=$?
+	python3 "$TEST_SRCDIR/pad-after.py" "$r/variants/O2/layout-$l/System.map" "$d/pad$l.vl" "$p1" "$p2" \
+		> "$d/pad$l.txt" 2>&1
+	prc=$?
+	sed 's/^/# /' "$d/pad$l.txt"
+	check "layout $l: kbench order --place (rc $rc) explains every gap and overlaps nothing, and the code after each padding starts that padding's bytes after it ($p1, $p2)" \
+		sh -c "[ $rc -eq 0 ] && [ $prc -eq 0 ] && ! grep -Eq 'no alignment explains|found where another is' '$d/pad$l.err'"
+done
 
 # layout 0 is the build without the feature: kbench build of O2 alone
 # (layouts = 1) names the same cache entry

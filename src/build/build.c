@@ -799,7 +799,7 @@ static int layout_install(const struct kb_source *src)
 		want = kb_xasprintf("%s%s" LAYOUT_MK_BEGIN KB_LAYOUT_RECIPE ", added by kbench; inert "
 				    "without KBENCH_LAYOUT=y)\n"
 				    "obj-$(KBENCH_LAYOUT) += kb_layout_pad.o\n"
-				    "AFLAGS_kb_layout_pad.o := -DKB_PAD=$(%s) -DKB_PAD_SYM=kb_layout_pad_%d\n"
+				    "AFLAGS_kb_layout_pad.o := -DKB_PAD=$(%s) -DKB_PAD_SYM=" KB_LAYOUT_PAD_SYM "%d\n"
 				    LAYOUT_MK_END, text, *text && text[strlen(text) - 1] != '\n' ? "\n" : "",
 				    layout_points[i].var, i + 1);
 		ret = kb_write_file_if_changed(as, layout_asm);

@@ -48,6 +48,9 @@ struct kb_kernel {
  * objects, 1: between mm/ and fs/).  Layout 0 has none and is the build
  * without the feature, byte for byte. */
 #define KB_LAYOUT_PADS 2
+/* The padding's symbol at point i, KB_LAYOUT_PAD_SYM "1" and "2": an
+ * object of .text, its size the replica's (order-place.c reads it) */
+#define KB_LAYOUT_PAD_SYM "kb_layout_pad_"
 struct kb_layout {
 	int layout;
 	unsigned long seed;		/* of the draw; 0 for layout 0 */

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "conf.h"
 #include "disasm.h"
 #include "names.h"
@@ -61,6 +62,7 @@ struct sec {
 	uint64_t addr, size;	/* in the unordered kernel */
 	uint64_t align;
 	int is_text;		/* the object's ".text" */
+	int pad;		/* kbench's layout padding: its size is the map's */
 	/* laid out again */
 	uint64_t pre;		/* bytes the unordered kernel has before it that no alignment explains */
 	uint64_t to;
@@ -339,8 +341,8 @@ static void add_functions(struct placer *p, size_t o, const struct osym *s, size
 	ob->self_aligned = (ob->text_align ? ob->text_align : 1) > most;
 }
 
-/* read_object's symbols: the named code symbols (functions and labels)
- * of executable sections, and whether the compiler wrote the source's
+/* read_object's symbols: the named code symbols (functions, labels and
+ * objects) of executable sections, and whether the compiler wrote the source's
  * name (a FILE symbol: the assembler, here, does not) */
 struct osyms {
 	struct osym *v;
@@ -358,7 +360,9 @@ static void code_symbol(void *ctx, Elf *e, const GElf_Sym *sym, const char *name
 		os->has_file = 1;
 		return;
 	}
-	if ((type != STT_FUNC && type != STT_NOTYPE) || sym->st_shndx == SHN_UNDEF ||
+	/* an object in code: kbench's layout padding (kb_layout_pad_N), a
+	 * table in an assembler file */
+	if ((type != STT_FUNC && type != STT_NOTYPE && type != STT_OBJECT) || sym->st_shndx == SHN_UNDEF ||
 	    sym->st_shndx >= SHN_LORESERVE || !*name || !strncmp(name, ".L", 2) || name[0] == '$' ||
 	    !gelf_getshdr(elf_getscn(e, sym->st_shndx), &ts) || !(ts.sh_flags & SHF_EXECINSTR))
 		return;
@@ -416,7 +420,10 @@ static int read_object(struct placer *p, const char *path, const char *rel)
 			continue;
 		p->sec = grow_array(p->sec, &p->capsec, p->nsec, sizeof(*p->sec));
 		p->sec[p->nsec] = (struct sec){ o, base, sh.sh_size, sh.sh_addralign ? sh.sh_addralign : 1,
-						!strcmp(name, ".text"), 0, 0 };
+						!strcmp(name, ".text"), 0, 0, 0 };
+		for (size_t k = 0; k < ns; k++)
+			p->sec[p->nsec].pad |= s[k].shndx == ndx && !strncmp(s[k].name, KB_LAYOUT_PAD_SYM,
+									   strlen(KB_LAYOUT_PAD_SYM));
 		if (p->sec[p->nsec].is_text) {
 			p->obj[o].text = p->nsec;
 			p->obj[o].text_align = p->sec[p->nsec].align;
@@ -641,6 +648,21 @@ int kb_order_place(const struct kb_order_file *o, const char *objdir, const char
 		goto out;
 	if (kb_objdir_objects(objdir, skipped, KB_ARRAY_SIZE(skipped), visit_object, &p) < 0)
 		goto out;
+	/* kbench's layout padding: one object directory builds every layout
+	 * replica, each with its own sizes, so the object holds the last
+	 * one's; the replica's is the map's, to the next section (a multiple
+	 * of 16, which the next section's alignment, 16 at most, leaves) */
+	for (size_t i = 0; i < p.nsec; i++) {
+		uint64_t next = UINT64_MAX;
+
+		if (!p.sec[i].pad)
+			continue;
+		for (size_t j = 0; j < p.nsec; j++)
+			if (p.sec[j].addr > p.sec[i].addr && p.sec[j].addr < next)
+				next = p.sec[j].addr;
+		if (next != UINT64_MAX)
+			p.sec[i].size = (next - p.sec[i].addr) & ~(uint64_t)15;
+	}
 	for (size_t i = 0; i < p.nsec; i++)
 		if (p.sec[i].is_text) {
 			if (p.sec[i].addr < main_start)
