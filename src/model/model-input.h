@@ -91,6 +91,7 @@ struct kb_model *kb_model_from_input(const struct kb_model_build_args *a);
  * (pred_<field>; NAN where the sample has none). */
 struct kb_pred_sample {
 	const char *variant, *cas;
+	long long layout;		/* its build's layout replica (0: as configured) */
 	double own[2], pred[2];
 };
 /* The run's predicted order (manifest sim.prediction.order), or NULL; the

@@ -502,6 +502,11 @@ static json_t *prediction_json(const struct kb_model *m)
 							  num(r->pred[0]), "ordered", num(r->ordered[0])));
 		json_object_set_new(j, "cycles", json_pack("{s:o,s:o,s:o}", "built", num(r->own[1]), "predicted",
 							   num(r->pred[1]), "ordered", num(r->ordered[1])));
+		if (m->nlayouts >= 2)	/* the builds as configured: the same kernel but for the order */
+			json_object_set_new(j, "layout0", json_pack("{s:{s:o,s:o},s:{s:o,s:o}}", "l1i_k", "predicted",
+								    num(r->pred0[0]), "ordered", num(r->ordered0[0]),
+								    "cycles", "predicted", num(r->pred0[1]), "ordered",
+								    num(r->ordered0[1])));
 		if (r->built >= 0 && kb_model_trained(&m->variants[r->built], r->cas) >= 0)
 			json_object_set_new(j, "trained",
 					    json_boolean(kb_model_trained(&m->variants[r->built], r->cas) == 1));

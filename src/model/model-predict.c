@@ -61,7 +61,7 @@ static json_t *manifest_variant(json_t *manifest, const char *name)
 /* The median of what the samples of (variant, case) have in slot k of
  * which (0: as built, 1: predicted), or NAN. */
 static double median_of(const struct kb_pred_sample *s, size_t n, const char *variant, const char *cas,
-			int which, int k)
+			int which, int k, long long layout)
 {
 	double *v = kb_xmalloc((n + 1) * sizeof(*v)), r = NAN;
 	size_t nv = 0;
@@ -69,7 +69,8 @@ static double median_of(const struct kb_pred_sample *s, size_t n, const char *va
 	for (size_t i = 0; i < n; i++) {
 		double x = which ? s[i].pred[k] : s[i].own[k];
 
-		if (!strcmp(s[i].variant, variant) && !strcmp(s[i].cas, cas) && !isnan(x))
+		if (!strcmp(s[i].variant, variant) && !strcmp(s[i].cas, cas) && !isnan(x) &&
+		    (layout < 0 || s[i].layout == layout))
 			v[nv++] = x;
 	}
 	if (nv)
@@ -107,18 +108,21 @@ void kb_model_predict(struct kb_model *m, json_t *manifest, const struct kb_pred
 		for (size_t c = 0; c < m->nc; c++) {
 			struct kb_pred_row *r = &m->pred[m->npred];
 
-			r->pred[0] = median_of(s, n, mv->name, m->cases[c], 1, 0);
+			r->pred[0] = median_of(s, n, mv->name, m->cases[c], 1, 0, -1);
 			if (isnan(r->pred[0]))
 				continue;
 			r->cas = m->cases[c];
 			r->variant = v;
 			r->built = built;
 			for (int k = 0; k < 2; k++) {
-				r->own[k] = median_of(s, n, mv->name, m->cases[c], 0, k);
+				const char *b = built >= 0 ? m->variants[built].name : NULL;
+
+				r->own[k] = median_of(s, n, mv->name, m->cases[c], 0, k, -1);
 				if (k)
-					r->pred[k] = median_of(s, n, mv->name, m->cases[c], 1, k);
-				r->ordered[k] = built >= 0 ? median_of(s, n, m->variants[built].name, m->cases[c], 0, k)
-							   : NAN;
+					r->pred[k] = median_of(s, n, mv->name, m->cases[c], 1, k, -1);
+				r->ordered[k] = b ? median_of(s, n, b, m->cases[c], 0, k, -1) : NAN;
+				r->pred0[k] = median_of(s, n, mv->name, m->cases[c], 1, k, 0);
+				r->ordered0[k] = b ? median_of(s, n, b, m->cases[c], 0, k, 0) : NAN;
 			}
 			m->npred++;
 		}

@@ -416,7 +416,7 @@ static double per_op(json_t *fields, const char *field, double iterations)
 
 /* A sim sample of a run with a predicted order: its own and its predicted
  * kernel L1i misses and cycles. */
-static void pred_sample(struct reader *rd, const char *variant, const char *cas, json_t *fields,
+static void pred_sample(struct reader *rd, json_t *j, const char *variant, const char *cas, json_t *fields,
 			double iterations)
 {
 	struct kb_pred_sample *p;
@@ -426,6 +426,7 @@ static void pred_sample(struct reader *rd, const char *variant, const char *cas,
 	p = &rd->pred[rd->npred++];
 	p->variant = kb_pool_strdup(&rd->pool, variant);
 	p->cas = kb_pool_strdup(&rd->pool, cas);
+	p->layout = json_integer_value(json_object_get(j, KB_RD_LAYOUT));
 	p->own[0] = per_op(fields, "l1i_k", iterations);
 	p->own[1] = per_op(fields, rd->pred_cycles, iterations);
 	p->pred[0] = per_op(fields, "pred_l1i_k", iterations);
@@ -491,7 +492,7 @@ static void take_sample(struct reader *rd, json_t *j)
 	c->samples++;
 	cell_push(c, 0, num(j, KB_RD_NS_PER_OP));
 	if (rd->pred_cycles && !strcmp(backend, KB_SIM_BACKEND))
-		pred_sample(rd, variant, cas ? json_string_value(cas) : workload, fields, iterations);
+		pred_sample(rd, j, variant, cas ? json_string_value(cas) : workload, fields, iterations);
 	json_object_foreach(fields, key, v) {
 		uint32_t f;
 

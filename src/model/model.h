@@ -567,6 +567,10 @@ struct kb_pred_row {
 	size_t variant;
 	long built;
 	double own[2], pred[2], ordered[2];
+	/* the same of layout 0 alone, the builds as configured: in a run
+	 * with layout replicas, each variant's are padded with draws of its
+	 * own, so only layout 0 is the same kernel but for the order */
+	double pred0[2], ordered0[2];
 };
 
 /* What the model left out of a run directory, besides torn lines. */

@@ -940,9 +940,19 @@ static void prediction(struct kb_doc *d, const struct kb_model *m)
 		   "assembly aligns its code, for listed cold parts, and for code outside the main text; "
 		   "and a built ordered kernel is another boot, whose timer interrupts fall elsewhere, so a "
 		   "case of few misses differs by more than the placement.");
+	if (m->nlayouts >= 2)
+		kb_doc_fmt(in, " With layout replicas the medians are over each variant's own layouts, and "
+			   "each variant's replicas are padded with draws of their own (its name seeds them): "
+			   "the two medians carry the layout spread. Layout 0, the builds as configured, is "
+			   "the same kernel but for the order: its columns are the prediction's own check.");
 	if (compared)
-		kb_doc_fmt(in, " Within 2%% of the built kernel's L1i misses: %zu of %zu cases.", close, compared);
-	t = kb_doc_table_heads(d, "case|variant|>L1i misses as built|>predicted with the order|ordered build|"
+		kb_doc_fmt(in, " Within 2%% of the built kernel's L1i misses: %zu of %zu cases%s.", close, compared,
+			   m->nlayouts >= 2 ? " (medians over the layouts)" : "");
+	t = kb_doc_table_heads(d, m->nlayouts >= 2 ?
+			       "case|variant|>L1i misses as built|>predicted with the order|ordered build|"
+			       ">its L1i misses|>predicted / built|>cycles predicted / built|"
+			       ">layout 0: L1i misses predicted / built|>layout 0: cycles predicted / built" :
+			       "case|variant|>L1i misses as built|>predicted with the order|ordered build|"
 			       ">its L1i misses|>predicted / built|>cycles predicted / built", NULL);
 	for (size_t i = 0; i < m->npred; i++) {
 		const struct kb_pred_row *r = &m->pred[i];
@@ -962,6 +972,10 @@ static void prediction(struct kb_doc *d, const struct kb_model *m)
 		td(t, "%s", kb_report_fig(r->ordered[0]).s);
 		td(t, "%s", pred_ratio(r->pred[0], r->ordered[0]).s);
 		td(t, "%s", pred_ratio(r->pred[1], r->ordered[1]).s);
+		if (m->nlayouts >= 2) {
+			td(t, "%s", pred_ratio(r->pred0[0], r->ordered0[0]).s);
+			td(t, "%s", pred_ratio(r->pred0[1], r->ordered0[1]).s);
+		}
 	}
 }
 
