@@ -31,6 +31,11 @@
 #   - a second order of the same functions is the same object directory
 #     relinked: under 20 compilations; a third, at a path holding "*/", builds too (the
 #     generated rule, which a preprocessor reads, does not carry the path);
+#   - kbench explain of the ordered variant against Os: a kernel per part
+#     of the tree, each with the order's functions of that part alone (nm:
+#     fs/'s first, in order; kfree, of mm/, not moved), explain.json by
+#     order, the functions table's moved rows exactly the order's; against
+#     a variant of other flags, or by flag, refused before any build;
 #   - a name twice, or a name no section can carry: refused with the order
 #     file and line, before anything is compiled; order on a prebuilt
 #     kernel, and a hybrid made of an ordered variant: refused at their
@@ -321,4 +326,52 @@ rc=$?
 check "a hybrid of an ordered variant: exit 2 (got $rc), at the hybrid's line, before anything is built" sh -c "
 	[ $rc -eq 2 ] && grep -q \"hy.conf:[0-9]*: variant 'H': hybrid: 'Os.ordered' is ordered (order = FILE)\" '$d/hy.err' &&
 	! grep -q 'configuring' '$d/hy.err'"
+
+# kbench explain of the ordered variant (item 7): the order's functions
+# part by part (fs/ and mm/), each part's kernel Os with its own order,
+# those of the order's functions that its objects define, in its order
+write_tcg_conf "$d/ex.conf" backend=sim workloads=getppid samples=1 timeout=240 output="$d/results" \
+	-- Os "Os.ordered:order=$d/one.order" O2
+"$KBENCH" explain --only kernel,mm "$d/ex.conf" O2 Os.ordered > "$d/exbad.out" 2> "$d/exbad.err"
+rc=$?
+"$KBENCH" explain --by-flag "$d/ex.conf" Os Os.ordered > "$d/exbad2.out" 2> "$d/exbad2.err"
+rc2=$?
+check "explain of Os.ordered against O2 (other flags) or --by-flag: exit 2 ($rc, $rc2), before anything is built" sh -c "
+	[ $rc -eq 2 ] && [ $rc2 -eq 2 ] &&
+	grep -q \"'O2' must have no order and 'Os.ordered''s config, kcflags, cc and cmdline\" '$d/exbad.err' &&
+	grep -q \"'Os' and 'Os.ordered' differ in their order, not in flags\" '$d/exbad2.err' &&
+	! grep -q 'configuring' '$d/exbad.err' '$d/exbad2.err'"
+(cd "$d" && exec "$KBENCH" explain --only fs,mm ex.conf Os Os.ordered) > "$d/ex.out" 2> "$d/ex.err"
+rc=$?
+xrun=$(tail -n 1 "$d/ex.out" | sed 's|/explain.md$||')
+check "kbench explain --only fs,mm of Os.ordered against Os exits 0 (got $rc) and writes explain.md" \
+	sh -c "[ $rc -eq 0 ] && [ -s '$xrun/explain.md' ] && [ -s '$xrun/explain.json' ]"
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/ex.err" | tail -n 20
+po=$d/results/.explain-Os-Os.ordered-orders
+printf 'ksys_write\nvfs_read\ndo_sys_openat2\nksys_read\nvfs_write\ngetname_flags\n__fput\npath_openat\n' > "$d/fs.want"
+check "the fs/ part's order: the order's 8 functions of fs/ objects, in its order, with its comments (method, profile)" sh -c "
+	sed -n '/^[^#]/p' '$po/Os.ordered.fs.order' | cmp -s - '$d/fs.want' &&
+	grep -q '^# kbench order: method c3' '$po/Os.ordered.fs.order' && grep -q '^# profile: variant Os' '$po/Os.ordered.fs.order'"
+check "the mm/ part's order: kfree alone" sh -c "[ \"\$(sed -n '/^[^#]/p' '$po/Os.ordered.mm.order')\" = kfree ]"
+placed "$xrun/variants/Os.ordered.fs/vmlinux" "$d/fs.want" > "$d/fs.nm"
+sed 's/^/# fs part: /' "$d/fs.nm"
+check "nm: the fs/ part's kernel has its 8 functions in the order's order, one right after the other" \
+	contiguous "$d/fs.nm"
+kf=$(nm "$xrun/variants/Os.ordered.fs/vmlinux" | awk '$3 == "kfree" { print $1 }')
+kos=$(nm "$os/vmlinux" | awk '$3 == "kfree" { print $1 }')
+first=$(head -n 1 "$d/fs.nm" | cut -d' ' -f1)
+check "... and kfree, of mm/, not moved to the front: after them, as in Os (0x$kf; Os 0x$kos; the part's first 0x$first)" \
+	sh -c "[ -n '$kf' ] && [ \$(printf '%d' 0x$kf) -gt \$(printf '%d' 0x$first) ] && [ \$(printf '%d' 0x$kf) -ge \$(printf '%d' 0x$kos) ]"
+check "explain.json: by order, B Os.ordered the whole, parts fs/ and mm/ (their ordered variants), 10 of the order's functions in objects, 9 in the parts" \
+	jq_true "$xrun/explain.json" '.by == "order" and .b == "Os.ordered" and .b_end == "Os.ordered" and
+	.order == "'"$d/one.order"'" and .order_functions == 10 and .order_functions_in_parts == 9 and
+	([.text.parts[] | [.path, .variant]] | sort) == [["fs/", "Os.ordered.fs"], ["mm/", "Os.ordered.mm"]]'
+check "explain.md: the parts' table by order, and the functions behind B's change with a column moved, marked exactly where the order names them" sh -c "
+	grep -q '^| part of the tree (its functions in B.s order) |' '$xrun/explain.md' &&
+	grep -q '^| function | moved by B.s order |' '$xrun/explain.md' &&
+	jq -r '.cases[] | .functions[] | \"\\(.moved) \\(.function)\"' '$xrun/explain.json' > '$d/ex.rows' &&
+	[ -s '$d/ex.rows' ] &&
+	while read -r mv name; do
+		if grep -Fxq \"\$name\" '$d/names'; then [ \$mv = true ]; else [ \$mv = false ]; fi || exit 1
+	done < '$d/ex.rows'"
 test_done

@@ -294,6 +294,8 @@ int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t
 static struct objects_walk {
 	struct kb_names idx;	/* the order's names */
 	unsigned char *seen;	/* per name: some object defines it */
+	char **where;		/* per name: the first such object by name, or NULL (not asked) */
+	const char *rel;	/* the object read */
 	char **v;
 	size_t n, cap;
 	int err;
@@ -370,6 +372,10 @@ static void ordered_symbol(void *ctx, Elf *e, const GElf_Sym *sym, const char *n
 		return;
 	OW.seen[k] = 1;
 	df->any = 1;
+	if (OW.where && (!OW.where[k] || strcmp(OW.rel, OW.where[k]) < 0)) {
+		free(OW.where[k]);
+		OW.where[k] = kb_xstrdup(OW.rel);
+	}
 }
 
 /* Whether the relocatable ELF object at path defines one of the order's
@@ -441,6 +447,7 @@ int kb_objdir_objects(const char *objdir, const char *const *skipped, size_t nsk
 static int keep_defining(void *ctx, const char *path, const char *rel)
 {
 	(void)ctx;
+	OW.rel = rel;
 	if (defines_ordered(path)) {
 		if (OW.n == OW.cap) {
 			OW.cap = OW.cap ? 2 * OW.cap : 64;
@@ -456,8 +463,9 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
-		     size_t *defined)
+/* kb_order_objects, and with where (not NULL) each name's object. */
+static int objects_walk(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
+			size_t *defined, char ***where)
 {
 	/* what no vmlinux links: the host programs, the boot and real-mode
 	 * code, the vDSO */
@@ -474,10 +482,13 @@ int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***
 	for (size_t i = 0; i < o->n; i++)
 		kb_names_add(&OW.idx, &pool, o->names[i]);
 	OW.seen = kb_xcalloc(OW.idx.n + 1, 1);
+	if (where)
+		OW.where = kb_xcalloc(OW.idx.n + 1, sizeof(*OW.where));
 	if (kb_objdir_objects(objdir, skipped, KB_ARRAY_SIZE(skipped), keep_defining, NULL) < 0 && !OW.err)
 		OW.err = -1;
 	if (OW.err) {
 		kb_order_objects_free(OW.v, OW.n);
+		kb_order_objects_free(OW.where, where ? OW.idx.n : 0);
 		goto out;
 	}
 	qsort(OW.v, OW.n, sizeof(*OW.v), by_name);
@@ -485,6 +496,15 @@ int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***
 		*defined += OW.seen[i];
 	*objs = OW.v;
 	*n = OW.n;
+	if (where) {	/* by the order's names (its indexes: no name twice) */
+		*where = kb_xcalloc(o->n + 1, sizeof(**where));
+		for (size_t i = 0; i < o->n; i++) {
+			size_t k = kb_names_find(&OW.idx, o->names[i]);
+
+			(*where)[i] = OW.where[k];
+		}
+		free(OW.where);
+	}
 	ret = 0;
 out:
 	free(OW.seen);
@@ -492,6 +512,23 @@ out:
 	kb_pool_release(&pool);
 	memset(&OW, 0, sizeof(OW));
 	return ret;
+}
+
+int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
+		     size_t *defined)
+{
+	return objects_walk(o, objdir, objs, n, defined, NULL);
+}
+
+int kb_order_where(const struct kb_order_file *o, const char *objdir, char ***where)
+{
+	char **objs;
+	size_t n, defined;
+	int r = objects_walk(o, objdir, &objs, &n, &defined, where);
+
+	if (r == 0)
+		kb_order_objects_free(objs, n);
+	return r;
 }
 
 void kb_order_objects_free(char **objs, size_t n)

@@ -77,6 +77,12 @@ int kb_order_install(const char *tree);
 int kb_order_objects(const struct kb_order_file *o, const char *objdir, char ***objs, size_t *n,
 		     size_t *defined);
 void kb_order_objects_free(char **objs, size_t n);
+/* For each of o's names, the object of objdir that defines it in its main
+ * text as kb_order_objects finds them (the first by name where several
+ * do; NULL where none: a name of no C object's main text), in *where
+ * (o->n entries, each malloc'd; freed with kb_order_objects_free).  0, or
+ * -1 after a message. */
+int kb_order_where(const struct kb_order_file *o, const char *objdir, char ***where);
 
 /* Open path as a relocatable ELF object (libelf, elf_version called):
  * 1 with *e, *fd and its section names' index; 0 where it is no such

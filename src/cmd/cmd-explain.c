@@ -24,6 +24,7 @@
 #include "executor.h"
 #include "explain.h"
 #include "hybrid.h"
+#include "order.h"
 #include "run.h"
 #include "util.h"
 
@@ -41,6 +42,13 @@ struct explain_ctx {
 	size_t n;
 	char **fnames;					/* the names of --flags */
 	size_t nf;
+	/* by order (B is A built with an order): the order, each name's
+	 * object in A's build (NULL: none), and each part's order file */
+	const char *vb_order;				/* B's order, or NULL: by code or flag */
+	struct kb_order_file order;
+	char **where;
+	char **part_orders;
+	size_t order_names;				/* the order's names some object defines */
 };
 
 /* ---- the configuration of the explain run ---- */
@@ -187,6 +195,191 @@ static char *explain_text(const struct explain_ctx *x)
 		free(name);
 	}
 	return text;
+}
+
+static char **nodes_of(char *const *objs, size_t nobj, const char *under, size_t *n);
+
+static int by_path(const void *p, const void *q)
+{
+	return strcmp(*(char *const *)p, *(char *const *)q);
+}
+
+/* Variant b's section of orig, without its description and order lines
+ * (continuations included), onto text. */
+static void copy_variant_keys(char **text, size_t *len, const char *orig, const char *b)
+{
+	char *copy = kb_xstrdup(orig), *save = NULL, *vb = kb_xasprintf("variant %s", b);
+	int in = 0, skipping = 0;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *s = section_of(l);
+
+		if (s) {
+			in = !strcmp(s, vb);
+			free(s);
+			skipping = 0;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (skipping && (l[0] == ' ' || l[0] == '\t'))
+			continue;
+		skipping = line_key_is(l, "order") || line_key_is(l, "description");
+		if (!skipping)
+			add_line(text, len, "%s\n", l);
+	}
+	free(copy);
+	free(vb);
+}
+
+/* The configuration text of the explain run by order: the base (A and B,
+ * B the whole), then per part B's build with the part's own order: the
+ * functions of B's order that objects under the part define, in its
+ * order (the tags tell kbench explain's model which variant is which). */
+static char *explain_order_text(const struct explain_ctx *x)
+{
+	const char *a = x->a, *b = x->b;
+	char *text = NULL;
+	size_t len = 0;
+
+	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
+	add_line(&text, &len, "%s%zu %zu\n", kb_explain_coverage_tag, x->order_names, x->covered);
+	add_line(&text, &len, "%s%s %s\n", kb_explain_order_tag, a, b);
+	for (size_t i = 0; i < x->n; i++) {
+		char *name = node_variant(b, x->nodes[i]);
+
+		add_line(&text, &len, "%s%s %s\n", kb_explain_order_part_tag, name, x->nodes[i]);
+		free(name);
+	}
+	copy_base(&text, &len, x->orig, a, b, x->cases);
+	for (size_t i = 0; i < x->n; i++) {
+		char *name = node_variant(b, x->nodes[i]);
+
+		add_line(&text, &len, "\n[variant %s]\n", name);
+		add_line(&text, &len, "description = %s with the functions of %s's order under %s first, "
+			 "in that order (the rest where %s has them)\n", a, b, x->nodes[i], a);
+		copy_variant_keys(&text, &len, x->orig, b);
+		add_line(&text, &len, "order = %s\n", x->part_orders[i]);
+		free(name);
+	}
+	return text;
+}
+
+/* Whether variant b is variant a built with an order: b has one, a none,
+ * and the two have the same configuration, flags, compiler and command
+ * line. */
+static int ordered_pair(const struct kb_variant *va, const struct kb_variant *vb)
+{
+	const char *const sa[] = { va->kcflags, va->cc, va->cmdline }, *const sb[] = { vb->kcflags, vb->cc, vb->cmdline };
+
+	if (!vb->order || va->order || va->n_kopts != vb->n_kopts)
+		return 0;
+	for (size_t i = 0; i < KB_ARRAY_SIZE(sa); i++)
+		if ((sa[i] || sb[i]) && (!sa[i] || !sb[i] || strcmp(sa[i], sb[i])))
+			return 0;
+	for (size_t i = 0; i < va->n_kopts; i++)
+		if (strcmp(va->kopts[i].name, vb->kopts[i].name) || strcmp(va->kopts[i].value, vb->kopts[i].value))
+			return 0;
+	return 1;
+}
+
+/* Each part's order, written under dir: the lines of B's order that say
+ * how it was made (so that the run tells trained cases from held-out
+ * ones), then the names whose object is under the part, in B's order.
+ * 0, or -1 after a message. */
+static int write_part_orders(struct explain_ctx *x, const char *dir)
+{
+	char *orig = NULL, *save = NULL;
+
+	if (kb_mkdir_p(dir, 0755) < 0 || kb_read_file(x->order.path, &orig, NULL) < 0)
+		return kb_error("cannot write the parts' orders in '%s'", dir);
+	x->part_orders = kb_xcalloc(x->n + 1, sizeof(*x->part_orders));
+	for (size_t i = 0; i < x->n; i++) {
+		char *text = NULL, *name = node_variant(x->b, x->nodes[i]), *copy = kb_xstrdup(orig);
+		size_t len = 0;
+		int r;
+
+		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			if (!strncmp(l, "# kbench order:", 15) || !strncmp(l, "# profile:", 10))
+				add_line(&text, &len, "%s\n", l);
+		free(copy);
+		add_line(&text, &len, "# kbench explain: the functions of %s that objects under %s define, "
+			 "in its order\n", x->order.path, x->nodes[i]);
+		for (size_t k = 0; k < x->order.n; k++)
+			if (x->where[k] && kb_hybrid_match(x->where[k], &x->nodes[i], 1))
+				add_line(&text, &len, "%s\n", x->order.names[k]);
+		x->part_orders[i] = kb_xasprintf("%s/%s.order", dir, name);
+		r = kb_write_file_atomic(x->part_orders[i], text, len);
+		free(text);
+		free(name);
+		if (r < 0) {
+			free(orig);
+			return -1;
+		}
+	}
+	free(orig);
+	return 0;
+}
+
+/* By order: the order's names, where A's objects define them, and the
+ * parts (--under's children or the top-level directories holding such
+ * objects, or --only's), each with its names.  0; -1 after a message;
+ * KB_EXIT_USAGE where a part of --only holds none. */
+static int order_parts(struct explain_ctx *x, const char *u, const char *outdir)
+{
+	size_t names = 0;
+	char *dir;
+	int bad = 0, r;
+
+	if (kb_order_file_read(x->vb_order, &x->order) < 0 || kb_order_where(&x->order, x->ka.objdir, &x->where) < 0)
+		return -1;
+	/* the objects defining the order's names, sorted and once, as the
+	 * nodes of a hybrid explain are made from */
+	for (size_t k = 0; k < x->order.n; k++) {
+		size_t j;
+
+		if (!x->where[k])
+			continue;
+		names++;
+		for (j = 0; j < x->nobj && strcmp(x->objs[j], x->where[k]); j++)
+			;
+		if (j < x->nobj)
+			continue;
+		x->objs = kb_xrealloc(x->objs, (x->nobj + 1) * sizeof(*x->objs));
+		x->objs[x->nobj++] = kb_xstrdup(x->where[k]);
+	}
+	qsort(x->objs, x->nobj, sizeof(*x->objs), by_path);
+	kb_info("'%s': %zu of its %zu functions are defined in the main text of %zu objects of '%s'",
+		x->order.path, names, x->order.n, x->nobj, x->a);
+	if (!names)
+		return kb_error("'%s': no function of it is in the main text of an object of '%s': "
+				"nothing to explain", x->order.path, x->a);
+	if (!x->only) {
+		x->nodes = nodes_of(x->objs, x->nobj, u ? u : "", &x->n);
+		if (!x->n) {
+			kb_error("--under '%s': no object there defines a function of the order", x->under);
+			return KB_EXIT_USAGE;
+		}
+	}
+	x->covered = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		size_t k = 0;
+
+		for (size_t j = 0; j < x->order.n; j++)
+			k += x->where[j] && kb_hybrid_match(x->where[j], &x->nodes[i], 1);
+		kb_info("part %s: %zu of the order's functions", x->nodes[i], k);
+		x->covered += k;
+		if (x->only && !k)
+			bad = kb_error("--only '%s': no object there defines a function of '%s' (in the "
+				       "build of '%s')", x->nodes[i], x->order.path, x->a);
+	}
+	if (bad)
+		return KB_EXIT_USAGE;
+	x->order_names = names;
+	dir = kb_xasprintf("%s/.explain-%s-%s-orders", outdir, x->a, x->b);
+	r = write_part_orders(x, dir);
+	free(dir);
+	return r;
 }
 
 /* The hybrid that is B over the paths (the whole of the by-flag study). */
@@ -554,6 +747,21 @@ static int start(struct explain_ctx *x)
 			 "prebuilt)", path);
 		goto out;
 	}
+	/* an ordered B is explained by the parts of its order: A must be B
+	 * without it */
+	if (va->order || vb->order) {
+		if (!ordered_pair(va, vb)) {
+			kb_error("'%s': an ordered variant is explained against itself without its order: "
+				 "'%s' must have no order and '%s''s config, kcflags, cc and cmdline",
+				 path, a, b);
+			goto out;
+		}
+		if (x->by_flag) {
+			kb_error("'%s': --by-flag: '%s' and '%s' differ in their order, not in flags", path, a, b);
+			goto out;
+		}
+		x->vb_order = vb->order;
+	}
 	/* every option checked before anything is built, as far as the source
 	 * can tell; what only the builds of A and B know, before the hybrids */
 	if (x->cases && kb_conf_check_workloads("--cases", x->cases) < 0)
@@ -585,6 +793,29 @@ static int start(struct explain_ctx *x)
 	if (kb_mkdir_p(conf.output, 0755) < 0)
 		goto out;
 	log = kb_xasprintf("%s/explain-%s-%s.log", conf.output, a, b);
+	if (x->vb_order) {
+		/* by order: which of A's objects define the order's functions */
+		struct kb_variant av = *va;
+		int r;
+
+		av.need_objects = 1;
+		kb_info("building (or finding in the cache) '%s' to read its objects; log: %s", a, log);
+		if (kb_build_variant(&conf, &src, &av, NULL, log, &x->ka) < 0)
+			goto out;
+		r = order_parts(x, u, conf.output);
+		if (r != 0) {
+			ret = r == KB_EXIT_USAGE ? KB_EXIT_USAGE : KB_EXIT_FAILED;
+			goto out;
+		}
+		if (kb_read_file(path, &x->orig, NULL) < 0) {
+			kb_error_errno(errno, "cannot read '%s'", path);
+			goto out;
+		}
+		text = explain_order_text(x);
+		kb_info("%zu ordered kernels, each with the order's functions of one part, and '%s' "
+			"(the whole order), as variants of one run", x->n, b);
+		goto generate;
+	}
 	kb_info("building (or finding in the cache) '%s' and '%s' to see which objects differ; "
 		"log: %s", a, b, log);
 	{
@@ -653,10 +884,11 @@ static int start(struct explain_ctx *x)
 	} else {
 		text = explain_text(x);
 	}
+	kb_info("%zu hybrid kernels and the B end, as variants of one run", x->n);
+generate:
 	gen = kb_xasprintf("%s/.explain-%s-%s-%ld.conf", conf.output, a, b, (long)getpid());
 	if (kb_write_file_atomic(gen, text, strlen(text)) < 0)
 		goto out;
-	kb_info("%zu hybrid kernels and the B end, as variants of one run", x->n);
 	ret = kb_run_main(gen, conf.dir, 0, executor, &run_dir);
 	unlink(gen);
 	if (run_dir && !kb_interrupted && explain_write(run_dir) < 0 && ret == KB_EXIT_OK)
@@ -667,8 +899,13 @@ out:
 	for (size_t i = 0; i < x->nobj; i++)
 		free(x->objs[i]);
 	free(x->objs);
+	if (x->part_orders)
+		strs_free(x->part_orders, x->n);
 	strs_free(x->nodes, x->n);
 	strs_free(x->fnames, x->nf);
+	if (x->where)
+		kb_order_objects_free(x->where, x->order.n);
+	kb_order_file_release(&x->order);
 	kb_kernel_release(&x->ka);
 	kb_kernel_release(&x->kb);
 	if (have_src)
@@ -774,6 +1011,11 @@ const struct kb_command kb_command_explain = {
 		 "instructions, L1i misses and modeled cycles per operation, their sum, the\n"
 		 "whole and the interaction.  A and B's .configs may differ only in the\n"
 		 "optimization level.\n\n"
+		 "Where B is ordered (order = FILE) and A is B without its order (the same\n"
+		 "config, kcflags, cc and cmdline), the parts are those of the order: per\n"
+		 "part, A built with the functions of the order that A's objects under the\n"
+		 "part define, in the order's order (written beside the run's output, each\n"
+		 "with the order's comments), against A; the whole is B.\n\n"
 		 "With --by-flag: the optimizer settings (gcc -Q --help=optimizers and\n"
 		 "--help=params, asked with the options of one object's two compilations)\n"
 		 "in which A and B differ; per setting, A with it as in B (one at a time)\n"

@@ -77,6 +77,8 @@ static json_t *functions_json(const struct kb_miss_model *mm)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "function", json_string(r->name));
+		if (mm->moved_n >= 0)	/* B is ordered: does its order name it */
+			json_object_set_new(o, "moved", json_boolean(r->moved));
 		json_object_set_new(o, "ins", json_pack("[ff]", r->ins[0], r->ins[1]));
 		json_object_set_new(o, "l1i_misses", json_pack("[ff]", r->miss[0], r->miss[1]));
 		json_object_set_new(o, "size", json_pack("[II]", (json_int_t)r->size[0],
@@ -102,6 +104,17 @@ static json_t *explain_json(const struct kb_explain *x)
 		json_object_set_new(out, "objects_differ", differ < 0 ? json_null() : json_integer(differ));
 		json_object_set_new(out, "objects_in_parts",
 				    differ < 0 ? json_null() : json_integer(covered));
+		/* by order: the parts are those of B's order; the counts are
+		 * of its functions, not of objects */
+		if (x->ordered) {
+			json_object_set_new(out, "by", json_string("order"));
+			json_object_set_new(out, "order", json_string(x->order));
+			json_object_set_new(out, "order_functions", differ < 0 ? json_null() : json_integer(differ));
+			json_object_set_new(out, "order_functions_in_parts",
+					    differ < 0 ? json_null() : json_integer(covered));
+			json_object_del(out, "objects_differ");
+			json_object_del(out, "objects_in_parts");
+		}
 	} else {
 		json_object_set_new(out, "whole", json_string(x->whole));
 		json_object_set_new(out, "parts", json_string(x->parts));

@@ -14,6 +14,8 @@
 #include "util.h"
 
 const char kb_explain_coverage_tag[] = "# kbench explain: objects compiled differently, in the parts: ";
+const char kb_explain_order_tag[] = "# kbench explain: by order: ";
+const char kb_explain_order_part_tag[] = "# kbench explain: order part: ";
 
 /* The figures explained, per case: name in the model, and words. */
 static const struct {
@@ -282,6 +284,49 @@ static int by_code(struct kb_explain *x, struct study *s, const char *dir)
 	return 0;
 }
 
+/* By order: A and B from the tag (B is A with its order, and the whole),
+ * and a part per part tag, its variant with the order's functions of the
+ * part.  0, or -1 after a message. */
+static int by_order(struct kb_explain *x, struct study *s, const char *dir, const char *ctext)
+{
+	const struct kb_model *m = x->model;
+	const char *t = strstr(ctext, kb_explain_order_tag) + strlen(kb_explain_order_tag);
+	size_t la = strcspn(t, " \n"), lb = strcspn(t + la + 1, " \n");
+	char *a = kb_xstrndup(t, la), *b = kb_xstrndup(t + la + 1, lb);
+	const struct kb_variant *vb = kb_conf_variant(&x->conf, b);
+
+	s->a = kb_model_variant(m, a);
+	s->b = s->whole = kb_model_variant(m, b);
+	free(a);
+	free(b);
+	for (const char *p = ctext; (p = strstr(p, kb_explain_order_part_tag)); ) {
+		const char *v, *path;
+		char *name, *node;
+		size_t ln;
+
+		p += strlen(kb_explain_order_part_tag);
+		ln = strcspn(p, " \n");
+		name = kb_xstrndup(p, ln);
+		node = p[ln] == ' ' ? kb_xstrndup(p + ln + 1, strcspn(p + ln + 1, "\n")) : kb_xstrdup("");
+		v = kb_pool_strdup(&x->model->pool, name);
+		path = kb_pool_strdup(&x->model->pool, node);
+		free(name);
+		free(node);
+		s->nodes = kb_xrealloc(s->nodes, (s->n + 1) * sizeof(*s->nodes));
+		s->nodes[s->n].variant = v;
+		s->nodes[s->n].path = path;
+		s->nodes[s->n++].v = kb_model_variant(m, v);
+	}
+	if (s->a >= m->nv || s->b >= m->nv || !vb || !vb->order)
+		return kb_error("'%s': not a run of kbench explain of an ordered variant (no figures of A "
+				"and of B, A with its order)", dir);
+	x->ordered = 1;
+	x->order = kb_pool_strdup(&x->model->pool, vb->order);
+	x->rest = x->differ >= 0 && x->covered == x->differ ? "interaction: whole - sum"
+		  : "rest: whole - sum (other functions, interaction)";
+	return 0;
+}
+
 struct kb_explain *kb_explain_load(const char *dir)
 {
 	struct kb_model_opts o = KB_MODEL_OPTS_INIT;
@@ -305,7 +350,9 @@ struct kb_explain *kb_explain_load(const char *dir)
 		goto out;
 	s.m = x->model;
 	x->by = is_by_flag(&x->conf) ? KB_EXPLAIN_BY_FLAG : KB_EXPLAIN_BY_CODE;
-	if ((x->by == KB_EXPLAIN_BY_FLAG ? by_flag(x, &s, dir) : by_code(x, &s, dir)) < 0)
+	if ((x->by == KB_EXPLAIN_BY_FLAG ? by_flag(x, &s, dir)
+	     : ctext && strstr(ctext, kb_explain_order_tag) ? by_order(x, &s, dir, ctext)
+	     : by_code(x, &s, dir)) < 0)
 		goto out;
 	x->a = x->model->variants[s.a].name;
 	x->b = x->model->variants[s.b].name;

@@ -116,10 +116,11 @@ static void code_table(struct kb_doc *d, const struct kb_explain *x, const struc
 	int speed = t->speed;
 	struct kb_doc_table *dt = kb_doc_table(d, speed ? 5 : 4);
 
-	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "part of the tree (compiled as B)");
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "%s", x->ordered ? "part of the tree (its functions in B's order)"
+							    : "part of the tree (compiled as B)");
 	head_with_unit(dt, "change", t->unit, t->kind);
 	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_RIGHT), "share of the whole");
-	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "hybrid variant");
+	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "%s", x->ordered ? "ordered variant" : "hybrid variant");
 	if (speed)
 		kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "verdict against A");
 	for (size_t i = 0; i < t->nparts; i++) {
@@ -133,11 +134,12 @@ static void code_table(struct kb_doc *d, const struct kb_explain *x, const struc
 			kb_doc_fmt(kb_doc_td(dt), "%s", p->verdict);
 	}
 	total_row(dt, "sum of the parts", t->sum, t->whole, NULL, speed ? "" : NULL);
-	total_row(dt, "whole: every object as B (B end)", t->whole, t->whole, x->whole,
-		  speed ? t->whole_verdict : NULL);
+	total_row(dt, x->ordered ? "whole: the whole order (B)" : "whole: every object as B (B end)", t->whole,
+		  t->whole, x->whole, speed ? t->whole_verdict : NULL);
 	total_row(dt, x->rest, t->whole - t->sum, t->whole, NULL, speed ? "" : NULL);
-	total_row(dt, "B as built (check: the B end's)", t->real, t->whole, x->b,
-		  speed ? t->real_verdict : NULL);
+	if (!x->ordered)	/* by order, the whole is B */
+		total_row(dt, "B as built (check: the B end's)", t->real, t->whole, x->b,
+			  speed ? t->real_verdict : NULL);
 	waterfall(d, t, x->rest);
 }
 
@@ -204,13 +206,16 @@ static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
 {
 	struct kb_doc_table *t;
 	struct kb_inline *in;
+	int moved = mm && mm->moved_n >= 0;	/* B is ordered: its order's functions marked */
 
 	if (!mm || !mm->n)
 		return;
 	kb_doc_fmt(kb_doc_heading(d, 4), "functions behind B's change (miss-o-meter, simulated%s)",
 		   mm->cycles_model ? "; cycles modeled" : "");
-	t = kb_doc_table(d, mm->cycles_model ? 6 : 5);
+	t = kb_doc_table(d, (mm->cycles_model ? 6 : 5) + moved);
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "function");
+	if (moved)
+		kb_doc_fmt(kb_doc_th(t, KB_ALIGN_LEFT), "moved by B's order");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "instructions/op A → B");
 	kb_doc_fmt(kb_doc_th(t, KB_ALIGN_RIGHT), "L1i misses/op A → B");
 	if (mm->cycles_model)
@@ -221,6 +226,8 @@ static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
 		const struct kb_miss_row *r = &mm->rows[k];
 
 		kb_doc_code(kb_doc_td(t), r->name);
+		if (moved)
+			kb_doc_fmt(kb_doc_td(t), "%s", r->moved ? "moved" : " ");
 		kb_doc_fmt(kb_doc_td(t), "%.1f → %.1f", r->ins[0], r->ins[1]);
 		kb_doc_fmt(kb_doc_td(t), "%.3f → %.3f", r->miss[0], r->miss[1]);
 		if (mm->cycles_model && isfinite(r->cyc[0]) && isfinite(r->cyc[1]))
@@ -237,6 +244,12 @@ static void functions(struct kb_doc *d, const struct kb_miss_model *mm)
 	kb_doc_fmt(in, "Per operation, summed over the samples' regions of sim.jsonl; "
 		   "the %zu functions whose instructions or misses changed most (of %zu that changed); "
 		   "every one: kbench miss-o-meter RUN_DIR.", mm->n, mm->changed);
+	if (moved)
+		kb_doc_fmt(in, " %ld functions B's order names ran in either kernel: together %+.1f "
+			   "instructions and %+.3f L1i misses per operation%s; the other rows moved only "
+			   "as the code before them did.", mm->moved_n, mm->moved_d_ins, mm->moved_d_miss,
+			   isfinite(mm->moved_d_cyc) ? kb_pool_printf(in->pool, ", %+.1f cycles (modeled)",
+								      mm->moved_d_cyc) : "");
 	if (mm->cycles_model) {
 		kb_doc_fmt(in, " Cycles are modeled: each block the sim plugin counted, priced by ");
 		kb_doc_str(in, mm->cycles_model);
@@ -279,6 +292,34 @@ static void method(struct kb_doc *d, const struct kb_explain *x)
 			   "a verdict is the run's own test against A.");
 		return;
 	}
+	if (x->ordered) {
+		kb_doc_fmt(p, "Variant ");
+		kb_doc_code(p, x->b);
+		kb_doc_fmt(p, ", which is ");
+		kb_doc_code(p, x->a);
+		kb_doc_fmt(p, " built with the function order ");
+		kb_doc_code(p, x->order);
+		kb_doc_fmt(p, ", against ");
+		kb_doc_code(p, x->a);
+		kb_doc_fmt(p, ", part by part: each part's kernel is ");
+		kb_doc_code(p, x->a);
+		kb_doc_fmt(p, " built with an order of its own, the functions of the order that objects "
+			   "under that part of the tree define (in ");
+		kb_doc_code(p, x->a);
+		kb_doc_fmt(p, "'s build), in the order's order: those go first in the text, every other "
+			   "function stays in the linker's order. A part's change is its kernel's figure "
+			   "minus A's; the whole is B, every function of the order moved; what the parts do "
+			   "not add up to is their interaction (moved functions of two parts that now "
+			   "share, or no longer share, cache sets, and the code after them, which each "
+			   "part's move shifts) and the functions no part holds. Text sizes are measured "
+			   "(ELF section headers, as binutils size); per-operation figures are medians of "
+			   "the %s backend: instructions and L1i misses simulated, cycles modeled. An "
+			   "order changes no instruction of a function but the jumps a function's own "
+			   "section makes longer; its instructions change with the boot. A verdict is the "
+			   "run's own test of that variant against A, as in report.md.",
+			   x->backend ? x->backend : "run's");
+		return;
+	}
 	kb_doc_fmt(p, "Variant ");
 	kb_doc_code(p, x->b);
 	kb_doc_fmt(p, " against ");
@@ -308,6 +349,20 @@ static void coverage(struct kb_doc *d, const struct kb_explain *x)
 	if (x->by != KB_EXPLAIN_BY_CODE)
 		return;
 	p = kb_doc_para(d);
+	if (x->ordered && x->differ >= 0) {
+		kb_doc_fmt(p, "%ld of the order's functions are in the main text of an object of ", x->differ);
+		kb_doc_code(p, x->a);
+		if (x->covered == x->differ)
+			kb_doc_fmt(p, ", all of them in the parts: the row \"whole - sum\" is the parts' "
+				   "interaction.");
+		else
+			kb_doc_fmt(p, ", %ld of them in the parts: the row \"whole - sum\" is the other %ld "
+				   "functions' contribution together with the interaction.", x->covered,
+				   x->differ - x->covered);
+		kb_doc_fmt(p, " The order's other names (assembly, or code in a section an order cannot "
+			   "move: .entry.text, .noinstr.text) stay where the linker puts them.");
+		return;
+	}
 	if (x->differ < 0)
 		kb_doc_fmt(p, "How many objects the parts hold is not recorded in this run "
 			   "directory: the row \"whole - sum\" is the interaction and whatever "
@@ -426,7 +481,8 @@ static void headline(struct kb_doc *d, const struct kb_explain *x)
 		if (!strstr(pt->words, pt->kind))
 			kb_doc_fmt(p, " (%s)", pt->kind);
 		kb_doc_fmt(p, ", %s is faster than A in %zu of %zu cases, slower in %zu, neither in "
-			   "%zu (", x->by == KB_EXPLAIN_BY_CODE ? "the B end" : "B over the parts",
+			   "%zu (", x->ordered ? "the whole order" : x->by == KB_EXPLAIN_BY_CODE ? "the B end"
+			   : "B over the parts",
 			   faster, x->nc, slower, other);
 		kb_doc_anchor(p, "by case", "by-case");
 		kb_doc_fmt(p, ").");
@@ -445,8 +501,8 @@ static void by_case(struct kb_doc *d, const struct kb_explain *x)
 	kb_doc_fmt(kb_doc_heading_id(d, 2, "by-case", 0), "By case: %s", t0->words);
 	dt = kb_doc_table(d, 5);
 	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "case");
-	head_with_unit(dt, x->by == KB_EXPLAIN_BY_CODE ? "whole: B end minus A" :
-		       "whole: B over the parts minus A", t0->unit, t0->kind);
+	head_with_unit(dt, x->ordered ? "whole: B minus A" : x->by == KB_EXPLAIN_BY_CODE ?
+		       "whole: B end minus A" : "whole: B over the parts minus A", t0->unit, t0->kind);
 	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), "verdict (the whole against A)");
 	kb_doc_fmt(kb_doc_th(dt, KB_ALIGN_LEFT), x->by == KB_EXPLAIN_BY_CODE ?
 		   "part that moves it most" : "setting that moves it most (one at a time)");

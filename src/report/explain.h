@@ -17,6 +17,11 @@
 /* The comment of an explain run's configuration by code that says how many
  * objects A and B compile differently and how many of them the parts hold. */
 extern const char kb_explain_coverage_tag[];
+/* By order (B is A built with an order): the comment that names A and B
+ * ("A B"), and one per part ("VARIANT PATH"); the coverage tag then
+ * counts the order's functions some object of A defines, and those the
+ * parts hold. */
+extern const char kb_explain_order_tag[], kb_explain_order_part_tag[];
 
 /* By code: one part of the tree, compiled as B. */
 struct kb_explain_part {
@@ -58,6 +63,8 @@ enum kb_explain_by { KB_EXPLAIN_BY_CODE, KB_EXPLAIN_BY_FLAG };
 
 struct kb_explain {
 	enum kb_explain_by by;
+	int ordered;			/* by code, the parts being those of B's order (B: A with it) */
+	const char *order;		/* ... B's order file */
 	const char *a, *b, *whole;	/* whole: the B end (by code), B over the parts (by flag) */
 	const char *backend;		/* NULL: not recorded */
 	long differ, covered;		/* by code, objects compiled differently, in the parts; -1 */
