@@ -28,6 +28,9 @@
 #     each function, its figures are pred_ fields and no metric, and on
 #     pipe (held out) the predicted kernel L1i misses are within 2% of the
 #     ordered kernel's, where Os's own are not;
+#   - an order naming __copy_user_ll, whose inline assembly aligns its own
+#     code: its object compiled here with -ffunction-sections, the
+#     prediction puts every function where that kernel has it;
 #   - a second order of the same functions is the same object directory
 #     relinked: under 20 compilations; a third, at a path holding "*/", builds too (the
 #     generated rule, which a preprocessor reads, does not carry the path);
@@ -278,8 +281,11 @@ placed "$two/vmlinux" "$d/two.order" > "$d/two.nm"
 check "nm: the second order's 10 C functions in its order, one right after the other" contiguous "$d/two.nm"
 
 # an order whose path holds what ends a C comment ("*/"): the generated
-# rule (a header the linker script's preprocessor reads) does not carry it
-mkdir -p "$d/c*" && sed -n '/^[^#]/p' "$d/one.order" | sort -r > "$d/c*/three.order"
+# rule (a header the linker script's preprocessor reads) does not carry it;
+# it also names __copy_user_ll, whose inline assembly aligns its own code
+# (usercopy_32.c's .align 2), so that its section may take other padding
+# than the function had in its object
+mkdir -p "$d/c*" && { sed -n '/^[^#]/p' "$d/one.order" | sort -r; echo __copy_user_ll; } > "$d/c*/three.order"
 write_tcg_conf "$d/three.conf" output="$d/results" -- "Os.three:order=$d/c*/three.order"
 "$KBENCH" build "$d/three.conf" > "$d/b3.out" 2> "$d/b3.err"
 rc=$?
@@ -287,9 +293,19 @@ three=$(kdir Os.three "$d/b3.out")
 r3=$(rising "$three/vmlinux" "$d/c*/three.order") s3=$(said "$three" "$d/c*/three.order")
 placed "$three/vmlinux" "$d/c*/three.order" > "$d/three.nm"
 check "an order at a path with '*/': built (rc $rc), placed as nm has it ($s3)" sh -c "
-	[ $rc -eq 0 ] && [ -n '$s3' ] && [ '$s3' = '$r3' ] && [ '${s3%% *}' = 11 ]"
+	[ $rc -eq 0 ] && [ -n '$s3' ] && [ '$s3' = '$r3' ] && [ '${s3%% *}' = 12 ]"
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/b3.err" | tail -n 10
-check "nm: its 10 C functions in its order, one right after the other" contiguous "$d/three.nm"
+check "nm: its 11 C functions in its order, one right after the other" contiguous "$d/three.nm"
+# the prediction of that kernel: usercopy_32.o is compiled here with
+# -ffunction-sections, and its functions take their sections' sizes
+"$KBENCH" order --place "$os/System.map" --objects "$osobj" -o "$d/three.vl" "$d/c*/three.order" 2> "$d/place3.err"
+rc=$?
+python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$d/three.vl" "$three/System.map" > "$d/place3.txt"
+read -r same3 other3 < "$d/place3.txt"
+sed -n '2,$s/^/# elsewhere: /p' "$d/place3.txt"
+check "kbench order --place --objects (rc $rc) with __copy_user_ll: each function of Os's text where that kernel has it (${same3:-none} there, ${other3:-?} elsewhere), usercopy_32.o compiled on its own to read its sections" \
+	sh -c "[ $rc -eq 0 ] && [ '${other3:-x}' = 0 ] && [ '${same3:-0}' -gt 1000 ] &&
+	       grep -q '1 objects whose functions. own assembly aligns their code compiled here' '$d/place3.err'"
 
 # refused: a name twice, a name no section carries, an order on a prebuilt
 printf 'kfree\nvfs_read\nkfree\n' > "$d/twice.order"

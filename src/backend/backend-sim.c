@@ -426,12 +426,12 @@ static char *prediction(const struct kb_sim_run *sr, const struct kb_backend_boo
 		return NULL;
 	}
 	json_object_set_new(*rec, "placement", json_string(path));
-	json_object_set_new(*rec, "placed", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	json_object_set_new(*rec, "placed", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 		"objects", (json_int_t)st.objects, "split", (json_int_t)st.split,
 		"listed", (json_int_t)st.listed, "functions", (json_int_t)st.functions,
 		"unmovable", (json_int_t)st.unmovable, "cold", (json_int_t)st.cold,
 		"grown", (json_int_t)st.grown, "unexplained", (json_int_t)st.unexplained,
-		"self_aligned", (json_int_t)st.self_aligned));
+		"self_aligned", (json_int_t)st.self_aligned, "compiled", (json_int_t)st.compiled));
 	return path;
 }
 

@@ -80,6 +80,25 @@ static char *recorded_command(const char *path, char **obj)
 	return cmd;
 }
 
+char *kb_object_command(const char *objdir, const char *object)
+{
+	const char *slash = strrchr(object, '/');
+	char *path = slash ? kb_xasprintf("%s/%.*s.%s.cmd", objdir, (int)(slash - object + 1), object, slash + 1)
+			   : kb_xasprintf("%s/.%s.cmd", objdir, object);
+	char *obj = NULL, *cmd = recorded_command(path, &obj), *semi;
+
+	free(path);
+	free(obj);
+	/* the compilation alone: Kbuild chains objtool and the like after it */
+	if (cmd && (semi = strstr(cmd, "; ")))
+		*semi = 0;
+	if (cmd && !strstr(cmd, " -c ")) {
+		free(cmd);
+		cmd = NULL;
+	}
+	return cmd;
+}
+
 /* nftw has no closure: the walk's state. */
 static struct walk {
 	const char *a_dir, *b_dir;

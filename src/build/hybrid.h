@@ -79,6 +79,11 @@ int kb_hybrid_seeded_for(const char *objdir, const char *cc_h);
 
 /* Whether object (relative to the object tree) is under one of paths. */
 int kb_hybrid_match(const char *object, char *const *paths, size_t npaths);
+/* The command Kbuild recorded for compiling object (relative to objdir,
+ * "arch/x86/lib/usercopy_32.o") in objdir's .<object>.cmd, run in objdir,
+ * without what Kbuild chains after it (objtool); malloc'd, or NULL where
+ * there is no such compilation. */
+char *kb_object_command(const char *objdir, const char *object);
 
 /* The .config lines of a and b that differ, other than the optimization
  * level's (CONFIG_CC_OPTIMIZE_FOR_*): NULL when none, else the first such

@@ -37,10 +37,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "build.h"
 #include "conf.h"
 #include "disasm.h"
+#include "hybrid.h"
 #include "names.h"
 #include "order.h"
 #include "pool.h"
@@ -76,6 +78,10 @@ struct fn {
 	uint64_t grow;		/* bytes its tail calls grow by */
 	size_t jump0, njump;	/* its grown jumps: jump[jump0 .. jump0 + njump) */
 	size_t name0, nname;	/* its names: fname[name0 .. name0 + nname) */
+	/* its own section's size and alignment where its object was compiled
+	 * with -ffunction-sections here (a self-aligned object's): exact */
+	uint64_t split_size, split_align;
+	int exact;
 	int placed;
 	uint64_t to;
 };
@@ -89,6 +95,7 @@ struct obj {
 	char *rel;
 	int split;		/* compiled with -ffunction-sections */
 	int self_aligned;	/* code of a function aligns itself */
+	int compiled;		/* ... and its sections were read from a compilation here */
 	size_t text;		/* its .text's sec, or SIZE_MAX */
 	uint64_t text_align;
 	size_t fn0, nfn;
@@ -380,6 +387,95 @@ static int by_section_value(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* The sizes and alignments of the function sections of object rel of the
+ * object directory, compiled here as its recorded command does with
+ * -ffunction-sections (the ordered build's flag) into a scratch file:
+ * for an object whose functions' own assembly aligns their code, what
+ * their sections take can be read, not worked out.  Sets its functions'
+ * split_size, split_align and exact; nothing where the compilation fails
+ * (the object is then placed as before, and counted self-aligned). */
+static void split_exact(struct placer *p, const char *objdir, const char *rel, size_t o)
+{
+	char *cmd = kb_object_command(objdir, rel), *tmp = NULL, *line = NULL, *out = NULL, *c, *q;
+	int fd = -1, efd = -1, r;
+	size_t shstrndx;
+	Elf *e = NULL;
+	Elf_Scn *scn = NULL;
+
+	if (!cmd)
+		return;
+	fd = kb_mkstemp("order-split", &tmp);
+	if (fd < 0)
+		goto out;
+	close(fd);
+	/* its output and its dependency file elsewhere, the flag at the end */
+	c = kb_xasprintf("%s", cmd);
+	q = strstr(c, " -o ");
+	if (!q) {
+		free(c);
+		goto out;
+	}
+	{
+		size_t w = strcspn(q + 4, " ");
+		char *d = strstr(c, "-Wp,-MMD,");
+
+		line = kb_xasprintf("cd '%s' && %.*s -o '%s'%s -ffunction-sections -Wp,-MMD,'%s.d'", objdir,
+				    (int)(q - c), c, tmp, q + 4 + w, tmp);
+		if (d) {	/* Kbuild's own dependency file: not written from here */
+			char *l2 = kb_xstrdup(line), *dd = strstr(l2, "-Wp,-MMD,");
+			size_t dw = strcspn(dd, " ");
+
+			memmove(dd, dd + dw, strlen(dd + dw) + 1);
+			free(line);
+			line = l2;
+		}
+	}
+	free(c);
+	{
+		char *argv[] = { "/bin/sh", "-c", line, NULL };
+
+		r = kb_capture(argv, 120, 1 << 16, &out);
+	}
+	if (r != 0)
+		goto out;
+	if (kb_elf_object(tmp, &e, &efd, &shstrndx) <= 0)
+		goto out;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
+		    !(name = elf_strptr(e, shstrndx, sh.sh_name)) || strncmp(name, ".text.", 6))
+			continue;
+		for (size_t k = p->obj[o].fn0; k < p->obj[o].fn0 + p->obj[o].nfn; k++) {
+			struct fn *f = &p->fn[k];
+
+			for (size_t i = 0; i < f->nname; i++)
+				if (!strcmp(p->fname[f->name0 + i], name + 6)) {
+					f->split_size = sh.sh_size;
+					f->split_align = sh.sh_addralign ? sh.sh_addralign : 1;
+					f->align = f->split_align;
+					f->exact = 1;
+					p->obj[o].compiled = 1;
+				}
+		}
+	}
+out:
+	if (e)
+		kb_elf_object_close(e, efd);
+	if (tmp) {
+		char *d = kb_xasprintf("%s.d", tmp);
+
+		unlink(tmp);
+		unlink(d);
+		free(d);
+	}
+	free(tmp);
+	free(line);
+	free(out);
+	free(cmd);
+}
+
 static int read_object(struct placer *p, const char *path, const char *rel)
 {
 	struct osyms os = { 0 };
@@ -456,6 +552,12 @@ static int read_object(struct placer *p, const char *path, const char *rel)
 				hex_of(p->hex[k], (const unsigned char *)d->d_buf + f->off, f->size);
 			}
 		}
+		if (p->obj[o].self_aligned) {
+			char *objdir = kb_xstrndup(path, strlen(path) - strlen(rel) - 1);
+
+			split_exact(p, objdir, rel, o);
+			free(objdir);
+		}
 	}
 out:
 	free(s);
@@ -500,6 +602,27 @@ static void read_jumps(void *ctx, size_t i, const struct kb_insn *in, size_t n)
 		p->jump = grow_array(p->jump, &p->capjump, p->njump, sizeof(*p->jump));
 		p->jump[p->njump++] = (struct jump){ in[k].off + 2, b0 == 0xeb ? 3 : 4 };
 		f->grow += b0 == 0xeb ? 3 : 4;
+	}
+	/* a function of a self-aligned object, compiled on its own: what its
+	 * section holds more than its tail calls explain (the padding its own
+	 * assembly's .align takes there), at its end */
+	if (f->exact) {
+		if (f->split_size >= f->size + f->grow) {
+			uint64_t rest = f->split_size - f->size - f->grow;
+
+			if (rest) {
+				p->jump = grow_array(p->jump, &p->capjump, p->njump, sizeof(*p->jump));
+				p->jump[p->njump++] = (struct jump){ f->size, (unsigned)rest };
+				f->grow += rest;
+			}
+		} else if (f->split_size >= f->grow) {
+			/* shorter on its own (its .align takes less): the code
+			 * after it is where the section's size puts it, the last
+			 * bytes of its own left where they are */
+			f->size = f->split_size - f->grow;
+		} else {
+			f->exact = 0;
+		}
 	}
 	f->njump = p->njump - f->jump0;
 }
@@ -719,7 +842,9 @@ int kb_order_place(const struct kb_order_file *o, const char *objdir, const char
 			const struct obj *ob = &p.obj[p.sec[i].obj];
 
 			split_order[nso++] = p.sec[i].obj;
-			if (ob->self_aligned && st->self_aligned++ < KB_ARRAY_SIZE(st->self_aligned_objects))
+			if (ob->self_aligned && ob->compiled)
+				st->compiled++;
+			else if (ob->self_aligned && st->self_aligned++ < KB_ARRAY_SIZE(st->self_aligned_objects))
 				snprintf(st->self_aligned_objects[st->self_aligned - 1],
 					 sizeof(st->self_aligned_objects[0]), "%s", ob->rel);
 		}

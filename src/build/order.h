@@ -119,9 +119,13 @@ int kb_order_check(const struct kb_order_file *o, const char *system_map, size_t
  * build's linker script and -ffunction-sections make them): the ranges
  * of the unordered kernel's code that move, "START SIZE NEW" after a line
  * "layout order", the sim plugin's vl_file.  Not exact where a function's
- * own inline assembly aligns its code (its section may take other
- * padding: counted, self_aligned, by the objects whose section is more
- * aligned than any of their functions), for a listed cold part (NAME.cold: left where it is), and
+ * own inline assembly aligns its code and the object cannot be compiled
+ * here (such an object, whose section is more aligned than any of its
+ * functions, is compiled once with its recorded command and
+ * -ffunction-sections into a scratch file, and its functions take the
+ * sizes and alignments of their sections there: counted, compiled; where
+ * that fails its section may take other padding: counted, self_aligned),
+ * for a listed cold part (NAME.cold: left where it is), and
  * for bytes of the unordered kernel no section here explains (counted).
  * A name of o that system_map has not: -1 after a message with o's file
  * and line; -1 after a message when the objects cannot be read or
@@ -139,7 +143,8 @@ struct kb_order_place {
 	size_t unexplained;	/* gaps in the unordered kernel's text no alignment explains */
 	uint64_t unexplained_bytes;
 	size_t overlaps;	/* sections found where another is: left in place */
-	size_t self_aligned;	/* split objects whose functions' asm aligns its code */
+	size_t self_aligned;	/* split objects whose functions' asm aligns its code, not compiled */
+	size_t compiled;	/* such objects compiled here with -ffunction-sections: exact */
 	char self_aligned_objects[3][128];	/* the first of them */
 	uint64_t main_start, main_end, main_end_new, etext, etext_new;
 };

@@ -166,13 +166,18 @@ static int put_kernel_placement(FILE *f, const struct placed *pl)
 		st.unread || st.unexplained || st.overlaps || st.self_aligned ? "; not exact:" : "");
 	if (st.self_aligned)
 		kb_info("  %zu objects compiled with -ffunction-sections align code inside a function "
-			"(inline assembly's .align), whose own sections may take other padding: %s%s%s%s%s",
+			"(inline assembly's .align) and could not be compiled here: their own sections may "
+			"take other padding: %s%s%s%s%s",
 			st.self_aligned, st.self_aligned_objects[0], st.self_aligned > 1 ? ", " : "",
 			st.self_aligned > 1 ? st.self_aligned_objects[1] : "", st.self_aligned > 2 ? ", " : "",
 			st.self_aligned > 2 ? st.self_aligned_objects[2] : "");
 	if (st.unread)
 		kb_info("  %zu functions LLVM's disassembler could not read (their tail calls not counted)",
 			st.unread);
+	if (st.compiled)
+		kb_info("%zu objects whose functions' own assembly aligns their code compiled here with "
+			"-ffunction-sections, their functions sized and aligned as their sections there",
+			st.compiled);
 	if (st.unexplained)
 		kb_info("  %zu gaps (%" PRIu64 " bytes) in the unordered kernel's text no alignment explains, kept",
 			st.unexplained, st.unexplained_bytes);
