@@ -14,6 +14,9 @@
 #   placed as an order file says; the program linked in that order (a
 #   linker script) misses in the L1i exactly as predicted, and not as the
 #   program linked in input order does;
+# - kbench order --place --objects on a small kernel-like link whose
+#   object holds an overridden weak function alone: every function where
+#   the ordered link puts it;
 # - an order naming a function the map has not, or one twice: refused,
 #   with the file and line.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -115,6 +118,44 @@ awk 'function k(a) { sub(/^0x/, "", a); sub(/^0+/, "", a); return a }
 awk '$2 == "T" && $3 != "_etext" { a = $1; sub(/^0+/, "", a); print $3, a }' "$d/order-hot.nm" | sort > "$d/hot.names"
 check "kbench order --place: exit 0 (got $rc), each of the $(wc -l < "$d/hot.names") functions at its address in the ordered program" sh -c \
 	"[ $rc -eq 0 ] && [ -s '$d/hot.names' ] && cmp -s '$d/place.names' '$d/hot.names'"
+
+# kbench order --place --objects where an object's .text holds a weak
+# function alone, which the link overrides (Linux 6.1's init/initramfs.o):
+# its code is there without a symbol, the map's name is the strong one's,
+# so that only the gap it fills tells where it sits.  A small "kernel":
+# head code, then the main text, linked as the kernel's script does, and
+# again with the order's functions first from objects compiled with
+# -ffunction-sections
+k=$d/weak
+mkdir -p "$k/obj/init" "$k/obj/lib" "$k/obj/mm" "$k/ffs"
+printf '\t.section .head.text, "ax"\n\t.globl startup\nstartup:\n\t.skip 45, 0x90\n\t.section .note.GNU-stack, ""\n' > "$k/head.S"
+echo '__attribute__((weak)) int wfn(int x) { return x * 3 + 1; }' > "$k/w.c"
+printf 'int wfn(int x);\nint f1(int x) { return wfn(x) + 7; }\nint f2(int x) { return f1(x) * 2 - x; }\nint f3(int x) { return f2(x) ^ 0x55; }\n' > "$k/f.c"
+printf 'int wfn(int x) { return x * 5 + 2; }\nint g1(int x) { return x - 9; }\n' > "$k/s.c"
+for first in "" "*(.text.f2) *(.text.f1)"; do
+	printf 'ENTRY(startup)\nSECTIONS {\n. = 0x100000;\n.text : { _stext = .; *(.head.text) . = ALIGN(8); %s *(.text .text.*) _etext = .; }\n/DISCARD/ : { *(.note.*) *(.comment) *(.eh_frame) }\n}\n' \
+		"$first" > "$k/k${first:+o}.lds"
+done
+cf="-m32 -Os -fno-pic -fno-asynchronous-unwind-tables -fcf-protection=none"
+if ${CC:-cc} -m32 -c "$k/head.S" -o "$k/obj/init/head.o" 2> "$k/cc.err" &&
+   ${CC:-cc} $cf -c "$k/w.c" -o "$k/obj/init/w.o" && ${CC:-cc} $cf -c "$k/f.c" -o "$k/obj/lib/f.o" &&
+   ${CC:-cc} $cf -c "$k/s.c" -o "$k/obj/mm/s.o" && ${CC:-cc} $cf -ffunction-sections -c "$k/f.c" -o "$k/ffs/f.o" &&
+   ld -m elf_i386 -T "$k/k.lds" -o "$k/k" "$k/obj/init/head.o" "$k/obj/init/w.o" "$k/obj/lib/f.o" "$k/obj/mm/s.o" &&
+   ld -m elf_i386 -T "$k/ko.lds" -o "$k/ko" "$k/obj/init/head.o" "$k/obj/init/w.o" "$k/ffs/f.o" "$k/obj/mm/s.o"; then
+	nm "$k/k" | sort > "$k/k.map"
+	nm "$k/ko" | sort > "$k/ko.map"
+	printf 'f2\nf1\n' > "$k/o.order"
+	"$KBENCH" order --place "$k/k.map" --objects "$k/obj" -o "$k/p.vl" "$k/o.order" 2> "$k/p.err"
+	rc=$?
+	python3 "$TEST_SRCDIR/place-check.py" "$k/k.map" "$k/p.vl" "$k/ko.map" > "$k/p.txt"
+	read -r same other < "$k/p.txt"
+	sed -n '2,$s/^/# elsewhere: /p' "$k/p.txt"
+	check "order --place --objects (rc $rc): an overridden weak function's code found by the gap it fills, every function where the ordered link puts it (${same:-none} there, ${other:-?} elsewhere)" \
+		sh -c "[ $rc -eq 0 ] && [ '${other:-x}' = 0 ] && [ '${same:-0}' -ge 5 ] && ! grep -q 'found where another is' '$k/p.err'"
+else
+	sed 's/^/# /' "$k/cc.err"
+	skip needs:gcc-multilib "the 32-bit objects of the weak function's check"
+fi
 
 # orders the map cannot take
 printf 'fa\nfbb\n' > "$d/unknown.txt"

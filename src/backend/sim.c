@@ -836,6 +836,21 @@ static void pred_fields(json_t *from, json_t *to)
 	}
 }
 
+/* fn's figures of the prediction's one layout (pred), as "pred_<name>",
+ * into to; nothing where the region has no prediction. */
+static void pred_put(void (*fn)(const struct kb_sim_region *, const struct kb_sim_model *, json_t *),
+		     const struct kb_sim_region *pred, const struct kb_sim_model *m, json_t *to)
+{
+	json_t *t;
+
+	if (!pred->n_vl)
+		return;
+	t = json_object();
+	fn(pred, m, t);
+	pred_fields(t, to);
+	json_decref(t);
+}
+
 /* Region r's block costs into its sample's fields and its sim.jsonl line. */
 static void mca_fill(struct kb_sim_boot *sb, int read, const struct kb_sim_region *r, json_t *fields,
 		     json_t *j)
@@ -907,13 +922,7 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	seeded = layouts_of(sb, r, 0);
 	pred = layouts_of(sb, r, 1);
 	kb_sim_vl_fields(&seeded, &sb->sr->model, fields);
-	if (pred.n_vl) {
-		json_t *t = json_object();
-
-		kb_sim_vl_fields(&pred, &sb->sr->model, t);
-		pred_fields(t, fields);
-		json_decref(t);
-	}
+	pred_put(kb_sim_vl_fields, &pred, &sb->sr->model, fields);
 
 	/* footprint and attribution: one line per sample in sim.jsonl */
 	if (r->n_funcs)	/* qsort's base must not be NULL, even for 0 items */
@@ -932,13 +941,7 @@ int kb_sim_boot_sample(struct kb_sim_boot *sb, const char *wl, const char *cas, 
 	json_object_set_new(j, KB_RD_MODEL_CYCLES,
 			    json_integer((json_int_t)kb_sim_model_cycles(r, &sb->sr->model)));
 	kb_sim_vl_arrays(&seeded, &sb->sr->model, j);
-	if (pred.n_vl) {
-		json_t *t = json_object();
-
-		kb_sim_vl_arrays(&pred, &sb->sr->model, t);
-		pred_fields(t, j);
-		json_decref(t);
-	}
+	pred_put(kb_sim_vl_arrays, &pred, &sb->sr->model, j);
 	json_object_set_new(j, KB_RD_FUNCTIONS, funcs);
 	region_free(r);	/* its functions are in j; the counts stay */
 	if (sb->bin) {	/* block costs: the boot's, at its end, in one batch */

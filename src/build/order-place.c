@@ -65,6 +65,7 @@ struct sec {
 	uint64_t align;
 	int is_text;		/* the object's ".text" */
 	int pad;		/* kbench's layout padding: its size is the map's */
+	int weak;		/* found by weak symbols alone */
 	/* laid out again */
 	uint64_t pre;		/* bytes the unordered kernel has before it that no alignment explains */
 	uint64_t to;
@@ -210,7 +211,8 @@ static int by_u64(const void *a, const void *b)
  * it has no other) is at its offset; 0 and *base, or -1 where the map has
  * a function of it nowhere (an object the link left out) or no one base
  * takes them all. */
-static int locate(const struct map *m, const struct osym *s, size_t n, size_t shndx, uint64_t *base)
+static int locate(const struct map *m, const struct osym *s, size_t n, size_t shndx, uint64_t *base,
+		  int *weak)
 {
 	uint64_t *cand = NULL;
 	size_t nc = 0, cap = 0, voters = 0, best = 0;
@@ -248,6 +250,7 @@ static int locate(const struct map *m, const struct osym *s, size_t n, size_t sh
 		}
 	}
 	ret = best == voters ? 0 : -1;
+	*weak = weak_only;
 out:
 	free(cand);
 	return ret;
@@ -507,16 +510,17 @@ static int read_object(struct placer *p, const char *path, const char *rel)
 		const char *name;
 		uint64_t base = 0;
 		size_t ndx = elf_ndxscn(scn);
+		int weak = 0;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !sh.sh_size ||
 		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) ||
 		    !(name = elf_strptr(e, shstrndx, sh.sh_name)))
 			continue;
-		if (locate(&p->map, s, ns, ndx, &base) < 0)
+		if (locate(&p->map, s, ns, ndx, &base, &weak) < 0)
 			continue;
 		p->sec = grow_array(p->sec, &p->capsec, p->nsec, sizeof(*p->sec));
 		p->sec[p->nsec] = (struct sec){ o, base, sh.sh_size, sh.sh_addralign ? sh.sh_addralign : 1,
-						!strcmp(name, ".text"), 0, 0, 0 };
+						!strcmp(name, ".text"), 0, weak, 0, 0 };
 		for (size_t k = 0; k < ns; k++)
 			p->sec[p->nsec].pad |= s[k].shndx == ndx && !strncmp(s[k].name, KB_LAYOUT_PAD_SYM,
 									   strlen(KB_LAYOUT_PAD_SYM));
@@ -661,6 +665,88 @@ static int find_jumps(struct placer *p, struct kb_order_place *st)
 
 /* ---- the layout ---- */
 
+static const struct sec *SORT_SEC;	/* qsort has no closure */
+
+static int idx_by_addr(const void *a, const void *b)
+{
+	const struct sec *x = &SORT_SEC[*(const size_t *)a], *y = &SORT_SEC[*(const size_t *)b];
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static uint64_t align_up(uint64_t a, uint64_t al);
+
+/* A section found by weak symbols alone is where their strong definitions
+ * are, another object's code, when the link took those (an overridden
+ * __weak function, the only code of its object's .text: free_initrd_mem
+ * in Linux 6.1's init/initramfs.o).  Where it overlaps another section it
+ * goes to the one gap between the others that it fills exactly (its
+ * alignment before it, the next section's after it, or, where the linker
+ * script aligns what follows, under 64 bytes more: the tightest such); where
+ * no gap or two as tight do, it stays and is counted an overlap. */
+static void fit_weak(struct placer *p)
+{
+	size_t *ix = kb_xcalloc(p->nsec + 1, sizeof(*ix));
+
+	for (size_t i = 0; i < p->nsec; i++)
+		ix[i] = i;
+	SORT_SEC = p->sec;
+	qsort(ix, p->nsec, sizeof(*ix), idx_by_addr);
+	for (size_t w = 0; w < p->nsec; w++) {
+		struct sec *s = &p->sec[w];
+		uint64_t at = 0, best = UINT64_MAX;
+		size_t fits = 0, prev = SIZE_MAX;
+		int overlaps = 0;
+
+		if (!s->weak)
+			continue;
+		for (size_t k = 0; k < p->nsec; k++) {
+			const struct sec *o = &p->sec[k];
+
+			if (k != w && !o->weak && o->addr < s->addr + s->size && s->addr < o->addr + o->size)
+				overlaps = 1;
+		}
+		if (!overlaps)
+			continue;
+		for (size_t k = 0; k < p->nsec; k++) {
+			const struct sec *o = &p->sec[ix[k]];
+			uint64_t pos;
+
+			if (o->weak)
+				continue;
+			if (prev != SIZE_MAX) {
+				const struct sec *a = &p->sec[prev];
+
+				/* right after a, or, where the linker script aligns
+				 * what follows a (the main text after the head),
+				 * right before o */
+				pos = align_up(a->addr + a->size, s->align);
+				if (pos + s->size <= o->addr && (align_up(pos + s->size, o->align) == o->addr ||
+								 (o->addr - pos - s->size < 64 &&
+								  (o->addr - s->size) % s->align == 0))) {
+					uint64_t slack = o->addr - pos - s->size;
+
+					/* the tightest gap; two as tight: neither */
+					if (slack < best) {
+						best = slack;
+						fits = 0;
+					}
+					if (slack == best) {
+						fits++;
+						at = align_up(pos + s->size, o->align) == o->addr ? pos : o->addr - s->size;
+					}
+				}
+			}
+			prev = ix[k];
+		}
+		if (fits == 1) {
+			s->addr = at;
+			s->weak = 0;
+		}
+	}
+	free(ix);
+}
+
 static int sec_by_addr(const void *a, const void *b)
 {
 	const struct sec *x = a, *y = b;
@@ -786,6 +872,7 @@ int kb_order_place(const struct kb_order_file *o, const char *objdir, const char
 		if (next != UINT64_MAX)
 			p.sec[i].size = (next - p.sec[i].addr) & ~(uint64_t)15;
 	}
+	fit_weak(&p);
 	for (size_t i = 0; i < p.nsec; i++)
 		if (p.sec[i].is_text) {
 			if (p.sec[i].addr < main_start)

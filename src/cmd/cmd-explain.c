@@ -170,6 +170,16 @@ static void copy_base(char **text, size_t *len, const char *orig, const char *a,
 	free(vb);
 }
 
+/* The first lines of an explain run's configuration: what made it, what
+ * the parts cover (of total), and tags (NULL: none). */
+static void explain_head(char **text, size_t *len, const struct explain_ctx *x, size_t total, const char *tags)
+{
+	add_line(text, len, "# kbench explain %s %s: this configuration is generated\n", x->a, x->b);
+	add_line(text, len, "%s%zu %zu\n", kb_explain_coverage_tag, total, x->covered);
+	if (tags)
+		add_line(text, len, "%s", tags);
+}
+
 /* The configuration text of the explain run by code: the base, then the B
  * end and one hybrid per node. */
 static char *explain_text(const struct explain_ctx *x)
@@ -178,8 +188,7 @@ static char *explain_text(const struct explain_ctx *x)
 	char *text = NULL;
 	size_t len = 0;
 
-	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
-	add_line(&text, &len, "%s%zu %zu\n", kb_explain_coverage_tag, x->nobj, x->covered);
+	explain_head(&text, &len, x, x->nobj, NULL);
 	copy_base(&text, &len, x->orig, a, b, x->cases);
 	for (size_t i = 0; i <= x->n; i++) {
 		const char *node = i == x->n ? "" : x->nodes[i];
@@ -239,18 +248,18 @@ static void copy_variant_keys(char **text, size_t *len, const char *orig, const 
 static char *explain_order_text(const struct explain_ctx *x)
 {
 	const char *a = x->a, *b = x->b;
-	char *text = NULL;
-	size_t len = 0;
+	char *text = NULL, *tags = NULL;
+	size_t len = 0, tlen = 0;
 
-	add_line(&text, &len, "# kbench explain %s %s: this configuration is generated\n", a, b);
-	add_line(&text, &len, "%s%zu %zu\n", kb_explain_coverage_tag, x->order_names, x->covered);
-	add_line(&text, &len, "%s%s %s\n", kb_explain_order_tag, a, b);
+	add_line(&tags, &tlen, "%s%s %s\n", kb_explain_order_tag, a, b);
 	for (size_t i = 0; i < x->n; i++) {
 		char *name = node_variant(b, x->nodes[i]);
 
-		add_line(&text, &len, "%s%s %s\n", kb_explain_order_part_tag, name, x->nodes[i]);
+		add_line(&tags, &tlen, "%s%s %s\n", kb_explain_order_part_tag, name, x->nodes[i]);
 		free(name);
 	}
+	explain_head(&text, &len, x, x->order_names, tags);
+	free(tags);
 	copy_base(&text, &len, x->orig, a, b, x->cases);
 	for (size_t i = 0; i < x->n; i++) {
 		char *name = node_variant(b, x->nodes[i]);
