@@ -4,7 +4,6 @@
  * model.  Deterministic under -icount: boots replicate nothing. */
 #include "config.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,7 @@
 
 #include "backend.h"
 #include "mca.h"
-#include "order.h"
+#include "orderfile.h"
 #include "probe.h"
 #include "rundir.h"
 #include "sim.h"
@@ -288,6 +287,7 @@ static int choose(const struct kb_backend_env *env, void **priv, char **why)
 	sr->vl.seed = env->seed;
 	sr->vl.place = !strcmp(o->placement, "shuffle") ? "shuffle" : "pad";
 	sr->vl.pads = (unsigned)o->pads;
+	sr->place_order = env->place_order;
 	if (!strncmp(o->placement, ORDER_PREFIX, strlen(ORDER_PREFIX))) {
 		sr->order = kb_xcalloc(1, sizeof(*sr->order));
 		if (kb_order_file_read(o->placement + strlen(ORDER_PREFIX), sr->order) < 0) {
@@ -397,26 +397,17 @@ struct boot {
  * *rec; the path, or NULL with rec saying why there is none. */
 static char *prediction(const struct kb_sim_run *sr, const struct kb_backend_boot *b, json_t **rec)
 {
-	struct kb_order_place st;
 	char *path;
-	FILE *f;
-	int r;
 
 	*rec = json_pack("{s:s}", "order", sr->order->path);
-	if (b->ordered || !b->objdir || !b->system_map) {
+	if (b->ordered || !b->objdir || !b->system_map || !sr->place_order) {
 		json_object_set_new(*rec, "none", json_string(b->ordered ? "the variant is built with an order"
-							      : "no object directory: a prebuilt kernel"));
+							      : sr->place_order ? "no object directory: a prebuilt kernel"
+							      : "no placement lent to the backend"));
 		return NULL;
 	}
 	path = kb_store_path(b->store, "boots/%s-%ld.pred", b->variant, b->vboot);
-	f = fopen(path, "w");
-	if (!f) {
-		json_object_set_new(*rec, "none", json_sprintf("cannot write '%s': %s", path, strerror(errno)));
-		free(path);
-		return NULL;
-	}
-	r = kb_order_place(sr->order, b->objdir, b->system_map, f, &st);
-	if (fclose(f) != 0 || r < 0) {
+	if (sr->place_order(sr->order, b->objdir, b->system_map, path, *rec) < 0) {
 		json_object_set_new(*rec, "none", json_sprintf("kbench order --place failed on '%s' (objects "
 							       "'%s'): see the run's log", b->system_map,
 							       b->objdir));
@@ -426,12 +417,6 @@ static char *prediction(const struct kb_sim_run *sr, const struct kb_backend_boo
 		return NULL;
 	}
 	json_object_set_new(*rec, "placement", json_string(path));
-	json_object_set_new(*rec, "placed", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
-		"objects", (json_int_t)st.objects, "split", (json_int_t)st.split,
-		"listed", (json_int_t)st.listed, "functions", (json_int_t)st.functions,
-		"unmovable", (json_int_t)st.unmovable, "cold", (json_int_t)st.cold,
-		"grown", (json_int_t)st.grown, "unexplained", (json_int_t)st.unexplained,
-		"self_aligned", (json_int_t)st.self_aligned, "compiled", (json_int_t)st.compiled));
 	return path;
 }
 

@@ -23,6 +23,8 @@
 #include "accel.h"
 #include "option.h"
 
+struct kb_order_file;
+
 struct kb_host;
 struct kb_record;
 struct kb_store;
@@ -58,6 +60,13 @@ struct kb_backend_env {
 	unsigned long long seed;	/* [run] seed (chosen and recorded when 0) */
 	const char *cache;		/* [kernel] cache: the build cache directory, or NULL */
 	const void *opts;		/* this backend's [run] options (its opts_size struct) */
+	/* lent by the layer that builds kernels (run.c): where the build
+	 * with order o would put the code of the build whose objects and
+	 * System.map these are (kbench order --place --objects), written
+	 * to out as the sim plugin's vl_file, its counts into rec; 0, or
+	 * -1 after a message.  NULL: no such prediction */
+	int (*place_order)(const struct kb_order_file *o, const char *objdir, const char *system_map,
+			   const char *out, json_t *rec);
 };
 
 /* One boot, for the per-boot hooks. */

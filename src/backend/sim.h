@@ -170,6 +170,9 @@ struct kb_sim_run {
 	 * --objects) every boot of it also simulates, as the prediction of
 	 * the ordered kernel: fields "pred_<field>", never a layout */
 	struct kb_order_file *order;
+	/* the placement the run lends (backend.h, kb_backend_env) */
+	int (*place_order)(const struct kb_order_file *o, const char *objdir, const char *system_map,
+			   const char *out, json_t *rec);
 };
 
 /* $KBENCH_PLUGIN, else the build tree's plugin/kbench-sim.so beside this

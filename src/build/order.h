@@ -21,26 +21,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "orderfile.h"
+
 /* What an ordered build changes; in the kernel's cache key. */
 #define KB_ORDER_RECIPE	"kbench-order-4"
 /* The compiler flag an ordered build adds to the objects that define the
  * order's functions. */
 #define KB_ORDER_CFLAGS	"-ffunction-sections"
 
-struct kb_order_file {
-	char *path;
-	char **names;	/* the functions, in the order's order */
-	size_t *lines;	/* the line of each */
-	size_t n;
-};
-
-/* Read an order file: one function name a line, '#' comments and blank
- * lines skipped.  A name with a character a section name or a linker
- * script pattern cannot carry (other than letters, digits, '_' and '.'),
- * a name given twice, or a file with no name: -1 after a message naming
- * the file and line. */
-int kb_order_file_read(const char *path, struct kb_order_file *o);
-void kb_order_file_release(struct kb_order_file *o);
 
 /* What an order file says of how it was made, from the comments kbench
  * order writes at its top ("# kbench order: method M, from profile P",

@@ -19,6 +19,7 @@
 #include "build.h"
 #include "executor.h"
 #include "manifest.h"
+#include "order.h"
 #include "probe.h"
 #include "progress.h"
 #include "report.h"
@@ -426,13 +427,38 @@ static int ask(const struct kb_backend *b, struct kb_backend_env *env, const str
 	return r;
 }
 
+/* backend.h's place_order: build/order.h's placement, for the sim
+ * backend's prediction of an ordered kernel. */
+static int place_order(const struct kb_order_file *o, const char *objdir, const char *system_map,
+		       const char *out, json_t *rec)
+{
+	struct kb_order_place st;
+	FILE *f = fopen(out, "w");
+	int r;
+
+	if (!f)
+		return kb_error_errno(errno, "cannot write '%s'", out);
+	r = kb_order_place(o, objdir, system_map, f, &st);
+	if (fclose(f) != 0 && r == 0)
+		r = kb_error_errno(errno, "cannot write '%s'", out);
+	if (r < 0)
+		return -1;
+	json_object_set_new(rec, "placed", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		"objects", (json_int_t)st.objects, "split", (json_int_t)st.split,
+		"listed", (json_int_t)st.listed, "functions", (json_int_t)st.functions,
+		"unmovable", (json_int_t)st.unmovable, "cold", (json_int_t)st.cold,
+		"grown", (json_int_t)st.grown, "unexplained", (json_int_t)st.unexplained,
+		"self_aligned", (json_int_t)st.self_aligned, "compiled", (json_int_t)st.compiled));
+	return 0;
+}
+
 int kb_run_choose_backends(const struct kb_conf *conf, enum kb_accel accel,
 			   struct kb_backends_chosen *c, char **failed_why)
 {
 	struct kb_backend_env env = { .qemu = kb_qemu_path(conf->arch), .arch = conf->arch,
 				      .accel = accel, .want_primary = conf->backend,
 				      .want_host = conf->host_counters, .seed = conf->seed,
-				      .cache = conf->cache };
+				      .cache = conf->cache, .place_order = place_order };
 	size_t n;
 	const struct kb_backend *const *table = kb_backends(&n);
 	char *why = NULL, *declined = NULL;
