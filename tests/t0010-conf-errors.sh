@@ -99,6 +99,9 @@ expect_error hybridpath 3 "variant 'H': hybrid: path '../kernel' must be relativ
 	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os ../kernel\n'
 expect_error hybridown 3 "variant 'H': a hybrid takes its config, kcflags and cc from its variants" \
 	'[variant O2]\n[variant Os]\n[variant H]\nkcflags = -O3\nhybrid = O2 Os kernel\n'
+expect_error hybridld 3 "variant 'H': a hybrid takes its config, kcflags and cc from its variants" \
+	'[variant O2]\n[variant Os]\n[variant H]\nld = ld.lld\nhybrid = O2 Os kernel\n'
+expect_error ldchar 2 "'ld': character ';' not allowed" '[variant a]\nld = ld.lld;true\n'
 expect_error hybridwords 4 "'hybrid': 'O2 Os': A B PATH\\.\\.\\.: two variants and at least one path" \
 	'[variant O2]\n[variant Os]\n[variant H]\nhybrid = O2 Os\n'
 expect_error hybridmake 4 "'hybrid': character '\\$' not allowed" \

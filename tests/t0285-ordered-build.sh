@@ -34,6 +34,9 @@
 #   - a second order of the same functions is the same object directory
 #     relinked: under 20 compilations; a third, at a path holding "*/", builds too (the
 #     generated rule, which a preprocessor reads, does not carry the path);
+#   - with ld = ld.lld (LLVM's linker) the order is placed as with GNU ld:
+#     both kernels linked by lld (.comment), nm has the order in place,
+#     the text is the unordered lld kernel's, the prediction exact;
 #   - kbench explain of the ordered variant against Os: a kernel per part
 #     of the tree, each with the order's functions of that part alone (nm:
 #     fs/'s first, in order; kfree, of mm/, not moved), explain.json by
@@ -342,6 +345,37 @@ rc=$?
 check "a hybrid of an ordered variant: exit 2 (got $rc), at the hybrid's line, before anything is built" sh -c "
 	[ $rc -eq 2 ] && grep -q \"hy.conf:[0-9]*: variant 'H': hybrid: 'Os.ordered' is ordered (order = FILE)\" '$d/hy.err' &&
 	! grep -q 'configuring' '$d/hy.err'"
+
+# the order linked by LLVM's lld (ld = ld.lld; item 4): the same objects
+# (ccache has them all), lld's link, the order placed by the same rule
+if command -v ld.lld > /dev/null; then
+	{
+		kernel_section
+		printf '\n[variant Os.lld]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\nld = ld.lld\n'
+		printf '\n[variant Os.lld.ordered]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\nld = ld.lld\norder = %s\n' "$d/one.order"
+	} > "$d/lld.conf"
+	"$KBENCH" build "$d/lld.conf" > "$d/blld.out" 2> "$d/blld.err"
+	rc=$?
+	lld=$(kdir Os.lld "$d/blld.out") lldo=$(kdir Os.lld.ordered "$d/blld.out")
+	lldobj=$(objs Os.lld "$d/blld.err")
+	rl=$(rising "$lldo/vmlinux" "$d/one.order") sl=$(said "$lldo" "$d/one.order")
+	placed "$lldo/vmlinux" "$d/one.order" > "$d/lld.nm"
+	if contiguous "$d/lld.nm"; then cg=1; else cg=0; fi
+	check "ld = ld.lld: both kernels built (rc $rc), each linked by lld (.comment), the order placed as nm has it ($sl), its 10 C functions one right after the other" sh -c "
+		[ $rc -eq 0 ] && readelf -p .comment '$lld/vmlinux' | grep -q 'Linker: .*LLD' &&
+		readelf -p .comment '$lldo/vmlinux' | grep -q 'Linker: .*LLD' &&
+		[ -n '$sl' ] && [ '$sl' = '$rl' ] && [ '${sl%% *}' = 11 ] && [ $cg = 1 ]"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$d/blld.err" | tail -n 10
+	tl=$(size "$lld/vmlinux" | awk 'NR == 2 { print $1 }') tlo=$(size "$lldo/vmlinux" | awk 'NR == 2 { print $1 }')
+	"$KBENCH" order --place "$lld/System.map" --objects "$lldobj" -o "$d/lld.vl" "$d/one.order" 2> /dev/null
+	python3 "$TEST_SRCDIR/place-check.py" "$lld/System.map" "$d/lld.vl" "$lldo/System.map" > "$d/lld.txt"
+	read -r lsame lother < "$d/lld.txt"
+	check "... its text as lld's unordered kernel's ($tlo, $tl), and the prediction from that kernel's objects puts every function where lld put it (${lsame:-none} there, ${lother:-?} elsewhere)" \
+		sh -c "[ -n '$tl' ] && [ '$tl' = '$tlo' ] && [ '${lother:-x}' = 0 ] && [ '${lsame:-0}' -gt 1000 ]"
+else
+	skip needs:lld "the order linked by lld"
+	skip needs:lld "... its text and its prediction"
+fi
 
 # kbench explain of the ordered variant (item 7): the order's functions
 # part by part (fs/ and mm/), each part's kernel Os with its own order,

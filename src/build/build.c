@@ -1122,6 +1122,8 @@ static void make_argv(struct argv *a, const struct kb_conf *conf, const struct k
 	free(cc);
 	if (v->kcflags)
 		a->v[a->n++] = kb_xasprintf("KCFLAGS=%s", v->kcflags);
+	if (v->ld)
+		a->v[a->n++] = kb_xasprintf("LD=%s", v->ld);
 	if (jobs > 0)
 		a->v[a->n++] = kb_xasprintf("-j%d", jobs);
 	if (l && l->layout > 0) {
@@ -1481,6 +1483,15 @@ static int prebuilt(const struct kb_variant *v, struct kb_kernel *out)
 	return 0;
 }
 
+/* The compiler field of v's keys: its cc, and its linker where it names
+ * one (the keys of a variant without ld are as before it had the key). */
+static char *cc_key(const struct kb_variant *v)
+{
+	if (!v->ld)
+		return v->cc ? kb_xstrdup(v->cc) : NULL;
+	return kb_xasprintf("%s LD=%s", v->cc ? v->cc : "", v->ld);
+}
+
 /* The key of everything that decides v's .config (the base, kbench's guest
  * options, the fragment, the variant's options, its compiler), in inkey:
  * it names the object directory.  0, or -1 after a message. */
@@ -1514,13 +1525,15 @@ static int config_key(const struct kb_conf *conf, const struct kb_source *src,
 	/* a base file is keyed by what it holds, not by its name */
 	/* by the files, not the commit: a commit of the same tree builds in
 	 * the same object directory, where make finds the objects made */
+	char *cc = cc_key(v);
 	const char *fields[] = { KB_BUILD_RECIPE, src->content ? src->content : src->id, conf->arch,
 				 basetext ? basetext : conf->base, guest,
-				 frag ? frag : "", kopts, v->cc, v->kcflags, compiler, v->hy_spec,
+				 frag ? frag : "", kopts, cc, v->kcflags, compiler, v->hy_spec,
 				 KB_HYBRID_RECIPE };
 
 	/* a hybrid has its own (its objects are not A's) */
 	kb_sha256_fields(inkey, fields, KB_ARRAY_SIZE(fields) - 2 * !v->hy_spec);
+	free(cc);
 	free(guest);
 	free(kopts);
 	free(frag);
@@ -1538,11 +1551,13 @@ static void kernel_key(const struct kb_conf *conf, const struct kb_source *src,
 	char *extra = v->hy_spec ? kb_xasprintf("%s hybrid %s %s%s", pads, v->hy_spec, KB_HYBRID_RECIPE,
 						order ? order : "")
 		      : order ? kb_xasprintf("%s%s", pads, order) : NULL;
+	char *cc = cc_key(v);
 	const char *fields[] = { KB_BUILD_RECIPE, src->id, conf->arch, cfgtext,
-				 v->cc, v->kcflags, compiler, extra ? extra : pads };
+				 cc, v->kcflags, compiler, extra ? extra : pads };
 
 	/* layout 0 keeps the key of a build without the feature */
 	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields) - !(pads[0] || extra));
+	free(cc);
 	free(extra);
 	free(order);
 }

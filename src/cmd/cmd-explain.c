@@ -279,7 +279,8 @@ static char *explain_order_text(const struct explain_ctx *x)
  * line. */
 static int ordered_pair(const struct kb_variant *va, const struct kb_variant *vb)
 {
-	const char *const sa[] = { va->kcflags, va->cc, va->cmdline }, *const sb[] = { vb->kcflags, vb->cc, vb->cmdline };
+	const char *const sa[] = { va->kcflags, va->cc, va->ld, va->cmdline };
+	const char *const sb[] = { vb->kcflags, vb->cc, vb->ld, vb->cmdline };
 
 	if (!vb->order || va->order || va->n_kopts != vb->n_kopts)
 		return 0;

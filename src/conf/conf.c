@@ -366,6 +366,9 @@ static const struct kb_option options[] = {
 	  .help = "extra compiler flags, passed to make as KCFLAGS" },
 	{ .name = "cc", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(cc),
 	  .help = "compiler, passed to make as CC" },
+	{ .name = "ld", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(ld),
+	  .help = "linker, passed to make as LD: ld.lld-19 or ld.lld links with LLVM's lld (an order "
+		  "then as with GNU ld, by kbench's linker script rule); default: binutils' ld" },
 	{ .name = "cmdline", .section = KB_SEC_VARIANT, .type = KB_OPT_FLAGS, .off = VOFF(cmdline),
 	  .help = "extra kernel command line for this variant's boots, e.g. clearcpuid=11 "
 		  "(the same built kernel, booted differently)" },
@@ -1226,7 +1229,7 @@ static void hybrid_parse(struct parse *p, struct kb_conf *c, size_t i)
 	char *s = kb_xstrdup(v->hybrid), *save = NULL, *w;
 	int n = 0;
 
-	if (v->n_kopts || v->kcflags || v->cc || v->bzimage)
+	if (v->n_kopts || v->kcflags || v->cc || v->ld || v->bzimage)
 		perr(p, "variant '%s': a hybrid takes its config, kcflags and cc from its variants A "
 		     "and B; it cannot have its own", v->name);
 	for (w = strtok_r(s, " ", &save); w; w = strtok_r(NULL, " ", &save), n++) {
@@ -1442,7 +1445,7 @@ static void finish(struct parse *p)
 			perr(p, "variant '%s': bzimage and vmlinux go together", v->name);
 		if (v->cmdline && (!strncmp(v->cmdline, "kb_", 3) || strstr(v->cmdline, " kb_")))
 			perr(p, "variant '%s': cmdline: kb_ parameters belong to kbench's guest runner", v->name);
-		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc))
+		if (v->bzimage && (v->n_kopts || v->kcflags || v->cc || v->ld))
 			perr(p, "variant '%s': a prebuilt bzimage cannot have config, kcflags or cc", v->name);
 		if (v->order && (v->bzimage || v->hybrid))
 			perr(p, "variant '%s': order: a %s kernel cannot be ordered; order a variant "

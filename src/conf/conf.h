@@ -25,6 +25,7 @@ struct kb_variant {
 	size_t n_kopts;
 	char *kcflags;		/* passed to make as KCFLAGS=..., one argv entry */
 	char *cc;		/* passed as CC=... */
+	char *ld;		/* passed as LD=... (NULL: binutils' ld, Kbuild's own) */
 	int cc_line;		/* the line that gave cc */
 	char *cmdline;		/* extra kernel command line at boot (not a build input) */
 	char *bzimage;		/* prebuilt pair instead of a build */

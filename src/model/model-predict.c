@@ -36,7 +36,7 @@ const char *kb_model_pred_cycles(json_t *manifest)
  * configuration, flags, compiler and kernel command line. */
 static int same_build(json_t *a, json_t *b)
 {
-	static const char *const keys[] = { "config", "kcflags", "cc", "cmdline", "hybrid", "hybrid_cflags" };
+	static const char *const keys[] = { "config", "kcflags", "cc", "ld", "cmdline", "hybrid", "hybrid_cflags" };
 
 	for (size_t i = 0; i < KB_ARRAY_SIZE(keys); i++) {
 		json_t *x = json_object_get(a, keys[i]), *y = json_object_get(b, keys[i]);

@@ -52,6 +52,8 @@ static json_t *variant_json(const struct kb_variant *v)
 	json_object_set_new(j, "config", cfg);
 	json_object_set_new(j, "kcflags", v->kcflags ? json_string(v->kcflags) : json_null());
 	json_object_set_new(j, "cc", v->cc ? json_string(v->cc) : json_null());
+	if (v->ld)	/* the manifest as before without it */
+		json_object_set_new(j, "ld", json_string(v->ld));
 	json_object_set_new(j, "cmdline", v->cmdline ? json_string(v->cmdline) : json_null());
 	json_object_set_new(j, "flags", json_string(flags));
 	/* A B PATH...: A with the objects under the paths as B compiled them */
