@@ -292,6 +292,17 @@ find_bloat_o_meter() {
 kernel_section() {
 	printf '[kernel]\nsource = %s\nfragment = %s\ncache = %s\n' "$kernel_src" "$kernel_fragment" "$kernel_cache"
 }
+# place_check UNORDERED_MAP VL_FILE BUILT_MAP [PREFIX]: tests/place-check.py
+# on a placement: the functions at the built kernel's address in
+# ${PREFIX}same, those elsewhere in ${PREFIX}other (empty where it could
+# not tell), up to 5 of those elsewhere as diagnostics
+place_check() {
+	local out=$2.check s o
+	python3 "$TEST_SRCDIR/place-check.py" "$1" "$2" "$3" > "$out"
+	read -r s o < "$out"
+	sed -n '2,$s/^/# elsewhere: /p' "$out"
+	eval "${4:-}same=\$s ${4:-}other=\$o"
+}
 # write_tcg_conf FILE [KEY=VALUE...] [-- VARIANT...]: such a test's
 # variants.conf: kernel_section; [run] with boot_runs = 0, accel = tcg,
 # boots = 1, samples = 1, scale = 0.05, timeout = 120, output = results,

@@ -147,9 +147,7 @@ if ${CC:-cc} -m32 -c "$k/head.S" -o "$k/obj/init/head.o" 2> "$k/cc.err" &&
 	printf 'f2\nf1\n' > "$k/o.order"
 	"$KBENCH" order --place "$k/k.map" --objects "$k/obj" -o "$k/p.vl" "$k/o.order" 2> "$k/p.err"
 	rc=$?
-	python3 "$TEST_SRCDIR/place-check.py" "$k/k.map" "$k/p.vl" "$k/ko.map" > "$k/p.txt"
-	read -r same other < "$k/p.txt"
-	sed -n '2,$s/^/# elsewhere: /p' "$k/p.txt"
+	place_check "$k/k.map" "$k/p.vl" "$k/ko.map"
 	check "order --place --objects (rc $rc): an overridden weak function's code found by the gap it fills, every function where the ordered link puts it (${same:-none} there, ${other:-?} elsewhere)" \
 		sh -c "[ $rc -eq 0 ] && [ '${other:-x}' = 0 ] && [ '${same:-0}' -ge 5 ] && ! grep -q 'found where another is' '$k/p.err'"
 else

@@ -169,16 +169,13 @@ check "... where the unordered Os kernel does not have them so" test $ok -eq 0
 "$KBENCH" order --place "$os/System.map" --objects "$osobj" -o "$d/one.vl" "$d/one.order" 2> "$d/place.err"
 rc=$?
 sed 's/^/# /' "$d/place.err"
-python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$d/one.vl" "$ord/System.map" > "$d/place.txt"
-read -r same other < "$d/place.txt"
-sed -n '2,$s/^/# elsewhere: /p' "$d/place.txt"
+place_check "$os/System.map" "$d/one.vl" "$ord/System.map"
 check "kbench order --place --objects (rc $rc): each function of Os's text where the ordered kernel has it (${same:-none} there, ${other:-?} elsewhere)" \
 	sh -c "[ $rc -eq 0 ] && [ '${other:-x}' = 0 ] && [ '${same:-0}' -gt 1000 ]"
 "$KBENCH" order --place "$os/System.map" -o "$d/packed.vl" "$d/one.order" 2> /dev/null
-python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$d/packed.vl" "$ord/System.map" > "$d/packed.txt"
-read -r same2 other2 < "$d/packed.txt"
-check "... where System.map's functions packed in the order's order (--place without --objects) put most elsewhere (${other2:-?} of $((${same2:-0} + ${other2:-0})))" \
-	sh -c "[ '${other2:-0}' -gt '${same2:-0}' ]"
+place_check "$os/System.map" "$d/packed.vl" "$ord/System.map" p2 > /dev/null
+check "... where System.map's functions packed in the order's order (--place without --objects) put most elsewhere (${p2other:-?} of $((${p2same:-0} + ${p2other:-0})))" \
+	sh -c "[ '${p2other:-0}' -gt '${p2same:-0}' ]"
 sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
 entry=$(sym "$ord/vmlinux" entry_SYSENTER_32)
 es=$(sym "$ord/vmlinux" __entry_text_start) ee=$(sym "$ord/vmlinux" __entry_text_end)
@@ -250,8 +247,7 @@ check "boots.jsonl: Os's boot placed the order's 10 movable names with its objec
 	jq_all "$run/boots.jsonl" '(map(select(.variant == "Os")) | all(.prediction.placed.listed == 10 and
 	.prediction.placed.unmovable == 1 and (.prediction.placement | endswith("/boots/Os-1.pred")))) and
 	(map(select(.variant == "Os.ordered")) | all(.prediction.none == "the variant is built with an order"))'
-python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$run/boots/Os-1.pred" "$ord/System.map" > "$d/pplace.txt"
-read -r psame pother < "$d/pplace.txt"
+place_check "$os/System.map" "$run/boots/Os-1.pred" "$ord/System.map" p
 check "the placement the run simulated puts each function where the ordered kernel has it (${psame:-none} there, ${pother:-?} elsewhere)" \
 	sh -c "[ '${pother:-x}' = 0 ] && [ '${psame:-0}' -gt 1000 ]"
 check "Os's samples carry pred_l1i_k and no vl_ field (no virtual layouts asked); Os.ordered's no pred_ field" \
@@ -303,11 +299,9 @@ check "nm: its 11 C functions in its order, one right after the other" contiguou
 # -ffunction-sections, and its functions take their sections' sizes
 "$KBENCH" order --place "$os/System.map" --objects "$osobj" -o "$d/three.vl" "$d/c*/three.order" 2> "$d/place3.err"
 rc=$?
-python3 "$TEST_SRCDIR/place-check.py" "$os/System.map" "$d/three.vl" "$three/System.map" > "$d/place3.txt"
-read -r same3 other3 < "$d/place3.txt"
-sed -n '2,$s/^/# elsewhere: /p' "$d/place3.txt"
-check "kbench order --place --objects (rc $rc) with __copy_user_ll: each function of Os's text where that kernel has it (${same3:-none} there, ${other3:-?} elsewhere), usercopy_32.o compiled on its own to read its sections" \
-	sh -c "[ $rc -eq 0 ] && [ '${other3:-x}' = 0 ] && [ '${same3:-0}' -gt 1000 ] &&
+place_check "$os/System.map" "$d/three.vl" "$three/System.map" t3
+check "kbench order --place --objects (rc $rc) with __copy_user_ll: each function of Os's text where that kernel has it (${t3same:-none} there, ${t3other:-?} elsewhere), usercopy_32.o compiled on its own to read its sections" \
+	sh -c "[ $rc -eq 0 ] && [ '${t3other:-x}' = 0 ] && [ '${t3same:-0}' -gt 1000 ] &&
 	       grep -q '1 objects whose functions. own assembly aligns their code compiled here' '$d/place3.err'"
 
 # refused: a name twice, a name no section carries, an order on a prebuilt
@@ -368,8 +362,7 @@ if command -v ld.lld > /dev/null; then
 	[ $rc -eq 0 ] || sed 's/^/# /' "$d/blld.err" | tail -n 10
 	tl=$(size "$lld/vmlinux" | awk 'NR == 2 { print $1 }') tlo=$(size "$lldo/vmlinux" | awk 'NR == 2 { print $1 }')
 	"$KBENCH" order --place "$lld/System.map" --objects "$lldobj" -o "$d/lld.vl" "$d/one.order" 2> /dev/null
-	python3 "$TEST_SRCDIR/place-check.py" "$lld/System.map" "$d/lld.vl" "$lldo/System.map" > "$d/lld.txt"
-	read -r lsame lother < "$d/lld.txt"
+	place_check "$lld/System.map" "$d/lld.vl" "$lldo/System.map" l
 	check "... its text as lld's unordered kernel's ($tlo, $tl), and the prediction from that kernel's objects puts every function where lld put it (${lsame:-none} there, ${lother:-?} elsewhere)" \
 		sh -c "[ -n '$tl' ] && [ '$tl' = '$tlo' ] && [ '${lother:-x}' = 0 ] && [ '${lsame:-0}' -gt 1000 ]"
 else
