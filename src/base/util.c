@@ -626,6 +626,15 @@ char *kb_find_companion(const char *env, const char *build_rel, const char *inst
 	return kb_xstrdup(installed);
 }
 
+const char *kb_self_path(void)
+{
+	static char *self;
+
+	if (!self)
+		self = realpath("/proc/self/exe", NULL);
+	return self;
+}
+
 void kb_touch(const char *path)
 {
 	utimensat(AT_FDCWD, path, NULL, 0);

@@ -126,6 +126,11 @@ void kb_child_ended(void);
  * build_rel relative to the kbench binary's directory when it is there (a
  * build tree), else the installed path.  malloc'd, absolute. */
 char *kb_find_companion(const char *env, const char *build_rel, const char *installed);
+/* This program's own path (realpath of /proc/self/exe), resolved at the
+ * first call and kept (main calls it first): a kbench rebuilt while a run
+ * goes on is still found at its path, where /proc/self/exe would name the
+ * deleted file; NULL where it cannot be resolved. */
+const char *kb_self_path(void);
 
 /* The build cache where the configuration names none: $KBENCH_CACHE, else
  * $XDG_CACHE_HOME/kbench, else ~/.cache/kbench; malloc'd. */

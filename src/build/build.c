@@ -1349,7 +1349,7 @@ static int fill_outputs(struct kb_kernel *k)
  * which make expands and a shell runs. */
 static char *hybrid_cc(const struct kb_variant *v, const char *spec)
 {
-	char *exe = realpath("/proc/self/exe", NULL), *wrap;
+	char *exe = kb_self_path() ? kb_xstrdup(kb_self_path()) : NULL, *wrap;
 	const char *bad = exe ? exe : "/proc/self/exe";
 	const char *why = exe ? kb_make_inert_path(exe) : "cannot be resolved";
 

@@ -77,6 +77,9 @@ int main(int argc, char **argv)
 {
 	const struct kb_command *c;
 
+	/* its own path now, before a rebuild can replace the file (a hybrid's
+	 * and an ordered build's compiler wrapper, Slurm's jobs run it) */
+	(void)kb_self_path();
 	if (argc < 2) {
 		usage(stderr);
 		return KB_EXIT_USAGE;

@@ -311,7 +311,7 @@ static int slurm_init_state(struct kb_slurm *s, const struct kb_conf *conf,
 	s->store = store;
 	s->t0 = kb_now();
 	s->dir = kb_store_path(store, "slurm");
-	s->self = realpath("/proc/self/exe", NULL);
+	s->self = kb_self_path() ? kb_xstrdup(kb_self_path()) : NULL;
 	if (!s->self)
 		return kb_error_errno(errno, "cannot find the kbench binary the jobs run");
 	if (kb_mkdir_p(s->dir, 0755) < 0 || write_probe(s) < 0)
