@@ -313,8 +313,11 @@ static int write_part_orders(struct explain_ctx *x, const char *dir)
 			if (!strncmp(l, "# kbench order:", 15) || !strncmp(l, "# profile:", 10))
 				add_line(&text, &len, "%s\n", l);
 		free(copy);
+		/* the order's name, not its path: the part's kernel is keyed by
+		 * this text, and the same order elsewhere makes the same kernel */
 		add_line(&text, &len, "# kbench explain: the functions of %s that objects under %s define, "
-			 "in its order\n", x->order.path, x->nodes[i]);
+			 "in its order\n", strrchr(x->order.path, '/') ? strrchr(x->order.path, '/') + 1
+								 : x->order.path, x->nodes[i]);
 		for (size_t k = 0; k < x->order.n; k++)
 			if (x->where[k] && kb_hybrid_match(x->where[k], &x->nodes[i], 1))
 				add_line(&text, &len, "%s\n", x->order.names[k]);
