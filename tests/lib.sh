@@ -292,6 +292,48 @@ find_bloat_o_meter() {
 kernel_section() {
 	printf '[kernel]\nsource = %s\nfragment = %s\ncache = %s\n' "$kernel_src" "$kernel_fragment" "$kernel_cache"
 }
+# An ordered kernel by nm (t0285, and t0260 on x86_64).  rising VMLINUX
+# ORDER: "FOUND RISING", how many of ORDER's names the kernel's text has
+# and how many pairs of one and the next sit at rising addresses
+rising() {
+	nm "$1" | awk -v order="$2" '
+		BEGIN { while ((getline l < order) > 0) if (l !~ /^#/) want[++n] = l }
+		($2 == "t" || $2 == "T") && !($3 in at) { at[$3] = $1 }
+		END { for (i = 1; i <= n; i++) if (want[i] in at) print at[want[i]] }' |
+	while read -r a; do hex2dec "$a"; done |
+	awk 'NR > 1 && $1 > last { r++ } { last = $1 } END { print NR, r + 0 }'
+}
+# placed VMLINUX ORDER: "ADDR SIZE NAME" (nm -S) of the order's C
+# functions, in the order's order ("none 0 NAME" where nm has none); the
+# entry code an order may name (entry_SYSENTER_32, entry_SYSCALL_64) stays
+# in .entry.text and is left out
+placed() {
+	nm -S "$1" | awk -v order="$2" '
+		BEGIN { while ((getline l < order) > 0) if (l !~ /^#/ && l !~ /^entry_/) want[++n] = l }
+		($3 == "t" || $3 == "T") && !($4 in at) { at[$4] = $1; sz[$4] = $2 }
+		END { for (i = 1; i <= n; i++) print (want[i] in at ? at[want[i]] " " sz[want[i]] : "none 0"), want[i] }'
+}
+# hex2dec HEX: HEX in decimal; an x86_64 kernel address without its top
+# 32 bits (ffffffff: its text is in the top 2 GiB), which the shell's
+# signed 64 bits would not hold
+hex2dec() {
+	case $1 in
+	ffffffff????????) printf '%d\n' "0x${1#ffffffff}" ;;
+	*) printf '%d\n' "0x$1" ;;
+	esac
+}
+# contiguous FILE: each function of FILE (placed's lines) starts within 16
+# bytes of the previous one's end, all of them found (mawk reads no hex:
+# the shell does)
+contiguous() {
+	local a s n end=
+	while read -r a s n; do
+		[ "$a" = none ] && return 1
+		a=$(hex2dec "$a") s=$(hex2dec "$s")
+		[ -z "$end" ] || { [ "$a" -ge "$end" ] && [ $((a - end)) -lt 16 ]; } || return 1
+		end=$((a + s))
+	done < "$1"
+}
 # place_check UNORDERED_MAP VL_FILE BUILT_MAP [PREFIX]: tests/place-check.py
 # on a placement: the functions at the built kernel's address in
 # ${PREFIX}same, those elsewhere in ${PREFIX}other (empty where it could

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # An x86_64 guest end to end ([kernel] arch = x86_64, issue 26): the Os
-# x86_64 kernel of the default's configuration (from the build cache; the
+# x86_64 kernel of the default's configuration, linked by lld (from the build cache; the
 # first run builds it: one more kernel than the i386 tests, ccache shares
 # nothing across arches; one, not O2 and Os, because a cold CI must stay
 # under 30 minutes on 2 cores and a 6.12 build costs about 10 of them;
@@ -14,7 +14,9 @@
 # time is in functions named from System.map, entered by syscall
 # (entry_SYSCALL_64); the report says what the arch changes.  A runner of
 # the other arch is refused before any boot; t0120's hostile guests, built
-# -m64, are contained.
+# -m64, are contained.  The kernel is linked by lld, and an order of it
+# (the suite's order linked by lld, and its x86_64 one) is placed as nm and
+# kbench order --place say.
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_kernel_source "x86_64 run"
@@ -22,8 +24,16 @@ needs_cmd jq "x86_64 run"
 needs_cmd size "x86_64 run (binutils size)"
 
 wls=getppid,pipe,icache
+# the kernel linked by LLVM's lld where it is there (quickstart test
+# installs it): lld changes the .config (CONFIG_LD_IS_LLD, the linker's
+# version), so an lld kernel is one compiled from nothing; this is the
+# suite's only one, and its order below the suite's lld order
+os=Os have_lld=
+if command -v ld.lld > /dev/null; then
+	os=Os:ld=ld.lld have_lld=1
+fi
 write_tcg_conf "$d/variants.conf" backend=sim boots=2 samples=2 workloads=$wls sweep=0,32 \
-	sim_virtual_layouts=2 timeout=300 output="$d/results" -- Os
+	sim_virtual_layouts=2 timeout=300 output="$d/results" -- $os
 sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/variants.conf"
 sed 's/^/# /' "$d/variants.conf" | sed -n '1,4p'
 
@@ -80,6 +90,74 @@ check "the report says what x86_64 changes (registers, syscall)" sh -c \
 	 sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'no -mregparm' &&
 	 sed -n '/^### Guest architecture/,/^##/p' '$run/report.md' | grep -q 'entry code between 2 MiB (PMD) boundaries'"
 
+# An order on x86_64, linked by lld (issue 33, item 4): the x86_64 names of
+# t0285's syscall bodies; kbench build compiles the objects that define
+# them with -ffunction-sections and relinks.  Checked by nm: all found, in
+# the order's order, one right after the other, entry_SYSCALL_64 left in
+# .entry.text; by readelf: lld linked both; by size: the text within 1% of
+# the unordered kernel's; and kbench order --place --objects, from the
+# unordered kernel's System.map and objects alone, puts every function
+# where the ordered kernel has it
+cat > "$d/x.order" <<'EOF'
+# kbench order: a hand-made order (t0285's, x86_64 names)
+entry_SYSCALL_64
+ksys_write
+__x64_sys_getppid
+vfs_read
+kfree
+do_sys_openat2
+ksys_read
+vfs_write
+getname_flags
+__fput
+path_openat
+EOF
+{
+	kernel_section
+	printf 'arch = x86_64\n'
+	printf '\n[variant Os]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n'
+	[ -z "$have_lld" ] || printf 'ld = ld.lld\n'
+	printf '\n[variant Os.ordered]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\norder = %s\n' "$d/x.order"
+	[ -z "$have_lld" ] || printf 'ld = ld.lld\n'
+} > "$d/order.conf"
+"$KBENCH" build "$d/order.conf" > "$d/border.out" 2> "$d/border.err"
+rc=$?
+kdir() { awk -v v="$1" '$1 == v { print $4 }' "$2" | xargs dirname; }
+xos=$(kdir Os "$d/border.out") xord=$(kdir Os.ordered "$d/border.out")
+xobj=$(sed -n "s/.*variant 'Os': .* its objects in \(.*\)\$/\1/p" "$d/border.err")
+[ $rc -eq 0 ] || sed 's/^/# /' "$d/border.err" | tail -n 20
+check "an x86_64 order: built (rc $rc), its unordered kernel the run's, from the cache (cmp)" sh -c "
+	[ $rc -eq 0 ] && [ -f '$xord/vmlinux' ] && cmp -s '$xos/vmlinux' '$run/variants/Os/vmlinux'"
+if [ -n "$have_lld" ]; then
+	check "... both kernels linked by lld (.comment)" sh -c "
+		readelf -p .comment '$xos/vmlinux' | grep -q 'Linker: .*LLD' &&
+		readelf -p .comment '$xord/vmlinux' | grep -q 'Linker: .*LLD'"
+else
+	skip needs:lld "... both kernels linked by lld (.comment)"
+fi
+rx=$(rising "$xord/vmlinux" "$d/x.order")
+placed "$xord/vmlinux" "$d/x.order" > "$d/xord.nm"
+sed 's/^/# ordered: /' "$d/xord.nm"
+if contiguous "$d/xord.nm"; then cg=1; else cg=0; fi
+check "nm: the order's 11 names found, its 10 C functions in its order, one right after the other ($rx)" sh -c "
+	[ '${rx%% *}' = 11 ] && [ $cg = 1 ]"
+sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
+entry=$(sym "$xord/vmlinux" entry_SYSCALL_64)
+es=$(sym "$xord/vmlinux" __entry_text_start) ee=$(sym "$xord/vmlinux" __entry_text_end)
+check "entry_SYSCALL_64, listed first, stays in .entry.text" sh -c "
+	[ -n '$entry' ] && [ -n '$es' ] && [ -n '$ee' ] &&
+	[ $(hex2dec "${entry:-0}") -ge $(hex2dec "${es:-0}") ] && [ $(hex2dec "${entry:-0}") -lt $(hex2dec "${ee:-0}") ]"
+tx=$(size "$xos/vmlinux" | awk 'NR == 2 { print $1 }') txo=$(size "$xord/vmlinux" | awk 'NR == 2 { print $1 }')
+diag "text (binutils size): Os $tx, Os.ordered $txo"
+check "the ordered kernel's text within 1% of the unordered one's ($txo against $tx)" \
+	awk -v a="${txo:-0}" -v b="${tx:-0}" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(b > 0 && x < b / 100) }'
+"$KBENCH" order --place "$xos/System.map" --objects "$xobj" -o "$d/x.vl" "$d/x.order" 2> "$d/xplace.err"
+rc=$?
+sed 's/^/# /' "$d/xplace.err"
+place_check "$xos/System.map" "$d/x.vl" "$xord/System.map" x
+check "kbench order --place --objects (rc $rc): each function of the text where the ordered x86_64 kernel has it (${xsame:-none} there, ${xother:-?} elsewhere)" \
+	sh -c "[ $rc -eq 0 ] && [ '${xother:-x}' = 0 ] && [ '${xsame:-0}' -gt 1000 ]"
+
 # the image check is per arch: the i386 runner as the x86_64 one is refused
 run_in "$d" KBENCH_RUNNER_X86_64="$KBENCH_RUNNER" "$KBENCH" run "$d/variants.conf"
 check "an i386 runner for an x86_64 guest: refused before any boot (exit $rc)" sh -c \
@@ -88,7 +166,7 @@ check "an i386 runner for an x86_64 guest: refused before any boot (exit $rc)" s
 
 # Hostile x86_64 guests (t0120's, built -m64): a flood, garbage, a hang and
 # an init that exits are contained on an x86_64 kernel as on i386.
-write_tcg_conf "$d/hostile.conf" timeout=20 serial_limit=65536 output="$d/hostile" -- Os
+write_tcg_conf "$d/hostile.conf" timeout=20 serial_limit=65536 output="$d/hostile" -- $os
 sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/hostile.conf"
 # hostile MODE: its boot; a deadline of 20 s for the hang, 120 s for the
 # others, which end by themselves (an x86_64 boot spends about 11 s of host

@@ -34,9 +34,10 @@
 #   - a second order of the same functions is the same object directory
 #     relinked: under 20 compilations; a third, at a path holding "*/", builds too (the
 #     generated rule, which a preprocessor reads, does not carry the path);
-#   - with ld = ld.lld (LLVM's linker) the order is placed as with GNU ld:
-#     both kernels linked by lld (.comment), nm has the order in place,
-#     the text is the unordered lld kernel's, the prediction exact;
+#   - (an order linked by lld is t0260's, on its x86_64 kernel: lld
+#     changes the kernel's .config, CONFIG_LD_IS_LLD and the linker's
+#     version, so that an i386 lld kernel here was every object compiled
+#     again, a fourth 6.12 kernel from nothing on a cold cache);
 #   - kbench explain of the ordered variant against Os: a kernel per part
 #     of the tree, each with the order's functions of that part alone (nm:
 #     fs/'s first, in order; kfree, of mm/, not moved), explain.json by
@@ -88,14 +89,6 @@ kdir() { awk -v v="$1" '$1 == v { print $4 }' "$2" | xargs dirname; }
 os=$(kdir Os "$d/b1.out") ord=$(kdir Os.ordered "$d/b1.out")
 # what the build log says against nm: the order's functions found, and the
 # pairs of one and the next at rising addresses
-rising() {	# rising VMLINUX ORDER: "FOUND RISING" by nm
-	nm "$1" | awk -v order="$2" '
-		BEGIN { while ((getline l < order) > 0) if (l !~ /^#/) want[++n] = l }
-		($2 == "t" || $2 == "T") && !($3 in at) { at[$3] = $1 }
-		END { for (i = 1; i <= n; i++) if (want[i] in at) print at[want[i]] }' |
-	while read -r a; do printf '%d\n' "0x$a"; done |
-	awk 'NR > 1 && $1 > last { r++ } { last = $1 } END { print NR, r + 0 }'
-}
 said() {	# said KERNEL_DIR ORDER: the build log's "FOUND RISING" (its last build's;
 	# the log names the order where the build that made the kernel read it,
 	# another clone's in a kept cache: the kernel's key is its contents)
@@ -135,29 +128,10 @@ check "... fs/read_write.o has a section for ksys_write in the ordered build, no
 check "... and an object that defines none of them, kernel/fork.o, is Os's byte for byte" \
 	cmp -s "$ordobj/kernel/fork.o" "$osobj/kernel/fork.o"
 
-# nm's view: address, size, name of each listed function
-placed() {	# placed VMLINUX ORDER: "ADDR SIZE NAME" of the order's C functions, in the order's order
-	nm -S "$1" | awk -v order="$2" '
-		BEGIN { while ((getline l < order) > 0) if (l !~ /^#/ && l != "entry_SYSENTER_32") want[++n] = l }
-		($3 == "t" || $3 == "T") && !($4 in at) { at[$4] = $1; sz[$4] = $2 }
-		END { for (i = 1; i <= n; i++) print (want[i] in at ? at[want[i]] " " sz[want[i]] : "none 0"), want[i] }'
-}
-hex2dec() { printf '%d\n' "0x$1"; }
+# nm's view (lib.sh's placed and contiguous)
 placed "$ord/vmlinux" "$d/one.order" > "$d/ordered.nm"
 placed "$os/vmlinux" "$d/one.order" > "$d/os.nm"
 sed 's/^/# ordered: /' "$d/ordered.nm"
-# contiguous FILE: each function of FILE (placed's lines) starts within 16
-# bytes of the previous one's end, all of them found (mawk reads no hex:
-# the shell does)
-contiguous() {
-	local a s n end=
-	while read -r a s n; do
-		[ "$a" = none ] && return 1
-		a=$(hex2dec "$a") s=$(hex2dec "$s")
-		[ -z "$end" ] || { [ "$a" -ge "$end" ] && [ $((a - end)) -lt 16 ]; } || return 1
-		end=$((a + s))
-	done < "$1"
-}
 check "nm: the 10 C functions in the order's order, each within 16 bytes of the previous one's end" \
 	contiguous "$d/ordered.nm"
 if contiguous "$d/os.nm"; then ok=1; else ok=0; fi
@@ -339,36 +313,6 @@ rc=$?
 check "a hybrid of an ordered variant: exit 2 (got $rc), at the hybrid's line, before anything is built" sh -c "
 	[ $rc -eq 2 ] && grep -q \"hy.conf:[0-9]*: variant 'H': hybrid: 'Os.ordered' is ordered (order = FILE)\" '$d/hy.err' &&
 	! grep -q 'configuring' '$d/hy.err'"
-
-# the order linked by LLVM's lld (ld = ld.lld; item 4): the same objects
-# (ccache has them all), lld's link, the order placed by the same rule
-if command -v ld.lld > /dev/null; then
-	{
-		kernel_section
-		printf '\n[variant Os.lld]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\nld = ld.lld\n'
-		printf '\n[variant Os.lld.ordered]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\nld = ld.lld\norder = %s\n' "$d/one.order"
-	} > "$d/lld.conf"
-	"$KBENCH" build "$d/lld.conf" > "$d/blld.out" 2> "$d/blld.err"
-	rc=$?
-	lld=$(kdir Os.lld "$d/blld.out") lldo=$(kdir Os.lld.ordered "$d/blld.out")
-	lldobj=$(objs Os.lld "$d/blld.err")
-	rl=$(rising "$lldo/vmlinux" "$d/one.order") sl=$(said "$lldo" "$d/one.order")
-	placed "$lldo/vmlinux" "$d/one.order" > "$d/lld.nm"
-	if contiguous "$d/lld.nm"; then cg=1; else cg=0; fi
-	check "ld = ld.lld: both kernels built (rc $rc), each linked by lld (.comment), the order placed as nm has it ($sl), its 10 C functions one right after the other" sh -c "
-		[ $rc -eq 0 ] && readelf -p .comment '$lld/vmlinux' | grep -q 'Linker: .*LLD' &&
-		readelf -p .comment '$lldo/vmlinux' | grep -q 'Linker: .*LLD' &&
-		[ -n '$sl' ] && [ '$sl' = '$rl' ] && [ '${sl%% *}' = 11 ] && [ $cg = 1 ]"
-	[ $rc -eq 0 ] || sed 's/^/# /' "$d/blld.err" | tail -n 10
-	tl=$(size "$lld/vmlinux" | awk 'NR == 2 { print $1 }') tlo=$(size "$lldo/vmlinux" | awk 'NR == 2 { print $1 }')
-	"$KBENCH" order --place "$lld/System.map" --objects "$lldobj" -o "$d/lld.vl" "$d/one.order" 2> /dev/null
-	place_check "$lld/System.map" "$d/lld.vl" "$lldo/System.map" l
-	check "... its text as lld's unordered kernel's ($tlo, $tl), and the prediction from that kernel's objects puts every function where lld put it (${lsame:-none} there, ${lother:-?} elsewhere)" \
-		sh -c "[ -n '$tl' ] && [ '$tl' = '$tlo' ] && [ '${lother:-x}' = 0 ] && [ '${lsame:-0}' -gt 1000 ]"
-else
-	skip needs:lld "the order linked by lld"
-	skip needs:lld "... its text and its prediction"
-fi
 
 # kbench explain of the ordered variant (item 7): the order's functions
 # part by part (fs/ and mm/), each part's kernel Os with its own order,
