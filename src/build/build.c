@@ -475,6 +475,33 @@ static void copy_index_add(FILE *f, const char *path, const struct stat *st, con
 		(unsigned long long)cst.st_ino, path, 0);
 }
 
+/* A copy found by its content for a work tree it was not made from (the
+ * same commit in another clone of the lab's repository) becomes that
+ * tree's newest copy: its origin names the tree, so that the tree's next
+ * copy starts from it (copy_index_load, seed_from_previous).  Its files
+ * list names the other tree's files, which this tree's do not match
+ * (device, inode, ctime): the next copy copies them and links none. */
+static void copy_adopt(const char *dir, const char *tree)
+{
+	char *real = realpath(tree, NULL), *o, *cur = NULL;
+
+	if (!real)
+		return;
+	o = kb_xasprintf("%s/origin", dir);
+	if (kb_read_file_max(o, &cur, NULL, 1 << 16) == 0)
+		cur[strcspn(cur, "\n")] = 0;
+	if (!cur || strcmp(cur, real)) {
+		char *line = kb_xasprintf("%s\n", real);
+
+		/* no origin written: the next copy is one made from nothing */
+		(void)kb_write_file_atomic(o, line, strlen(line));
+		free(line);
+	}
+	free(cur);
+	free(o);
+	free(real);
+}
+
 /* kbench's copy of a git work tree (the files git ls-files names, tracked
  * and untracked but not ignored, as the work tree holds them), made once
  * under cache/src/ and named by content: the build reads it, never the
@@ -500,8 +527,10 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	dir = kb_xasprintf("%s/src/git-%.16s", conf->cache, key);
 	*copy = kb_xasprintf("%s/tree", dir);
 	if (is_dir(dir) || dry) {
-		if (!dry)
+		if (!dry && is_dir(dir)) {
 			kb_touch(dir);
+			copy_adopt(dir, tree);
+		}
 		if (!is_dir(dir)) {	/* not copied yet: nothing of it cached */
 			free(*copy);
 			*copy = NULL;
