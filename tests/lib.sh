@@ -322,6 +322,16 @@ hex2dec() {
 	*) printf '%d\n' "0x$1" ;;
 	esac
 }
+# sym VMLINUX NAME: NAME's address by nm (the first), empty where none
+sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
+# in_entry_text VMLINUX NAME: NAME lies in .entry.text (__entry_text_start
+# to __entry_text_end), where an order's entry code stays
+in_entry_text() {
+	local a s e
+	a=$(sym "$1" "$2") s=$(sym "$1" __entry_text_start) e=$(sym "$1" __entry_text_end)
+	[ -n "$a" ] && [ -n "$s" ] && [ -n "$e" ] &&
+		[ "$(hex2dec "$a")" -ge "$(hex2dec "$s")" ] && [ "$(hex2dec "$a")" -lt "$(hex2dec "$e")" ]
+}
 # contiguous FILE: each function of FILE (placed's lines) starts within 16
 # bytes of the previous one's end, all of them found (mawk reads no hex:
 # the shell does)

@@ -141,12 +141,7 @@ sed 's/^/# ordered: /' "$d/xord.nm"
 if contiguous "$d/xord.nm"; then cg=1; else cg=0; fi
 check "nm: the order's 11 names found, its 10 C functions in its order, one right after the other ($rx)" sh -c "
 	[ '${rx%% *}' = 11 ] && [ $cg = 1 ]"
-sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
-entry=$(sym "$xord/vmlinux" entry_SYSCALL_64)
-es=$(sym "$xord/vmlinux" __entry_text_start) ee=$(sym "$xord/vmlinux" __entry_text_end)
-check "entry_SYSCALL_64, listed first, stays in .entry.text" sh -c "
-	[ -n '$entry' ] && [ -n '$es' ] && [ -n '$ee' ] &&
-	[ $(hex2dec "${entry:-0}") -ge $(hex2dec "${es:-0}") ] && [ $(hex2dec "${entry:-0}") -lt $(hex2dec "${ee:-0}") ]"
+check "entry_SYSCALL_64, listed first, stays in .entry.text" in_entry_text "$xord/vmlinux" entry_SYSCALL_64
 tx=$(size "$xos/vmlinux" | awk 'NR == 2 { print $1 }') txo=$(size "$xord/vmlinux" | awk 'NR == 2 { print $1 }')
 diag "text (binutils size): Os $tx, Os.ordered $txo"
 check "the ordered kernel's text within 1% of the unordered one's ($txo against $tx)" \

@@ -150,12 +150,7 @@ check "kbench order --place --objects (rc $rc): each function of Os's text where
 place_check "$os/System.map" "$d/packed.vl" "$ord/System.map" p2 > /dev/null
 check "... where System.map's functions packed in the order's order (--place without --objects) put most elsewhere (${p2other:-?} of $((${p2same:-0} + ${p2other:-0})))" \
 	sh -c "[ '${p2other:-0}' -gt '${p2same:-0}' ]"
-sym() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
-entry=$(sym "$ord/vmlinux" entry_SYSENTER_32)
-es=$(sym "$ord/vmlinux" __entry_text_start) ee=$(sym "$ord/vmlinux" __entry_text_end)
-check "entry_SYSENTER_32, listed first, stays in .entry.text (__entry_text_start to _end)" sh -c "
-	[ -n '$entry' ] && [ -n '$es' ] && [ -n '$ee' ] &&
-	[ $(hex2dec "${entry:-0}") -ge $(hex2dec "${es:-0}") ] && [ $(hex2dec "${entry:-0}") -lt $(hex2dec "${ee:-0}") ]"
+check "entry_SYSENTER_32, listed first, stays in .entry.text (__entry_text_start to _end)" in_entry_text "$ord/vmlinux" entry_SYSENTER_32
 
 # the rest of the text where Os has it: the sections after the main text
 # (the cold parts too, which the ordered build's TEXT_MAIN leaves to their
