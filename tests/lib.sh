@@ -292,6 +292,26 @@ find_bloat_o_meter() {
 kernel_section() {
 	printf '[kernel]\nsource = %s\nfragment = %s\ncache = %s\n' "$kernel_src" "$kernel_fragment" "$kernel_cache"
 }
+# kdir VARIANT OUT: the cache directory of VARIANT's kernel, from kbench
+# build's table (OUT, its standard output)
+kdir() { awk -v v="$1" '$1 == v { print $4 }' "$2" | xargs dirname; }
+# objs VARIANT ERR: VARIANT's object directory, as kbench build's messages
+# (ERR, its standard error) name it
+objs() { sed -n "s/.*variant '$1': .* its objects in \(.*\)\$/\1/p" "$2"; }
+# x86_64_ld: the linker of the suite's one x86_64 kernel (t0260's, whose
+# .config t0265 starts from): ld.lld where it is there, else nothing (GNU
+# ld).  lld is in the .config (CONFIG_LD_IS_LLD, its version), so kernels
+# of the two linkers are two kernels compiled from nothing.
+x86_64_ld() { command -v ld.lld > /dev/null && echo ld.lld; }
+# syscall_order ENTRY GETPPID: the suite's hand-made order (t0285 on i386,
+# t0260 on x86_64): plain C functions of the main text (fs/, kernel/, mm/)
+# that getppid, read, write and open run, in an order that is not the
+# link's, after the arch's syscall entry ENTRY, as the orders of syscall
+# workloads have it; GETPPID is the arch's name of getppid's body
+syscall_order() {
+	printf '%s\n' "$1" ksys_write "$2" vfs_read kfree do_sys_openat2 ksys_read vfs_write \
+		getname_flags __fput path_openat
+}
 # An ordered kernel by nm (t0285, and t0260 on x86_64).  rising VMLINUX
 # ORDER: "FOUND RISING", how many of ORDER's names the kernel's text has
 # and how many pairs of one and the next sit at rising addresses

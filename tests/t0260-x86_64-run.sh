@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # An x86_64 guest end to end ([kernel] arch = x86_64, issue 26): the Os
-# x86_64 kernel of the default's configuration, linked by lld (from the build cache; the
-# first run builds it: one more kernel than the i386 tests, ccache shares
-# nothing across arches; one, not O2 and Os, because a cold CI must stay
-# under 30 minutes on 2 cores and a 6.12 build costs about 10 of them;
-# the comparison of two kernels is the i386 tests', which share the code)
+# x86_64 kernel of the default's configuration, linked by lld (from the
+# build cache; the first run builds it: one more kernel than the i386
+# tests, ccache shares nothing across arches; one, not O2 and Os, because
+# a cold CI must stay under 30 minutes on 2 cores and a 6.12 build costs
+# about 10 of them; the comparison of two kernels is the i386 tests',
+# which share the code)
 # booted under qemu-system-x86_64 with the x86_64 runner, measured by the
 # sim backend, cut down to three workloads and two boots.
 # Checked against real things: the kernel is ELF64 x86-64; the report's
@@ -25,13 +26,10 @@ needs_cmd size "x86_64 run (binutils size)"
 
 wls=getppid,pipe,icache
 # the kernel linked by LLVM's lld where it is there (quickstart test
-# installs it): lld changes the .config (CONFIG_LD_IS_LLD, the linker's
-# version), so an lld kernel is one compiled from nothing; this is the
-# suite's only one, and its order below the suite's lld order
-os=Os have_lld=
-if command -v ld.lld > /dev/null; then
-	os=Os:ld=ld.lld have_lld=1
-fi
+# installs it; lib.sh's x86_64_ld): the suite's only lld kernel, and its
+# order below the suite's lld order
+xld=$(x86_64_ld)
+os=Os${xld:+:ld=$xld}
 write_tcg_conf "$d/variants.conf" backend=sim boots=2 samples=2 workloads=$wls sweep=0,32 \
 	sim_virtual_layouts=2 timeout=300 output="$d/results" -- $os
 sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/variants.conf"
@@ -98,37 +96,26 @@ check "the report says what x86_64 changes (registers, syscall)" sh -c \
 # the unordered kernel's; and kbench order --place --objects, from the
 # unordered kernel's System.map and objects alone, puts every function
 # where the ordered kernel has it
-cat > "$d/x.order" <<'EOF'
-# kbench order: a hand-made order (t0285's, x86_64 names)
-entry_SYSCALL_64
-ksys_write
-__x64_sys_getppid
-vfs_read
-kfree
-do_sys_openat2
-ksys_read
-vfs_write
-getname_flags
-__fput
-path_openat
-EOF
+{
+	echo "# kbench order: a hand-made order (t0285's, x86_64 names)"
+	syscall_order entry_SYSCALL_64 __x64_sys_getppid
+} > "$d/x.order"
 {
 	kernel_section
 	printf 'arch = x86_64\n'
-	printf '\n[variant Os]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n'
-	[ -z "$have_lld" ] || printf 'ld = ld.lld\n'
-	printf '\n[variant Os.ordered]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\norder = %s\n' "$d/x.order"
-	[ -z "$have_lld" ] || printf 'ld = ld.lld\n'
+	printf '\n[variant Os]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n%s' "${xld:+ld = $xld
+}"
+	printf '\n[variant Os.ordered]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\norder = %s\n%s' "$d/x.order" "${xld:+ld = $xld
+}"
 } > "$d/order.conf"
 "$KBENCH" build "$d/order.conf" > "$d/border.out" 2> "$d/border.err"
 rc=$?
-kdir() { awk -v v="$1" '$1 == v { print $4 }' "$2" | xargs dirname; }
 xos=$(kdir Os "$d/border.out") xord=$(kdir Os.ordered "$d/border.out")
-xobj=$(sed -n "s/.*variant 'Os': .* its objects in \(.*\)\$/\1/p" "$d/border.err")
+xobj=$(objs Os "$d/border.err")
 [ $rc -eq 0 ] || sed 's/^/# /' "$d/border.err" | tail -n 20
 check "an x86_64 order: built (rc $rc), its unordered kernel the run's, from the cache (cmp)" sh -c "
 	[ $rc -eq 0 ] && [ -f '$xord/vmlinux' ] && cmp -s '$xos/vmlinux' '$run/variants/Os/vmlinux'"
-if [ -n "$have_lld" ]; then
+if [ -n "$xld" ]; then
 	check "... both kernels linked by lld (.comment)" sh -c "
 		readelf -p .comment '$xos/vmlinux' | grep -q 'Linker: .*LLD' &&
 		readelf -p .comment '$xord/vmlinux' | grep -q 'Linker: .*LLD'"

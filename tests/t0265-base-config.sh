@@ -16,17 +16,13 @@
 d=$(scratch)
 needs_kernel_source "base config"
 
-# t0260's kernel is linked by lld where lld is there: so is this one, so
-# that the suite compiles one x86_64 kernel, not two (lld is in the .config)
-os=Os ldline=
-if command -v ld.lld > /dev/null; then
-	os=Os:ld=ld.lld ldline='ld = ld.lld\n'
-fi
-write_tcg_conf "$d/default.conf" -- $os
+# linked as t0260's kernel is (lib.sh's x86_64_ld), so that the suite
+# compiles one x86_64 kernel, not two
+xld=$(x86_64_ld)
+write_tcg_conf "$d/default.conf" -- "Os${xld:+:ld=$xld}"
 sed -i 's/^\[kernel\]$/[kernel]\narch = x86_64/' "$d/default.conf"
 build_first "$d/default.conf"
-kdir() { awk -v v="$1" '$1 == v { print $4 }' "$d/default.conf.build.out" | xargs dirname; }
-os=$(kdir Os)
+os=$(kdir Os "$d/default.conf.build.out")
 check "the default x86_64 Os kernel has its .config in the cache" test -f "$os/config"
 
 # the lab's file: Os's .config for -O2, PRINTK and PROC_FS off
@@ -41,7 +37,8 @@ check "the lab's file has PRINTK and PROC_FS off, -O2 on" sh -c \
 	 grep -qx 'CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y' '$d/lab.config' && grep -qx '# CONFIG_CC_OPTIMIZE_FOR_SIZE is not set' '$d/lab.config'"
 {
 	kernel_section
-	printf "arch = x86_64\nbase = lab.config\n\n[variant Os]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n$ldline"
+	printf 'arch = x86_64\nbase = lab.config\n\n[variant Os]\nconfig = CC_OPTIMIZE_FOR_SIZE=y\n%s' "${xld:+ld = $xld
+}"
 } >"$d/lab.conf"
 "$KBENCH" build "$d/lab.conf" >"$d/lab.out" 2>"$d/lab.err"
 rc=$?
@@ -54,7 +51,7 @@ check "it lists the 4 lab options that changed, and how" sh -c \
 	 grep 'options of base' '$d/lab.err' | grep -q 'CONFIG_PROC_FS n -> y' &&
 	 grep 'options of base' '$d/lab.err' | grep -q 'CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE y -> n' &&
 	 grep 'options of base' '$d/lab.err' | grep -q 'CONFIG_CC_OPTIMIZE_FOR_SIZE n -> y'"
-labk=$(awk '$1 == "Os" { print $4 }' "$d/lab.out" | xargs dirname)
+labk=$(kdir Os "$d/lab.out")
 check "the final .config is the default Os kernel's, so the kernel came from the cache" sh -c \
 	"cmp -s '$labk/config' '$os/config' && awk '\$1 == \"Os\" { exit \$2 != \"cached\" }' '$d/lab.out'"
 

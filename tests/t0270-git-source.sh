@@ -80,7 +80,7 @@ check "... and the same copy served (the same content): not copied again" \
 	sh -c "! grep -q 'copying its files' '$d/b2.err'"
 # the object directory is the files' (the tree's), not the commit's: a
 # build of the second commit finds every object made by the first's
-obj2=$(sed -n "s/.*variant 'Os': .* its objects in \(.*\)\$/\1/p" "$d/b2.err")
+obj2=$(objs Os "$d/b2.err")
 check "... and the same object directory (keyed by the tree, not the commit)" \
 	sh -c "[ -n '$objdir' ] && [ '$obj2' = '$objdir' ]"
 

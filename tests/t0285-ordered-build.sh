@@ -55,26 +55,15 @@ needs_cmd size "ordered build (binutils size)"
 needs_cmd jq "ordered build"
 needs_cmd python3 "ordered build (the placement's check)"
 
-# plain C functions of the main text (fs/, kernel/, mm/), in an order that
-# is not the link's; entry_SYSENTER_32 first, as the orders of syscall
-# workloads have it
-cat > "$d/one.order" <<'EOF'
-# a hand-made order, with the comments kbench order writes (what the run's
-# manifest records, and what tells the report its trained cases)
-# kbench order: method c3, from profile /lab/Os.prof
-# profile: variant Os, cases getppid, 1 boot of run /lab/r
-entry_SYSENTER_32
-ksys_write
-__ia32_sys_getppid
-vfs_read
-kfree
-do_sys_openat2
-ksys_read
-vfs_write
-getname_flags
-__fput
-path_openat
-EOF
+# lib.sh's syscall_order, with the comments kbench order writes (what the
+# run's manifest records, and what tells the report its trained cases)
+{
+	echo "# a hand-made order, with the comments kbench order writes (what the run's"
+	echo '# manifest records, and what tells the report its trained cases)'
+	echo '# kbench order: method c3, from profile /lab/Os.prof'
+	echo '# profile: variant Os, cases getppid, 1 boot of run /lab/r'
+	syscall_order entry_SYSENTER_32 __ia32_sys_getppid
+} > "$d/one.order"
 # the run also predicts the ordered kernel from Os's boot (item 3's run
 # option): pipe, held out, has enough L1i misses to tell
 write_tcg_conf "$d/variants.conf" backend=sim workloads=getppid,pipe samples=1 timeout=240 \
@@ -85,7 +74,6 @@ rc=$?
 check "kbench build with order = one.order exits 0 (got $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || { sed 's/^/# /' "$d/b1.err" | tail -n 30; test_done; }
 grep "order '" "$d/b1.err" | sed 's/^/# /'
-kdir() { awk -v v="$1" '$1 == v { print $4 }' "$2" | xargs dirname; }
 os=$(kdir Os "$d/b1.out") ord=$(kdir Os.ordered "$d/b1.out")
 # what the build log says against nm: the order's functions found, and the
 # pairs of one and the next at rising addresses
@@ -103,7 +91,6 @@ check "the build log says where the order's functions went, as nm has them: all 
 # which objects the order recompiled: those that define its functions in
 # their main text, by binutils nm (sysv format: the section of each symbol)
 # over the unordered build's objects; the rest are Os's, byte for byte
-objs() { sed -n "s/.*variant '$1': .* its objects in \(.*\)\$/\1/p" "$2"; }
 osobj=$(objs Os "$d/b1.err") ordobj=$(objs Os.ordered "$d/b1.err")
 (cd "$osobj" && find . \( -path ./scripts -o -path ./tools -o -path ./usr -o -path ./arch/x86/boot \
 	-o -path ./arch/x86/realmode -o -path ./arch/x86/entry/vdso \) -prune -o \
