@@ -526,15 +526,17 @@ static int git_export(const struct kb_conf *conf, const char *tree, const char *
 	kb_sha256_fields(key, fields, KB_ARRAY_SIZE(fields));
 	dir = kb_xasprintf("%s/src/git-%.16s", conf->cache, key);
 	*copy = kb_xasprintf("%s/tree", dir);
-	if (is_dir(dir) || dry) {
-		if (!dry && is_dir(dir)) {
+	if (is_dir(dir)) {	/* copied before: found by its content */
+		if (!dry) {
 			kb_touch(dir);
 			copy_adopt(dir, tree);
 		}
-		if (!is_dir(dir)) {	/* not copied yet: nothing of it cached */
-			free(*copy);
-			*copy = NULL;
-		}
+		free(dir);
+		return 0;
+	}
+	if (dry) {		/* not copied yet: nothing of it cached */
+		free(*copy);
+		*copy = NULL;
 		free(dir);
 		return 0;
 	}
