@@ -4,7 +4,8 @@
  * the kernel's tick accounting that hostload reads): while kbench has not
  * waited for it, the child is another process; once waited for, it is
  * kbench's own.  Lower bounds and differences only, so that whatever else
- * runs on the machine cannot make the checks fail. */
+ * runs on the machine cannot make the checks fail (a machine so busy that
+ * the child's share tells nothing skips the first). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -107,7 +108,15 @@ static void child_not_waited_is_other(void **state)
 
 	(void)state;
 	spin(0, &other, &raw, &child);
-	assert_true(child > 0.9 * SPIN_S / (double)sysconf(_SC_NPROCESSORS_ONLN) / 2);
+	/* The child's share of the machine is what the machine's other load
+	 * left it (a fifth at three times its cores busy).  Under 2 SLACK,
+	 * other >= child - SLACK would hold of a hostload that saw nothing:
+	 * then the test says so and is skipped, not passed. */
+	if (child <= 2 * SLACK) {
+		print_message("# the child's share %.3f is too small to tell: machine too busy\n",
+			      child);
+		skip();
+	}
 	assert_true(other >= child - SLACK);
 	assert_true(raw - other <= SLACK);
 	assert_true(other <= 1);
