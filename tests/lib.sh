@@ -279,8 +279,11 @@ oracle_programs() {
 find_bloat_o_meter() {
 	local f
 	bom=${KBENCH_BLOAT_O_METER:-}
+	# (not from NAME.tmp.PID: a tree another kbench is unpacking, which it
+	# removes when it finds the tarball unpacked by one before it)
 	for f in "$kernel_cache"/src/*/$kernel_tree/scripts/bloat-o-meter \
 		/usr/src/$kernel_tree/scripts/bloat-o-meter; do
+		case $f in *.tmp.*) continue ;; esac
 		[ -z "$bom" ] && [ -f "$f" ] && bom=$f
 	done
 	if [ -z "$bom" ] && [ -f "$kernel_src" ] &&

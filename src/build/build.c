@@ -919,10 +919,15 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 			kb_remove_tree(tmp);
 			goto out;
 		}
+		/* another kbench unpacked it first: its tree is the one used,
+		 * and this one's (1.6 GiB for 6.12) goes */
 		if (rename(tmp, dir) < 0 && !is_dir(dir)) {
 			kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
+			kb_remove_tree(tmp);
 			goto out;
 		}
+		if (is_dir(tmp))
+			kb_remove_tree(tmp);
 	}
 	kb_touch(dir);
 	src->tree = kb_find_tree(dir);
