@@ -16,7 +16,9 @@
 #     removes nothing; --older-than DAYS goes by last use, --keep-runs
 #     keeps the referred-to; a wrong action or value is a usage error;
 #   - what the listing shows from the cache's files and names is inert on
-#     a terminal (control bytes as '?').
+#     a terminal (control bytes as '?');
+#   - two builds unpacking one tarball at once leave one tree, no
+#     NAME.tmp.PID (the loser's copy is removed).
 . "${TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 d=$(scratch)
 needs_cmd git "the build cache"
@@ -140,6 +142,43 @@ rc=$?
 check "escape bytes in an origin file and a directory name: listed with '?', none reaches the terminal (rc $rc)" sh -c \
 	"[ $rc -eq 0 ] && ! grep -q \"\$(printf '\\033')\" '$d/esc.out' && ! grep -q \"\$(printf '\\007')\" '$d/esc.out' &&
 	 grep -qF 'a copy of the git work tree /tmp/?[2J?]0;pwned?x)' '$d/esc.out' && grep -qF 'kernels/e?[31mvil ' '$d/esc.out'"
+
+mkdir -p "$c/hybrid/0123456789abcdef" "$c/someone-elses"
+"$KBENCH" cache "$d/v.conf" > "$d/other.out" 2>&1
+check "the cache's own directories by what they hold (hybrid: specs), another's as not kbench's" sh -c \
+	"grep -q \"^other .* hybrid (hybrids' specs: each object's build and command)\" '$d/other.out' &&
+	 grep -q \"^other .* someone-elses (not kbench's)\" '$d/other.out'"
+
+# Two kbench builds of one tarball on an empty cache, started together:
+# both unpack it (NAME.tmp.PID each), one renames its tree into place, and
+# the other, finding it there, removes its own (a cold CI run left 1.6 GiB
+# of Linux 6.12 so).  A try where one unpacked after the other had finished
+# has no race in it: tried again, up to 5 times.
+mkdir -p "$d/tar/linux-t0275/bulk"
+cp "$t/Makefile" "$t/Kconfig" "$d/tar/linux-t0275/"
+awk -v dir="$d/tar/linux-t0275/bulk" 'BEGIN { for (i = 0; i < 3000; i++) {
+	f = dir "/f" i ".c"; for (l = 0; l < 64; l++) printf "/* %d %d ........................................................... */\n", i, l > f; close(f) } }'
+tar -cf "$d/linux-t0275.tar" -C "$d/tar" linux-t0275
+raced=0 try=0
+while [ $raced -eq 0 ] && [ $try -lt 5 ]; do
+	try=$((try + 1))
+	rm -rf "$d/race"
+	mkdir -p "$d/race"
+	printf '[kernel]\nsource = %s\ncache = %s\n[variant O2]\n' "$d/linux-t0275.tar" "$d/race/cache" > "$d/race/v.conf"
+	"$KBENCH" build "$d/race/v.conf" > /dev/null 2> "$d/race/a.err" &
+	a=$!
+	"$KBENCH" build "$d/race/v.conf" > /dev/null 2> "$d/race/b.err"
+	wait $a
+	[ "$(cat "$d/race/a.err" "$d/race/b.err" | grep -c "unpacking '$d/linux-t0275.tar'")" -eq 2 ] && raced=1
+done
+diag "race: try $try, both unpacked: $raced; src: $(ls "$d/race/cache/src" | tr '\n' ' ')"
+if [ $raced -eq 1 ]; then
+	check "two builds unpacking one tarball at once: one tree kept, no NAME.tmp.PID left" sh -c \
+		"[ \$(ls '$d/race/cache/src' | wc -l) -eq 1 ] && ! ls '$d/race/cache/src' | grep -q '\\.tmp\\.' &&
+		 [ -f \"\$(ls -d '$d/race/cache/src'/*)/linux-t0275/bulk/f2999.c\" ]"
+else
+	skip "needs:two unpacks at once (5 tries, each unpacked once)" "two builds unpacking one tarball at once"
+fi
 
 "$KBENCH" cache prun "$d/v.conf" > /dev/null 2> "$d/typo.err"
 rc=$?

@@ -313,6 +313,7 @@ static void scan_top(struct kb_cache *c)
 				     : !strcmp(de->d_name, "logs") ? "each variant's last build log"
 				     : !strcmp(de->d_name, "objects") ? "objects a build compiles (progress's N of M)"
 				     : !strcmp(de->d_name, "accel") ? "why KVM was not used, per boot of the host"
+				     : !strcmp(de->d_name, "hybrid") ? "hybrids' specs: each object's build and command"
 				     : "not kbench's");
 	}
 	if (d)
