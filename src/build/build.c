@@ -915,19 +915,14 @@ static int source_prepare(const struct kb_conf *conf, struct kb_source *src, int
 		kb_info("unpacking '%s' into %s", conf->source, dir);
 		if (kb_mkdir_p(tmp, 0755) < 0)
 			goto out;
-		if (unpack(conf->source, tmp) < 0) {
-			kb_remove_tree(tmp);
+		if (unpack(conf->source, tmp) < 0)
 			goto out;
-		}
-		/* another kbench unpacked it first: its tree is the one used,
-		 * and this one's (1.6 GiB for 6.12) goes */
+		/* where another kbench unpacked it first, its tree is the one
+		 * used, and this one's (1.6 GiB for 6.12) goes at out */
 		if (rename(tmp, dir) < 0 && !is_dir(dir)) {
 			kb_error_errno(errno, "cannot rename '%s' to '%s'", tmp, dir);
-			kb_remove_tree(tmp);
 			goto out;
 		}
-		if (is_dir(tmp))
-			kb_remove_tree(tmp);
 	}
 	kb_touch(dir);
 	src->tree = kb_find_tree(dir);
@@ -960,6 +955,8 @@ version:
 		}
 	ret = 0;
 out:
+	if (tmp && is_dir(tmp))
+		kb_remove_tree(tmp);
 	free(dir);
 	free(tmp);
 	free(content);
