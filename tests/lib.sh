@@ -272,6 +272,10 @@ oracle_programs() {
 		skip_all "needs:qemu-user" "oracle"
 	fi
 }
+# unpacked_tree: the first $kernel_tree that kbench unpacked in the cache,
+# or nothing; never a NAME.tmp.PID (a tree another kbench is unpacking, which
+# it removes when it finds the tarball unpacked by one before it)
+unpacked_tree() { ls -d "$kernel_cache"/src/*/$kernel_tree 2>/dev/null | grep -v '\.tmp\.' | head -n 1; }
 # find_bloat_o_meter DIR: the kernel's scripts/bloat-o-meter in $bom:
 # $KBENCH_BLOAT_O_METER, else the script of an unpacked Linux source
 # (kbench's cache, /usr/src), else taken out of Debian's tarball into DIR;
@@ -279,11 +283,8 @@ oracle_programs() {
 find_bloat_o_meter() {
 	local f
 	bom=${KBENCH_BLOAT_O_METER:-}
-	# (not from NAME.tmp.PID: a tree another kbench is unpacking, which it
-	# removes when it finds the tarball unpacked by one before it)
-	for f in "$kernel_cache"/src/*/$kernel_tree/scripts/bloat-o-meter \
+	for f in "$(unpacked_tree)/scripts/bloat-o-meter" \
 		/usr/src/$kernel_tree/scripts/bloat-o-meter; do
-		case $f in *.tmp.*) continue ;; esac
 		[ -z "$bom" ] && [ -f "$f" ] && bom=$f
 	done
 	if [ -z "$bom" ] && [ -f "$kernel_src" ] &&

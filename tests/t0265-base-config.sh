@@ -56,7 +56,7 @@ check "the final .config is the default Os kernel's, so the kernel came from the
 	"cmp -s '$labk/config' '$os/config' && awk '\$1 == \"Os\" { exit \$2 != \"cached\" }' '$d/lab.out'"
 
 # an i386 .config with arch = x86_64: refused at the base line
-tree=$(ls -d "$kernel_cache"/src/*/$kernel_tree 2>/dev/null | grep -v '\.tmp\.' | head -n 1)
+tree=$(unpacked_tree)
 if [ -n "$tree" ] && make -s -C "$tree" O="$d/i386" ARCH=i386 tinyconfig >"$d/i386.log" 2>&1; then
 	printf '[kernel]\nsource = %s\ncache = %s\narch = x86_64\nbase = %s\n\n[variant a]\n' \
 		"$kernel_src" "$kernel_cache" "$d/i386/.config" >"$d/i386.conf"
