@@ -301,6 +301,14 @@ static void scan_top(struct kb_cache *c)
 	scan_children(c, "mca", KB_CACHE_MCA);
 	while (d && (de = readdir(d))) {
 		static const char *const done[] = { ".", "..", "src", "obj", "kernels", "mca" };
+		/* the other directories kbench keeps at the top; ccache first */
+		static const struct { const char *name, *what; } own[] = {
+			{ "ccache", "compiled objects, shared by every build" },
+			{ "logs", "each variant's last build log" },
+			{ "objects", "objects a build compiles (progress's N of M)" },
+			{ "accel", "why KVM was not used, per boot of the host" },
+			{ "hybrid", "hybrids' specs: each object's build and command" },
+		};
 		struct kb_cache_entry *e;
 		size_t i;
 
@@ -308,13 +316,10 @@ static void scan_top(struct kb_cache *c)
 			;
 		if (i < KB_ARRAY_SIZE(done))
 			continue;
-		e = add(c, !strcmp(de->d_name, "ccache") ? KB_CACHE_CCACHE : KB_CACHE_OTHER, de->d_name);
-		e->what = kb_xstrdup(!strcmp(de->d_name, "ccache") ? "compiled objects, shared by every build"
-				     : !strcmp(de->d_name, "logs") ? "each variant's last build log"
-				     : !strcmp(de->d_name, "objects") ? "objects a build compiles (progress's N of M)"
-				     : !strcmp(de->d_name, "accel") ? "why KVM was not used, per boot of the host"
-				     : !strcmp(de->d_name, "hybrid") ? "hybrids' specs: each object's build and command"
-				     : "not kbench's");
+		for (i = 0; i < KB_ARRAY_SIZE(own) && strcmp(de->d_name, own[i].name); i++)
+			;
+		e = add(c, i == 0 ? KB_CACHE_CCACHE : KB_CACHE_OTHER, de->d_name);
+		e->what = kb_xstrdup(i < KB_ARRAY_SIZE(own) ? own[i].what : "not kbench's");
 	}
 	if (d)
 		closedir(d);
