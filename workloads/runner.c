@@ -476,7 +476,7 @@ static void counters_failed(int err)
  * the console, so the host can read counters of its own (the QEMU vCPU
  * thread's) around the region.  The waits fall outside the region's clock
  * and the guest's counters; the host's count holds the handshake's own tail
- * (its answer's delivery here, the end mark's output), 0.4 to 0.5 ms a
+ * (its answer's delivery here, the end mark's output), 0.2 to 0.55 ms a
  * region under TCG (t0360).  A console that fails or closes ends the handshake
  * for the rest of the boot (one error record); the regions go on.
  */

@@ -15,7 +15,8 @@
  * and after each region and waits for one byte on the serial port; between
  * the two, the host's counter group on the vCPU thread is enabled.  So the
  * host's count also holds the handshake's tail: the answer's delivery to the
- * runner and the end mark's output (under TCG, 0.4 to 0.5 ms a region; t0360).
+ * runner and the end mark's output (under TCG, 0.2 to 0.55 ms a region;
+ * t0360).
  *
  * hardware ("pmu-host"): cycles, instructions, L1i, iTLB and branch misses
  * with exclude_host, i.e. only while the thread runs the KVM guest; kernel
